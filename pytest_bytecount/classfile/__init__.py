@@ -1,0 +1,15 @@
+"""The class-file format (JVMS §4): lossless reading and writing, and label-based code editing.
+
+This layer knows nothing of counting. See :class:`ClassFile` and :class:`~.code.Code`.
+"""
+
+from .code import Code, Handler, Insn, Label, Switch
+from .constant_pool import ConstantPool
+from .errors import ClassFormatError, CodeFormatError, CodeTooLargeError
+from .frames import Frame, Obj, Uninit
+from .model import Attribute, ClassFile, Member, Method
+
+__all__ = [
+    "Attribute", "ClassFile", "ClassFormatError", "Code", "CodeFormatError", "CodeTooLargeError",
+    "ConstantPool", "Frame", "Handler", "Insn", "Label", "Member", "Method", "Obj", "Switch", "Uninit",
+]

@@ -1,0 +1,538 @@
+"""Stack map frames (JVMS §4.7.4) as plain data, and a straight-line type simulator.
+
+Frames are decoded to their full form (every local and stack entry) but remember the frame_type they
+were written with, so an untouched frame is written back exactly as it was. The simulator computes the
+type state at an instruction by running forward from the nearest frame before it. No merge is ever
+needed: every jump target and every instruction after an unconditional transfer carries its own frame
+(JVMS §4.10.1), so the walk from that frame is straight-line code. No class hierarchy is consulted.
+"""
+
+from __future__ import annotations
+
+import struct
+from typing import Optional
+
+from . import opcodes as op
+from .errors import CodeFormatError
+
+# Verification types (JVMS §4.10.1.2). The simple ones are small ints; the others small classes.
+TOP, INTEGER, FLOAT, DOUBLE, LONG, NULL, UNINITIALIZED_THIS = range(7)
+SIMPLE_NAMES = ("top", "int", "float", "double", "long", "null", "uninitializedThis")
+
+
+class Obj:
+    """Object_variable_info: a class (internal name, or array descriptor). Equal by name."""
+
+    __slots__ = ("name", "index")
+
+    def __init__(self, name: str, index: Optional[int] = None):
+        self.name = name
+        self.index = index  # the CONSTANT_Class it was read from, reused when written back
+
+    def __eq__(self, other):
+        return isinstance(other, Obj) and other.name == self.name
+
+    def __hash__(self):
+        return hash(self.name)
+
+    def __repr__(self):
+        return f"Obj({self.name})"
+
+
+class Uninit:
+    """Uninitialized_variable_info: the object created by a particular ``new`` instruction."""
+
+    __slots__ = ("new_insn",)
+
+    def __init__(self, new_insn):
+        self.new_insn = new_insn
+
+    def __eq__(self, other):
+        return isinstance(other, Uninit) and other.new_insn is self.new_insn
+
+    def __hash__(self):
+        return id(self.new_insn)
+
+    def __repr__(self):
+        return f"Uninit(@{self.new_insn.offset})"
+
+
+def is_wide(t) -> bool:
+    return t is LONG or t is DOUBLE or t == LONG or t == DOUBLE
+
+
+class Frame:
+    """A full frame: ``locals`` and ``stack`` as tuples of verification types (a long is one entry).
+
+    ``kind`` is the frame_type byte it was read with (a hint for writing it back), None for new frames.
+    """
+
+    __slots__ = ("locals", "stack", "kind")
+
+    def __init__(self, locals_: tuple, stack: tuple, kind: Optional[int] = None):
+        self.locals = locals_
+        self.stack = stack
+        self.kind = kind
+
+    def __repr__(self):
+        return f"Frame(locals={list(self.locals)}, stack={list(self.stack)}, kind={self.kind})"
+
+
+def type_from_descriptor(desc: str, cp=None):
+    c = desc[0]
+    if c in "IZBCS":
+        return INTEGER
+    if c == "F":
+        return FLOAT
+    if c == "J":
+        return LONG
+    if c == "D":
+        return DOUBLE
+    if c == "L":
+        return Obj(desc[1:-1])
+    if c == "[":
+        return Obj(desc)
+    raise CodeFormatError(f"bad field descriptor {desc!r}")
+
+
+def split_method_descriptor(desc: str) -> tuple[list[str], str]:
+    args = []
+    i = 1
+    while desc[i] != ")":
+        j = i
+        while desc[j] == "[":
+            j += 1
+        if desc[j] == "L":
+            j = desc.index(";", j)
+        args.append(desc[i:j + 1])
+        i = j + 1
+    return args, desc[i + 1:]
+
+
+def initial_locals(class_name: str, method_name: str, descriptor: str, is_static: bool) -> tuple:
+    """The implicit frame at offset 0 (JVMS §4.10.1.6), as entries."""
+    out = []
+    if not is_static:
+        if method_name == "<init>" and class_name != "java/lang/Object":
+            out.append(UNINITIALIZED_THIS)
+        else:
+            out.append(Obj(class_name))
+    for a in split_method_descriptor(descriptor)[0]:
+        out.append(type_from_descriptor(a))
+    return tuple(out)
+
+
+def entries_to_slots(entries) -> list:
+    slots = []
+    for t in entries:
+        slots.append(t)
+        if t is LONG or t is DOUBLE:
+            slots.append(TOP)
+    return slots
+
+
+def slots_to_entries(slots) -> tuple:
+    out = []
+    i = 0
+    n = len(slots)
+    while i < n:
+        t = slots[i]
+        out.append(t)
+        i += 2 if (t is LONG or t is DOUBLE) else 1
+    while out and out[-1] is TOP:
+        out.pop()
+    return tuple(out)
+
+
+def with_local(entries: tuple, slot: int, vtype) -> tuple:
+    """``entries`` with ``vtype`` declared at ``slot``, padding with top."""
+    slots = entries_to_slots(entries)
+    while len(slots) < slot:
+        slots.append(TOP)
+    if len(slots) == slot:
+        slots.append(vtype)
+        if is_wide(vtype):
+            slots.append(TOP)
+    else:
+        slots[slot] = vtype
+        if is_wide(vtype):
+            if len(slots) == slot + 1:
+                slots.append(TOP)
+            else:
+                slots[slot + 1] = TOP
+    # Entries form again, but keep trailing tops that pad before the new local intact.
+    out = []
+    i = 0
+    while i < len(slots):
+        t = slots[i]
+        out.append(t)
+        i += 2 if is_wide(t) else 1
+    return tuple(out)
+
+
+# --- StackMapTable reading and writing ---------------------------------------------------------------
+_u2 = struct.Struct(">H")
+
+
+def _read_vtype(data: bytes, pos: int, cp, insn_at):
+    tag = data[pos]
+    if tag < 7:
+        return tag, pos + 1
+    value = _u2.unpack_from(data, pos + 1)[0]
+    if tag == 7:
+        return Obj(cp.class_name(value), value), pos + 3
+    if tag == 8:
+        insn = insn_at.get(value)
+        if insn is None or insn.opcode != op.NEW:
+            raise CodeFormatError(f"stack map refers to offset {value} as a 'new' instruction, but it is not")
+        return Uninit(insn), pos + 3
+    raise CodeFormatError(f"unknown verification type tag {tag}")
+
+
+def decode_stack_map(data: bytes, initial: tuple, cp, insn_at) -> list[tuple[int, Frame]]:
+    """[(offset, Frame)] from a StackMapTable attribute's bytes."""
+    count = _u2.unpack_from(data, 0)[0]
+    pos = 2
+    out = []
+    locals_ = initial
+    offset = -1
+    for _ in range(count):
+        kind = data[pos]
+        pos += 1
+        if kind < 64:
+            delta, stack = kind, ()
+        elif kind < 128:
+            delta = kind - 64
+            t, pos = _read_vtype(data, pos, cp, insn_at)
+            stack = (t,)
+        elif kind < 247:
+            raise CodeFormatError(f"reserved stack map frame type {kind}")
+        else:
+            delta = _u2.unpack_from(data, pos)[0]
+            pos += 2
+            if kind == 247:
+                t, pos = _read_vtype(data, pos, cp, insn_at)
+                stack = (t,)
+            elif kind < 251:
+                k = 251 - kind
+                if k > len(locals_):
+                    raise CodeFormatError("chop frame removes more locals than there are")
+                locals_ = locals_[:-k]
+                stack = ()
+            elif kind == 251:
+                stack = ()
+            elif kind < 255:
+                new = []
+                for _ in range(kind - 251):
+                    t, pos = _read_vtype(data, pos, cp, insn_at)
+                    new.append(t)
+                locals_ = locals_ + tuple(new)
+                stack = ()
+            else:
+                n = _u2.unpack_from(data, pos)[0]
+                pos += 2
+                new = []
+                for _ in range(n):
+                    t, pos = _read_vtype(data, pos, cp, insn_at)
+                    new.append(t)
+                locals_ = tuple(new)
+                n = _u2.unpack_from(data, pos)[0]
+                pos += 2
+                new = []
+                for _ in range(n):
+                    t, pos = _read_vtype(data, pos, cp, insn_at)
+                    new.append(t)
+                stack = tuple(new)
+        offset += delta + 1
+        out.append((offset, Frame(locals_, stack, kind)))
+    if pos != len(data):
+        raise CodeFormatError("StackMapTable has trailing bytes")
+    return out
+
+
+def _write_vtype(out: bytearray, t, cp) -> None:
+    if type(t) is int:
+        out.append(t)
+    elif type(t) is Obj:
+        out.append(7)
+        out += _u2.pack(t.index if t.index is not None else cp.add_class(t.name))
+    else:
+        out.append(8)
+        out += _u2.pack(t.new_insn.offset)
+
+
+def _same_prefix(a: tuple, b: tuple, n: int) -> bool:
+    return a[:n] == b[:n]
+
+
+def encode_stack_map(frames: list[tuple[int, Frame]], initial: tuple, cp) -> bytes:
+    """Bytes of a StackMapTable for ``frames`` (sorted by offset, unique), reusing each frame's own kind."""
+    out = bytearray(_u2.pack(len(frames)))
+    prev_locals = initial
+    prev_offset = -1
+    for offset, f in frames:
+        delta = offset - prev_offset - 1
+        if delta < 0:
+            raise CodeFormatError(f"two stack map frames at offset {offset}")
+        loc, stack = f.locals, f.stack
+        same_locals = loc == prev_locals
+        kind = f.kind
+        # Keep the original encoding when it still describes this frame; else pick the tightest.
+        chosen = None
+        if kind is not None:
+            if kind < 64 or kind == 251:
+                if same_locals and not stack:
+                    chosen = 251 if (kind == 251 or delta > 63) else delta
+            elif kind < 128 or kind == 247:
+                if same_locals and len(stack) == 1:
+                    chosen = 247 if (kind == 247 or delta > 63) else 64 + delta
+            elif 248 <= kind <= 250:
+                k = 251 - kind
+                if not stack and len(prev_locals) - k == len(loc) and _same_prefix(prev_locals, loc, len(loc)):
+                    chosen = kind
+            elif 252 <= kind <= 254:
+                k = kind - 251
+                if not stack and len(loc) - k == len(prev_locals) and _same_prefix(loc, prev_locals, len(prev_locals)):
+                    chosen = kind
+            elif kind == 255:
+                chosen = 255
+        if chosen is None:
+            if same_locals and not stack:
+                chosen = delta if delta <= 63 else 251
+            elif same_locals and len(stack) == 1:
+                chosen = 64 + delta if delta <= 63 else 247
+            elif not stack and 0 < len(prev_locals) - len(loc) <= 3 and _same_prefix(prev_locals, loc, len(loc)):
+                chosen = 251 - (len(prev_locals) - len(loc))
+            elif not stack and 0 < len(loc) - len(prev_locals) <= 3 and _same_prefix(loc, prev_locals, len(prev_locals)):
+                chosen = 251 + (len(loc) - len(prev_locals))
+            else:
+                chosen = 255
+        out.append(chosen)
+        if chosen < 64:
+            pass
+        elif chosen < 128:
+            _write_vtype(out, stack[0], cp)
+        else:
+            out += _u2.pack(delta)
+            if chosen == 247:
+                _write_vtype(out, stack[0], cp)
+            elif 252 <= chosen <= 254:
+                for t in loc[len(prev_locals):]:
+                    _write_vtype(out, t, cp)
+            elif chosen == 255:
+                out += _u2.pack(len(loc))
+                for t in loc:
+                    _write_vtype(out, t, cp)
+                out += _u2.pack(len(stack))
+                for t in stack:
+                    _write_vtype(out, t, cp)
+        prev_locals = loc
+        prev_offset = offset
+    return bytes(out)
+
+
+# --- straight-line type simulation -------------------------------------------------------------------
+_LOAD_TYPE = {}
+for _o in (op.ILOAD, *range(op.ILOAD_0, op.ILOAD_0 + 4)):
+    _LOAD_TYPE[_o] = INTEGER
+for _o in (op.LLOAD, *range(op.LLOAD_0, op.LLOAD_0 + 4)):
+    _LOAD_TYPE[_o] = LONG
+for _o in (op.FLOAD, *range(op.FLOAD_0, op.FLOAD_0 + 4)):
+    _LOAD_TYPE[_o] = FLOAT
+for _o in (op.DLOAD, *range(op.DLOAD_0, op.DLOAD_0 + 4)):
+    _LOAD_TYPE[_o] = DOUBLE
+_STORE_TYPE = {}
+for _o in (op.ISTORE, *range(op.ISTORE_0, op.ISTORE_0 + 4)):
+    _STORE_TYPE[_o] = INTEGER
+for _o in (op.LSTORE, *range(op.LSTORE_0, op.LSTORE_0 + 4)):
+    _STORE_TYPE[_o] = LONG
+for _o in (op.FSTORE, *range(op.FSTORE_0, op.FSTORE_0 + 4)):
+    _STORE_TYPE[_o] = FLOAT
+for _o in (op.DSTORE, *range(op.DSTORE_0, op.DSTORE_0 + 4)):
+    _STORE_TYPE[_o] = DOUBLE
+
+# (number of entries popped, type pushed or None) for instructions with a fixed shape.
+_SIMPLE = {}
+
+
+def _simple(names: str, pops: int, push):
+    for n in names.split():
+        _SIMPLE[op.OPCODES[n]] = (pops, push)
+
+
+_simple("nop iinc goto goto_w", 0, None)
+_simple("aconst_null", 0, NULL)
+_simple("iconst_m1 iconst_0 iconst_1 iconst_2 iconst_3 iconst_4 iconst_5 bipush sipush", 0, INTEGER)
+_simple("lconst_0 lconst_1", 0, LONG)
+_simple("fconst_0 fconst_1 fconst_2", 0, FLOAT)
+_simple("dconst_0 dconst_1", 0, DOUBLE)
+_simple("iaload baload caload saload", 2, INTEGER)
+_simple("laload", 2, LONG)
+_simple("faload", 2, FLOAT)
+_simple("daload", 2, DOUBLE)
+_simple("iastore lastore fastore dastore aastore bastore castore sastore", 3, None)
+_simple("iadd isub imul idiv irem ishl ishr iushr iand ior ixor lcmp fcmpl fcmpg dcmpl dcmpg", 2, INTEGER)
+_simple("ladd lsub lmul ldiv lrem lshl lshr lushr land lor lxor", 2, LONG)
+_simple("fadd fsub fmul fdiv frem", 2, FLOAT)
+_simple("dadd dsub dmul ddiv drem", 2, DOUBLE)
+_simple("ineg l2i f2i d2i i2b i2c i2s arraylength instanceof", 1, INTEGER)
+_simple("lneg i2l f2l d2l", 1, LONG)
+_simple("fneg i2f l2f d2f", 1, FLOAT)
+_simple("dneg i2d l2d f2d", 1, DOUBLE)
+_simple("ifeq ifne iflt ifge ifgt ifle ifnull ifnonnull tableswitch lookupswitch monitorenter monitorexit "
+        "ireturn lreturn freturn dreturn areturn athrow", 1, None)
+_simple("if_icmpeq if_icmpne if_icmplt if_icmpge if_icmpgt if_icmple if_acmpeq if_acmpne", 2, None)
+_simple("return", 0, None)
+
+_NEWARRAY_TYPES = {4: "[Z", 5: "[C", 6: "[F", 7: "[D", 8: "[B", 9: "[S", 10: "[I", 11: "[J"}
+_LDC_TYPES = {3: INTEGER, 4: FLOAT, 5: LONG, 6: DOUBLE, 7: "java/lang/Class", 8: "java/lang/String",
+              15: "java/lang/invoke/MethodHandle", 16: "java/lang/invoke/MethodType"}
+
+
+class TypeState:
+    """Locals (slot form) and stack (entry form) while walking straight-line code."""
+
+    __slots__ = ("locals", "stack")
+
+    def __init__(self, locals_: list, stack: list):
+        self.locals = locals_
+        self.stack = stack
+
+    def set_local(self, slot: int, t) -> None:
+        loc = self.locals
+        need = slot + (2 if is_wide(t) else 1)
+        while len(loc) < need:
+            loc.append(TOP)
+        if slot > 0 and is_wide(loc[slot - 1]):
+            loc[slot - 1] = TOP  # overwrote the second half of a long/double
+        loc[slot] = t
+        if is_wide(t):
+            loc[slot + 1] = TOP
+
+    def step(self, insn, cp, this_class: str) -> None:
+        """Apply one instruction's effect (JVMS §6.5) to this state."""
+        o = insn.opcode
+        stack = self.stack
+        simple = _SIMPLE.get(o)
+        if simple is not None:
+            pops, push = simple
+            if pops:
+                del stack[len(stack) - pops:]
+            if push is not None:
+                stack.append(push)
+            return
+        t = _LOAD_TYPE.get(o)
+        if t is not None:
+            stack.append(t)
+            return
+        t = _STORE_TYPE.get(o)
+        if t is not None:
+            stack.pop()
+            self.set_local(_local_index(insn), t)
+            return
+        if o == op.ALOAD or op.ALOAD_0 <= o <= op.ALOAD_3:
+            stack.append(self.locals[_local_index(insn)])
+        elif o == op.ASTORE or op.ASTORE_0 <= o <= op.ASTORE_3:
+            self.set_local(_local_index(insn), stack.pop())
+        elif o == op.AALOAD:
+            stack.pop()
+            arr = stack.pop()
+            if type(arr) is Obj and arr.name.startswith("["):
+                stack.append(type_from_descriptor(arr.name[1:]))
+            else:
+                stack.append(NULL)
+        elif o in (op.LDC, op.LDC_W, op.LDC2_W):
+            tag = cp.tag(insn.arg)
+            if tag == 17:  # Dynamic
+                stack.append(type_from_descriptor(cp.dynamic_ref(insn.arg)[2]))
+            else:
+                t = _LDC_TYPES[tag]
+                stack.append(Obj(t) if isinstance(t, str) else t)
+        elif o == op.POP:
+            stack.pop()
+        elif o == op.POP2:
+            if is_wide(stack.pop()) is False:
+                stack.pop()
+        elif o == op.DUP:
+            stack.append(stack[-1])
+        elif o == op.DUP_X1:
+            stack.insert(-2, stack[-1])
+        elif o == op.DUP_X2:
+            stack.insert(-2 if is_wide(stack[-2]) else -3, stack[-1])
+        elif o == op.DUP2:
+            if is_wide(stack[-1]):
+                stack.append(stack[-1])
+            else:
+                stack.extend(stack[-2:])
+        elif o == op.DUP2_X1:
+            if is_wide(stack[-1]):
+                stack.insert(-2, stack[-1])
+            else:
+                stack[-3:-3] = stack[-2:]
+        elif o == op.DUP2_X2:
+            if is_wide(stack[-1]):
+                depth = 2 if is_wide(stack[-2]) else 3
+                stack.insert(-depth, stack[-1])
+            else:
+                depth = 3 if is_wide(stack[-3]) else 4
+                stack[len(stack) - depth:len(stack) - depth] = stack[-2:]
+        elif o == op.SWAP:
+            stack[-1], stack[-2] = stack[-2], stack[-1]
+        elif o in (op.GETSTATIC, op.GETFIELD, op.PUTSTATIC, op.PUTFIELD):
+            desc = cp.member_ref(insn.arg)[2]
+            if o == op.GETFIELD:
+                stack.pop()
+            if o in (op.GETSTATIC, op.GETFIELD):
+                stack.append(type_from_descriptor(desc))
+            else:
+                stack.pop()
+                if o == op.PUTFIELD:
+                    stack.pop()
+        elif op.INVOKEVIRTUAL <= o <= op.INVOKEDYNAMIC:
+            index = insn.arg[0] if o in (op.INVOKEINTERFACE, op.INVOKEDYNAMIC) else insn.arg
+            if o == op.INVOKEDYNAMIC:
+                name, desc = cp.dynamic_ref(index)[1:]
+            else:
+                _, name, desc = cp.member_ref(index)
+            args, ret = split_method_descriptor(desc)
+            if args:
+                del stack[len(stack) - len(args):]
+            if o != op.INVOKESTATIC and o != op.INVOKEDYNAMIC:
+                receiver = stack.pop()
+                if name == "<init>":
+                    if receiver == UNINITIALIZED_THIS:
+                        done = Obj(this_class)
+                    else:
+                        done = Obj(cp.class_name(receiver.new_insn.arg))
+                    self.locals = [done if x == receiver else x for x in self.locals]
+                    self.stack = stack = [done if x == receiver else x for x in stack]
+            if ret != "V":
+                stack.append(type_from_descriptor(ret))
+        elif o == op.NEW:
+            stack.append(Uninit(insn))
+        elif o == op.NEWARRAY:
+            stack.pop()
+            stack.append(Obj(_NEWARRAY_TYPES[insn.arg]))
+        elif o == op.ANEWARRAY:
+            stack.pop()
+            name = cp.class_name(insn.arg)
+            stack.append(Obj("[" + (name if name.startswith("[") else f"L{name};")))
+        elif o == op.CHECKCAST:
+            stack.pop()
+            name = cp.class_name(insn.arg)
+            stack.append(Obj(name))
+        elif o == op.MULTIANEWARRAY:
+            del stack[len(stack) - insn.arg[1]:]
+            stack.append(Obj(cp.class_name(insn.arg[0])))
+        else:
+            raise CodeFormatError(f"cannot simulate {op.MNEMONICS[o]} (only class files >= 50 carry frames)")
+
+
+def _local_index(insn) -> int:
+    o = insn.opcode
+    if insn.arg is not None:
+        return insn.arg
+    # xload_n / xstore_n: the index is in the opcode
+    if op.ILOAD_0 <= o <= op.ALOAD_3:
+        return (o - op.ILOAD_0) & 3
+    return (o - op.ISTORE_0) & 3

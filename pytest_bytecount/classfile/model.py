@@ -1,0 +1,201 @@
+"""Class files as plain data (JVMS §4.1): parse, and write back byte for byte.
+
+Attributes this layer does not model stay raw bytes. A method's Code attribute is decoded into the label
+model (:mod:`.code`) only when someone asks for it; an undecoded method is copied through untouched.
+"""
+
+from __future__ import annotations
+
+import struct
+from dataclasses import dataclass, field
+from typing import Iterator, Optional
+
+from .constant_pool import ConstantPool
+from .errors import ClassFormatError
+
+MAGIC = 0xCAFEBABE
+MIN_MAJOR = 45
+MAX_MAJOR = 69  # Java 25
+
+ACC_STATIC = 0x0008
+ACC_INTERFACE = 0x0200
+ACC_ABSTRACT = 0x0400
+ACC_NATIVE = 0x0100
+
+_u2 = struct.Struct(">H")
+_u4 = struct.Struct(">I")
+_u2u2u2 = struct.Struct(">HHH")
+_header = struct.Struct(">IHH")
+
+
+@dataclass(eq=False)
+class Attribute:
+    """An attribute kept as raw bytes (everything but Code, unless decoded)."""
+
+    name_index: int
+    data: bytes
+
+    def write(self, out: bytearray) -> None:
+        out += _u2.pack(self.name_index)
+        out += _u4.pack(len(self.data))
+        out += self.data
+
+
+def _parse_attributes(data: bytes, pos: int) -> tuple[list[Attribute], int]:
+    count = _u2.unpack_from(data, pos)[0]
+    pos += 2
+    attrs = []
+    for _ in range(count):
+        if pos + 6 > len(data):
+            raise ClassFormatError("truncated attribute header")
+        name_index = _u2.unpack_from(data, pos)[0]
+        length = _u4.unpack_from(data, pos + 2)[0]
+        start = pos + 6
+        end = start + length
+        if end > len(data):
+            raise ClassFormatError("attribute runs past the end of the class file")
+        attrs.append(Attribute(name_index, data[start:end]))
+        pos = end
+    return attrs, pos
+
+
+def _write_attributes(attrs: list, out: bytearray) -> None:
+    out += _u2.pack(len(attrs))
+    for a in attrs:
+        a.write(out)
+
+
+@dataclass(eq=False)
+class Member:
+    """A field_info or method_info (JVMS §4.5, §4.6)."""
+
+    access_flags: int
+    name_index: int
+    descriptor_index: int
+    attributes: list = field(default_factory=list)
+    owner: Optional["ClassFile"] = field(default=None, repr=False)
+
+    @property
+    def name(self) -> str:
+        return self.owner.constant_pool.utf8(self.name_index)
+
+    @property
+    def descriptor(self) -> str:
+        return self.owner.constant_pool.utf8(self.descriptor_index)
+
+    def find_attribute(self, name: str):
+        cp = self.owner.constant_pool
+        for i, a in enumerate(self.attributes):
+            if cp.utf8(a.name_index) == name:
+                return i, a
+        return None, None
+
+
+class Method(Member):
+    """A method_info whose Code attribute decodes to a :class:`~.code.Code` on demand."""
+
+    def has_code(self) -> bool:
+        return self.find_attribute("Code")[1] is not None
+
+    @property
+    def code(self):
+        """The decoded Code attribute (decoded once, then edited in place), or None without one."""
+        i, a = self.find_attribute("Code")
+        if a is None:
+            return None
+        if not hasattr(a, "instructions"):
+            from .code import Code  # the code layer sits on top of this one
+
+            a = Code.decode(self, a)
+            self.attributes[i] = a
+        return a
+
+    def qualified_name(self) -> str:
+        return f"{self.owner.name}#{self.name}{self.descriptor}"
+
+
+@dataclass(eq=False)
+class ClassFile:
+    minor_version: int
+    major_version: int
+    constant_pool: ConstantPool
+    access_flags: int
+    this_class: int
+    super_class: int
+    interfaces: list
+    fields: list
+    methods: list
+    attributes: list
+
+    @classmethod
+    def parse(cls, data: bytes) -> "ClassFile":
+        data = bytes(data)
+        if len(data) < 10:
+            raise ClassFormatError("too short to be a class file")
+        magic, minor, major = _header.unpack_from(data, 0)
+        if magic != MAGIC:
+            raise ClassFormatError(f"bad magic 0x{magic:08X}, expected 0xCAFEBABE")
+        if not MIN_MAJOR <= major <= MAX_MAJOR:
+            raise ClassFormatError(
+                f"class file version {major}.{minor} is outside the supported {MIN_MAJOR}..{MAX_MAJOR}")
+        try:
+            cp, pos = ConstantPool.parse(data, 8)
+            access, this_class, super_class = _u2u2u2.unpack_from(data, pos)
+            pos += 6
+            n = _u2.unpack_from(data, pos)[0]
+            interfaces = list(struct.unpack_from(f">{n}H", data, pos + 2))
+            pos += 2 + 2 * n
+            self = cls(minor, major, cp, access, this_class, super_class, interfaces, [], [], [])
+            for kind, target in ((Member, self.fields), (Method, self.methods)):
+                n = _u2.unpack_from(data, pos)[0]
+                pos += 2
+                for _ in range(n):
+                    a, ni, di = _u2u2u2.unpack_from(data, pos)
+                    attrs, pos = _parse_attributes(data, pos + 6)
+                    target.append(kind(a, ni, di, attrs, self))
+            self.attributes, pos = _parse_attributes(data, pos)
+        except struct.error as e:
+            raise ClassFormatError(f"truncated class file ({e})") from None
+        if pos != len(data):
+            raise ClassFormatError(f"{len(data) - pos} extra bytes after the class file's end")
+        return self
+
+    def to_bytes(self) -> bytes:
+        out = bytearray(_header.pack(MAGIC, self.minor_version, self.major_version))
+        self.constant_pool.write(out)
+        out += _u2u2u2.pack(self.access_flags, self.this_class, self.super_class)
+        out += _u2.pack(len(self.interfaces))
+        for i in self.interfaces:
+            out += _u2.pack(i)
+        for members in (self.fields, self.methods):
+            out += _u2.pack(len(members))
+            for m in members:
+                out += _u2u2u2.pack(m.access_flags, m.name_index, m.descriptor_index)
+                attrs = m.attributes
+                out += _u2.pack(len(attrs))
+                for a in attrs:
+                    if hasattr(a, "instructions"):
+                        a = a.encode()
+                    a.write(out)
+        _write_attributes(self.attributes, out)
+        return bytes(out)
+
+    @property
+    def name(self) -> str:
+        return self.constant_pool.class_name(self.this_class)
+
+    @property
+    def super_name(self) -> Optional[str]:
+        return self.constant_pool.class_name(self.super_class) if self.super_class else None
+
+    def is_interface(self) -> bool:
+        return bool(self.access_flags & ACC_INTERFACE)
+
+    def methods_with_code(self) -> Iterator[Method]:
+        return (m for m in self.methods if m.has_code())
+
+    def find_method(self, name: str, descriptor: str) -> Optional[Method]:
+        for m in self.methods:
+            if m.name == name and m.descriptor == descriptor:
+                return m
+        return None
