@@ -1,0 +1,42 @@
+"""Session fixtures: the Java sources of fixtures-java/, compiled once per source hash (see support/javac.py)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Dict
+
+import pytest
+
+from support.javac import compile_java, find_jdk_home
+
+FIXTURES_JAVA = Path(__file__).resolve().parent.parent / "fixtures-java"
+
+# ecj options per class-file major version; both keep try/finally as jsr/ret (inlined from 49 on).
+LEGACY_TARGETS = {
+    "45": ["-source", "1.3", "-target", "1.1"],  # 45.3, the JDK 1.1 format
+    "48": ["-source", "1.4", "-target", "1.4"],  # 48.0
+}
+
+
+@pytest.fixture(scope="session")
+def engine_classes() -> Path:
+    """Class-file root of fixtures-java/engine (package ``engine``), javac --release 17 (version 61)."""
+    return compile_java(FIXTURES_JAVA / "engine", release="17", options=["-g"])
+
+
+@pytest.fixture(scope="session")
+def legacy_classes() -> Dict[str, Path]:
+    """Class-file roots of fixtures-java/legacy (package ``legacy``) by major version: ``{"45": ..., "48": ...}``."""
+    return {
+        major: compile_java(FIXTURES_JAVA / "legacy", compiler="ecj", options=[*options, "-g"])
+        for major, options in LEGACY_TARGETS.items()
+    }
+
+
+@pytest.fixture(scope="session")
+def java25_classes() -> Path:
+    """Class-file root of fixtures-java/java25 (version 69); skipped when no JDK 25+ javac is installed."""
+    home = find_jdk_home(25)
+    if home is None:
+        pytest.skip("no JDK 25+ javac ($JAVA_HOME or /usr/lib/jvm) for the Java 25 fixtures")
+    return compile_java(FIXTURES_JAVA / "java25", compiler=str(home / "bin" / "javac"), release="25", options=["-g"])

