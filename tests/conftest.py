@@ -6,7 +6,6 @@ from pathlib import Path
 from typing import Dict
 
 import pytest
-
 from support.javac import compile_java, find_jdk_home
 
 FIXTURES_JAVA = Path(__file__).resolve().parent.parent / "fixtures-java"

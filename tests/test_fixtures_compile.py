@@ -6,7 +6,6 @@ pytest_bytecount, so a broken engine cannot hide a broken fixture.
 
 from __future__ import annotations
 
-import os
 import re
 import struct
 from dataclasses import dataclass
@@ -15,7 +14,6 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 import pytest
-
 from support import javac
 from support.javac import COMPLETE_MARKER, JavaCompileError, compile_java, find_jdk_home
 
@@ -240,8 +238,20 @@ def test_a_missing_source_tree_is_reported(tmp_path, cache_dir):
 # --- the compiled fixtures ------------------------------------------------------------------------
 
 ENGINE_CLASSES = [
-    "BigBranches", "CodeTypeAnnotations", "CtorBase", "CtorBranches", "LoopAtStart", "ManyConstants",
-    "Misc", "Misc$Circle", "Misc$Counter", "Misc$Point", "Misc$Shape", "NewBranches", "Switches", "Switches$1",
+    "BigBranches",
+    "CodeTypeAnnotations",
+    "CtorBase",
+    "CtorBranches",
+    "LoopAtStart",
+    "ManyConstants",
+    "Misc",
+    "Misc$Circle",
+    "Misc$Counter",
+    "Misc$Point",
+    "Misc$Shape",
+    "NewBranches",
+    "Switches",
+    "Switches$1",
 ]
 
 
@@ -350,8 +360,18 @@ def test_misc_has_wide_instructions_and_the_usual_shapes(engine_classes):
     # javap spells a wide-prefixed instruction with a _w suffix.
     assert {"iinc_w", "iload_w", "istore_w", "lstore_w", "lload_w", "dstore_w", "astore_w"} <= wide
     everything = {insn.mnemonic for code in methods.values() for insn in code}
-    assert {"invokedynamic", "monitorenter", "monitorexit", "multianewarray", "athrow", "lcmp", "ldc2_w",
-            "instanceof", "checkcast", "invokeinterface"} <= everything
+    assert {
+        "invokedynamic",
+        "monitorenter",
+        "monitorexit",
+        "multianewarray",
+        "athrow",
+        "lcmp",
+        "ldc2_w",
+        "instanceof",
+        "checkcast",
+        "invokeinterface",
+    } <= everything
     assert "<clinit>()" in methods
     for nested in ("Misc$Circle", "Misc$Counter", "Misc$Point", "Misc$Shape", "Misc$1", "Misc$1Doubler"):
         assert (engine_classes / "engine" / f"{nested}.class").is_file(), nested

@@ -6,7 +6,9 @@ Run as a script, never imported by the tests (it starts a JVM, and a process get
 
 INPUT.zip holds ``<name>.class`` entries. OUTPUT.jsonl gets one line per class that fails,
 ``{"name": ..., "errors": [...]}``, or is skipped, ``{"name": ..., "skipped": reason}``, then
-``{"done": count}``. Self-contained on purpose: no imports from the project.
+``{"done": count, "seconds": verify_loop_seconds}``. JVM options come from
+``$BYTECOUNT_VERIFY_JVM_OPTIONS`` (default: serial GC, C1 only: quickest for one pass).
+Self-contained on purpose: no imports from the project.
 """
 
 import json

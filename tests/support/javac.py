@@ -194,9 +194,7 @@ def compile_java(
 
 def _run_compiler(command: Sequence[str]) -> subprocess.CompletedProcess:
     # One place that runs the compiler, so a test can count real compilations.
-    return subprocess.run(
-        list(command), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600
-    )
+    return subprocess.run(list(command), stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
 
 
 def _publish(staging: Path, target: Path) -> None:
@@ -220,9 +218,7 @@ def javap(target: PathLike, *options: str, java_home: Optional[PathLike] = None)
     """
     tool = Path(java_home) / "bin" / "javap" if java_home else find_jdk_tool("javap")
     command = [str(tool), *options, str(target)]
-    result = subprocess.run(
-        command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600
-    )
+    result = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
     if result.returncode != 0:
         raise RuntimeError(f"{' '.join(command)} failed:\n{result.stdout}")
     return result.stdout

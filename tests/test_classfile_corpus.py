@@ -1,0 +1,116 @@
+"""The class-file engine on real code nobody here wrote: every class of the JDK's java.base (17 and 25),
+guava, commons-lang3 and eclipse-jdt-core.
+
+- Round trip: parsing and writing back, with every method decoded into the label model on the way, gives
+  the same bytes.
+- Stress edit: an ``iinc`` of a new local before every instruction, the local set at entry. The JVM's
+  verifiers must report no failure on the edited classes that they do not also report on the originals
+  (some jdt-core classes cannot be verified without Eclipse platform jars that are not installed).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+
+import pytest
+
+from pytest_bytecount.classfile import ClassFile
+from pytest_bytecount.classfile import constant_pool as cpool
+
+from support.corpus import CORPUS_NAMES, corpus_source, iter_classes
+from support.stress import stress_class
+from support.verifier import jdk25_java, verify_classfile_api, verify_hotspot
+
+pytestmark = pytest.mark.corpus
+
+
+@pytest.fixture(scope="module", params=CORPUS_NAMES)
+def source(request):
+    return corpus_source(request.param)
+
+
+def test_round_trip_is_byte_identical(source):
+    classes = methods = 0
+    versions = Counter()
+    differing = []
+    for name, data in iter_classes(source):
+        classes += 1
+        cf = ClassFile.parse(data)
+        versions[cf.major_version] += 1
+        if cf.to_bytes() != data:
+            differing.append(f"{name} (untouched)")
+            continue
+        for m in cf.methods:
+            if m.code is not None:  # decodes the Code attribute into labels
+                methods += 1
+        if cf.to_bytes() != data:
+            differing.append(name)
+    print(f"\n{source.name}: {classes} classes, {methods} methods decoded, versions {dict(sorted(versions.items()))}")
+    assert classes > 300
+    assert differing == []
+
+
+def test_the_corpus_covers_every_constant_pool_tag_but_dynamic():
+    """Dynamic (17) has no javac source form; test_constant_dynamic_round_trips covers it."""
+    seen = set()
+    for name in CORPUS_NAMES:
+        for _, data in iter_classes(corpus_source(name)):
+            seen.update(e[0] for e in ClassFile.parse(data).constant_pool.entries if e is not None)
+    assert set(cpool.TAG_NAMES) - seen == {cpool.DYNAMIC}
+
+
+def classpath_of(source):
+    """The unedited source resolves every class the verifiers need to look at."""
+    return [source.path]
+
+
+def _no_new_failures(original, edited) -> list[str]:
+    """Failures of the edited classes that the originals do not have (a class may fail in both, with no
+    more messages than before, e.g. for a missing dependency)."""
+    new = []
+    for name, messages in edited.items():
+        before = original.get(name)
+        if before is None or len(messages) > len(before):
+            new.append(f"{name}: {messages[:3]}")
+    return new
+
+
+def _stress(source):
+    originals = dict(iter_classes(source))
+    edited = {}
+    too_large = []
+    for name, data in originals.items():
+        edited[name], big = stress_class(data)
+        too_large += big
+    return originals, edited, too_large
+
+
+@pytest.fixture(scope="module")
+def stressed(source):
+    return source, *_stress(source)
+
+
+def test_stress_edit_passes_classfile_verify(stressed):
+    source, originals, edited, too_large = stressed
+    classpath = classpath_of(source)
+    before = verify_classfile_api(originals, classpath)
+    after = verify_classfile_api(edited, classpath)
+    print(f"\n{source.name}: {after.checked} classes verified in {after.seconds:.1f}s, "
+          f"{len(before)} fail before the edit and {len(after)} after, {len(after.skipped)} skipped, "
+          f"{len(too_large)} methods over 64 KB left unedited")
+    assert after.checked == len(originals)
+    assert set(after.skipped) == set(before.skipped)
+    assert _no_new_failures(before, after) == []
+    assert too_large == []
+
+
+def test_stress_edit_passes_hotspot_verification(stressed):
+    source, originals, edited, _ = stressed
+    java = jdk25_java() if source.name == "java.base-25" else None
+    classpath = classpath_of(source)
+    before = verify_hotspot(originals, classpath, java=java)
+    after = verify_hotspot(edited, classpath, java=java)
+    print(f"\n{source.name}: HotSpot linked {after.checked - len(after.skipped)} classes in {after.seconds:.1f}s, "
+          f"{len(before)} fail before the edit and {len(after)} after, {len(after.skipped)} skipped")
+    assert set(after.skipped) == set(before.skipped)
+    assert _no_new_failures(before, after) == []
