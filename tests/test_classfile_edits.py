@@ -261,3 +261,65 @@ def test_legacy_jsr_ret_classes_survive_the_stress_edit(legacy_classes, tmp_path
     out = write_class_dir(edited_classes, tmp_path / "edited")
     names = sorted(n for n in classes if "$" not in n)
     assert exercise(out, names) == exercise(root, names)
+
+
+@pytest.mark.parametrize("major", ["45", "48"])
+def test_a_jsr_that_no_longer_reaches_becomes_jsr_w(legacy_classes, tmp_path, major):
+    root = legacy_classes[major]
+    classes = read_class_dir(root)
+
+    def edit(m):
+        insns = m.code.instructions
+        # 33,000 nops right after each jsr put its subroutine out of a short branch's reach
+        after_jsr = [b for a, b in zip(insns, insns[1:]) if a.opcode == op.JSR]
+        m.code.insert_many([(b, [Insn(op.NOP)] * 33000, True) for b in after_jsr[:1]])
+
+    data = edited(classes, "legacy/TryFinally", edit)
+    mnemonics = [i.mnemonic for m in ClassFile.parse(data).methods for i in m.code.instructions]
+    assert "jsr_w" in mnemonics and "goto_w" in mnemonics
+    assert dict(verify_hotspot({"legacy/TryFinally": data}, [root])) == {}
+    out = write_class_dir({**classes, "legacy/TryFinally": data}, tmp_path / "edited")
+    assert exercise(out, ["legacy/TryFinally"]) == exercise(root, ["legacy/TryFinally"])
+
+
+def _assemble_condy_class() -> bytes:
+    """A class with a CONSTANT_Dynamic (JVMS 4.4.10), assembled byte by byte (javac has no source form):
+    ``public static Class value() { return <ldc Dynamic "I" via ConstantBootstraps.primitiveClass>; }``."""
+    import struct
+
+    def utf8(s):
+        return b"\x01" + struct.pack(">H", len(s)) + s.encode()
+
+    pool = [
+        utf8("demo/CondyDemo"), b"\x07" + struct.pack(">H", 1),                       # 1, 2
+        utf8("java/lang/Object"), b"\x07" + struct.pack(">H", 3),                     # 3, 4
+        utf8("value"), utf8("()Ljava/lang/Class;"), utf8("Code"),                     # 5, 6, 7
+        utf8("I"), utf8("Ljava/lang/Class;"), b"\x0c" + struct.pack(">HH", 8, 9),     # 8, 9, 10
+        b"\x11" + struct.pack(">HH", 0, 10),                                          # 11 Dynamic
+        utf8("java/lang/invoke/ConstantBootstraps"), b"\x07" + struct.pack(">H", 12),  # 12, 13
+        utf8("primitiveClass"),                                                       # 14
+        utf8("(Ljava/lang/invoke/MethodHandles$Lookup;Ljava/lang/String;Ljava/lang/Class;)Ljava/lang/Class;"),
+        b"\x0c" + struct.pack(">HH", 14, 15), b"\x0a" + struct.pack(">HH", 13, 16),   # 16, 17
+        b"\x0f\x06" + struct.pack(">H", 17), utf8("BootstrapMethods"),                # 18, 19
+    ]
+    code = bytes([0x12, 11, 0xB0])  # ldc #11; areturn
+    code_attr = struct.pack(">HHI", 1, 0, len(code)) + code + struct.pack(">HH", 0, 0)
+    method = struct.pack(">HHHH", 0x0009, 5, 6, 1) + struct.pack(">HI", 7, len(code_attr)) + code_attr
+    bsm = struct.pack(">HHH", 1, 18, 0)
+    return (struct.pack(">IHH", 0xCAFEBABE, 0, 55) + struct.pack(">H", len(pool) + 1) + b"".join(pool)
+            + struct.pack(">HHHH", 0x0021, 2, 4, 0) + struct.pack(">H", 0) + struct.pack(">H", 1) + method
+            + struct.pack(">H", 1) + struct.pack(">HI", 19, len(bsm)) + bsm)
+
+
+def test_constant_dynamic_round_trips_and_survives_the_stress_edit(tmp_path):
+    data = _assemble_condy_class()
+    cf = ClassFile.parse(data)
+    assert cf.constant_pool.tag(11) == 17  # Dynamic
+    cf.methods[0].code
+    assert cf.to_bytes() == data
+    edited_data = stress_all({"demo/CondyDemo": data})["demo/CondyDemo"]
+    assert edited_data != data
+    assert dict(verify_hotspot({"demo/CondyDemo": edited_data}, [])) == {}
+    original = exercise(write_class_dir({"demo/CondyDemo": data}, tmp_path / "a"), ["demo/CondyDemo"])
+    assert "= int" in original
+    assert exercise(write_class_dir({"demo/CondyDemo": edited_data}, tmp_path / "b"), ["demo/CondyDemo"]) == original

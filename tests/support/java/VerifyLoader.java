@@ -1,12 +1,13 @@
 /*
  * HotSpot's own verifier as a test oracle for pytest-bytecount (see tests/support/verifier.py).
  *
- *   java -cp DIR VerifyLoader INDEX CLASSES_DIR OUTPUT [CLASSPATH_ENTRY ...]
+ *   java -cp DIR VerifyLoader CLASSES OUTPUT [CLASSPATH_ENTRY ...]
  *
- * INDEX lists one name per line; CLASSES_DIR/<name>.class holds its bytes. Each class is
- * defined from those bytes in a class loader of its own (child-first: every other class comes
- * from the classpath, so the original class never shadows the one under test), then linked
- * without running <clinit> (JVMS 5.4: linking verifies). OUTPUT gets one JSON object per line:
+ * CLASSES is a zip (or a directory) of <name>.class files, names as corpus.iter_classes gives
+ * them. Each class is defined from those bytes in a class loader of its own (child-first:
+ * every other class comes from the classpath, so the original class never shadows the one
+ * under test), then linked without running <clinit> (JVMS 5.4: linking verifies).
+ * OUTPUT gets one JSON object per line:
  *   {"name": N, "phase": "define"|"link", "error": "java.lang.VerifyError", "message": M}
  *   {"name": N, "skipped": REASON}
  *   {"done": COUNT}                           -- last, so a crashed JVM is detectable
@@ -20,10 +21,13 @@ import java.nio.file.Files;
 import java.nio.file.Path;
 import java.nio.file.Paths;
 import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.zip.ZipEntry;
 import java.util.zip.ZipFile;
+import java.util.stream.Stream;
 
 public final class VerifyLoader {
 
@@ -131,32 +135,53 @@ public final class VerifyLoader {
         return null;
     }
 
+    /** Name (path without ".class") to bytes, in zip or sorted directory order. */
+    static Map<String, byte[]> readClasses(Path classes) throws IOException {
+        Map<String, byte[]> found = new LinkedHashMap<>();
+        if (Files.isDirectory(classes)) {
+            List<Path> files = new ArrayList<>();
+            try (Stream<Path> walk = Files.walk(classes)) {
+                walk.filter(p -> p.toString().endsWith(".class")).sorted().forEach(files::add);
+            }
+            for (Path file : files) {
+                String rel = classes.relativize(file).toString().replace(java.io.File.separatorChar, '/');
+                found.put(rel.substring(0, rel.length() - 6), Files.readAllBytes(file));
+            }
+        } else {
+            try (ZipFile zip = new ZipFile(classes.toFile())) {
+                for (ZipEntry e : java.util.Collections.list(zip.entries())) {
+                    if (!e.isDirectory() && e.getName().endsWith(".class")) {
+                        try (InputStream in = zip.getInputStream(e)) {
+                            found.put(e.getName().substring(0, e.getName().length() - 6), in.readAllBytes());
+                        }
+                    }
+                }
+            }
+        }
+        return found;
+    }
+
     public static void main(String[] args) throws Exception {
-        if (args.length < 3) {
-            System.err.println("usage: VerifyLoader INDEX CLASSES_DIR OUTPUT [CLASSPATH_ENTRY ...]");
+        if (args.length < 2) {
+            System.err.println("usage: VerifyLoader CLASSES(.zip|dir) OUTPUT [CLASSPATH_ENTRY ...]");
             System.exit(2);
         }
-        List<String> names = Files.readAllLines(Paths.get(args[0]), StandardCharsets.UTF_8);
-        Path classesDir = Paths.get(args[1]);
+        Map<String, byte[]> classes = readClasses(Paths.get(args[0]));
         List<String> roots = new ArrayList<>();
-        for (int i = 3; i < args.length; i++) {
+        for (int i = 2; i < args.length; i++) {
             roots.add(args[i]);
         }
         ClassPath classPath = new ClassPath(roots);
-        int count = 0;
-        try (Writer out = Files.newBufferedWriter(Paths.get(args[2]), StandardCharsets.UTF_8)) {
-            for (String key : names) {
-                if (key.isEmpty()) {
-                    continue;
-                }
-                count++;
+        try (Writer out = Files.newBufferedWriter(Paths.get(args[1]), StandardCharsets.UTF_8)) {
+            for (Map.Entry<String, byte[]> entry : classes.entrySet()) {
+                String key = entry.getKey();
                 String name = binaryName(key);
                 String skip = skipReason(name);
                 if (skip != null) {
                     out.write("{\"name\": " + json(key) + ", \"skipped\": " + json(skip) + "}\n");
                     continue;
                 }
-                byte[] bytes = Files.readAllBytes(classesDir.resolve(key + ".class"));
+                byte[] bytes = entry.getValue();
                 String phase = "define";
                 try {
                     Class<?> c = Class.forName(name, false, new SubjectLoader(name, bytes, classPath));
@@ -170,7 +195,7 @@ public final class VerifyLoader {
                             + ", \"message\": " + json(describe(t)) + "}\n");
                 }
             }
-            out.write("{\"done\": " + count + "}\n");
+            out.write("{\"done\": " + classes.size() + "}\n");
         }
     }
 
