@@ -73,3 +73,21 @@ def engine_listing(data: bytes) -> list[list[tuple[int, str]]]:
     cf = ClassFile.parse(data)
     return [[(i.offset, i.mnemonic + ("_w" if i.wide else "")) for i in m.code.instructions]
             for m in cf.methods if m.has_code()]
+
+
+_JAVAP_LINE = re.compile(r"^\s+line (\d+): (\d+)$", re.M)
+_JAVAP_LOCAL = re.compile(r"^\s+(\d+)\s+(\d+)\s+(\d+)\s+(\S+)\s+(\S+)$", re.M)
+
+
+def javap_debug_tables(javap_output: str) -> list[dict]:
+    """Per method with code: its listing, LineNumberTable [(line, pc)] and LocalVariableTable
+    [(start, length, slot, name)], all as ``javap -c -l -p`` prints them."""
+    methods = []
+    for section in re.split(r"^\s+Code:$", javap_output, flags=re.M)[1:]:
+        lvt = section.split("LocalVariableTable:")[1] if "LocalVariableTable:" in section else ""
+        methods.append({
+            "listing": [(int(m.group(1)), m.group(2)) for m in _JAVAP_INSN.finditer(section.split("LineNumberTable:")[0])],
+            "lines": [(int(m.group(1)), int(m.group(2))) for m in _JAVAP_LINE.finditer(section)],
+            "locals": [(int(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4)) for m in _JAVAP_LOCAL.finditer(lvt)],
+        })
+    return methods

@@ -17,6 +17,7 @@ import pytest
 
 from pytest_bytecount.classfile import ClassFile
 from pytest_bytecount.classfile import constant_pool as cpool
+from pytest_bytecount.classfile.code import compute_max_locals, compute_max_stack
 
 from support.corpus import CORPUS_NAMES, corpus_source, iter_classes
 from support.stress import stress_class
@@ -49,6 +50,27 @@ def test_round_trip_is_byte_identical(source):
     print(f"\n{source.name}: {classes} classes, {methods} methods decoded, versions {dict(sorted(versions.items()))}")
     assert classes > 300
     assert differing == []
+
+
+def test_computed_max_stack_equals_the_compilers(source):
+    """javac and ecj compute max_stack exactly; our data-flow computation must agree on every method.
+    (max_locals only has a lower bound: compilers reserve slots that no instruction touches.)"""
+    checked = 0
+    wrong = []
+    for name, data in iter_classes(source):
+        cf = ClassFile.parse(data)
+        for m in cf.methods:
+            code = m.code
+            if code is None:
+                continue
+            checked += 1
+            computed = compute_max_stack(code.instructions, code.handlers, cf.constant_pool, code.items)
+            if computed != code.max_stack:
+                wrong.append(f"{name}#{m.name}{m.descriptor}: {computed} != {code.max_stack}")
+            if compute_max_locals(code.instructions, m) > code.max_locals:
+                wrong.append(f"{name}#{m.name}{m.descriptor}: max_locals over the compiler's")
+    assert checked > 3000
+    assert wrong == []
 
 
 def test_the_corpus_covers_every_constant_pool_tag_but_dynamic():

@@ -14,7 +14,7 @@ from pytest_bytecount.classfile import opcodes as op
 from pytest_bytecount.classfile.constant_pool import mutf8_decode, mutf8_encode
 from pytest_bytecount.classfile.frames import INTEGER, Obj, Uninit, UNINITIALIZED_THIS
 
-from engine_helpers import (engine_listing, exercise, javap_listing, read_class_dir, stress_all,
+from engine_helpers import (engine_listing, exercise, javap_debug_tables, javap_listing, read_class_dir, stress_all,
                             write_class_dir)
 from support.javac import javap
 from support.verifier import verify_classfile_api, verify_hotspot
@@ -323,3 +323,76 @@ def test_constant_dynamic_round_trips_and_survives_the_stress_edit(tmp_path):
     original = exercise(write_class_dir({"demo/CondyDemo": data}, tmp_path / "a"), ["demo/CondyDemo"])
     assert "= int" in original
     assert exercise(write_class_dir({"demo/CondyDemo": edited_data}, tmp_path / "b"), ["demo/CondyDemo"]) == original
+
+
+def _line_of(offset: int, lines: list) -> int:
+    starts = [(pc, line) for line, pc in lines if pc <= offset]
+    return max(starts)[1] if starts else -1
+
+
+def test_line_numbers_and_local_ranges_follow_their_instructions(engine_classes, tmp_path):
+    """Read back by javap, independently of our decoder: after the stress edit each original instruction
+    has the same source line, and each local variable covers the same original instructions."""
+    classes = read_class_dir(engine_classes)
+    names = [n for n in classes if n != "engine/BigBranches"]
+    edited_classes = stress_all({n: classes[n] for n in names})
+    out = write_class_dir(edited_classes, tmp_path / "edited")
+    checked_lines = checked_locals = 0
+    for name in names:
+        before = javap_debug_tables(javap(engine_classes / f"{name}.class", "-c", "-l", "-p"))
+        after = javap_debug_tables(javap(out / f"{name}.class", "-c", "-l", "-p"))
+        assert len(before) == len(after)
+        for b, a in zip(before, after):
+            # edited listing: iconst_0, istore N, then an iinc before every original instruction
+            assert [m.replace("_w", "") for _, m in a["listing"][:2]] == ["iconst_0", "istore"]
+            originals = a["listing"][3::2]
+            assert [m for _, m in originals] == [m for _, m in b["listing"]]
+            index_after = {off: i for i, (off, _) in enumerate(originals)}
+            assert [_line_of(off, b["lines"]) for off, _ in b["listing"]] == \
+                   [_line_of(off, a["lines"]) for off, _ in originals]
+            checked_lines += len(originals) if b["lines"] else 0
+
+            def covered(locals_, listing, index_of):
+                return sorted((slot, name, tuple(index_of[off] for off, _ in listing if start <= off < start + length))
+                              for start, length, slot, name in locals_)
+
+            index_before = {off: i for i, (off, _) in enumerate(b["listing"])}
+            assert covered(b["locals"], b["listing"], index_before) == covered(a["locals"], originals, index_after)
+            checked_locals += len(b["locals"])
+    assert checked_lines > 500 and checked_locals > 50
+
+
+def test_max_stack_grows_when_inserted_code_needs_more(engine_classes):
+    classes = read_class_dir(engine_classes)
+    cf = ClassFile.parse(classes["engine/Misc"])
+    before = {}
+    for m in cf.methods:
+        if m.has_code():
+            before[m.name + m.descriptor] = m.code.max_stack
+            # two extra longs on top of whatever is on the stack at each instruction, then dropped
+            m.code.insert_many([(i, [Insn(op.LCONST_0), Insn(op.LCONST_1), Insn(op.POP2), Insn(op.POP2)], True)
+                                for i in m.code.instructions])
+    data = cf.to_bytes()
+    after = {m.name + m.descriptor: m.code.max_stack for m in ClassFile.parse(data).methods if m.has_code()}
+    assert all(after[k] == before[k] + 4 for k in before)
+    assert dict(verify_hotspot({"engine/Misc": data}, [engine_classes])) == {}
+
+
+def test_type_annotations_in_code_stay_on_their_instructions(engine_classes, tmp_path):
+    """javap -v reads the edited RuntimeVisibleTypeAnnotations: NEW/INSTANCEOF/CAST targets still name
+    the new, instanceof and checkcast they annotated, not the iinc inserted before them."""
+    import re
+
+    name = "engine/CodeTypeAnnotations"
+    classes = read_class_dir(engine_classes)
+    out = write_class_dir(stress_all({name: classes[name]}), tmp_path / "edited")
+
+    def targets(path):
+        text = javap(path, "-v", "-p")
+        listing = dict(max(javap_listing(text), key=len))  # annotatedBody, the one annotated method
+        return [(kind, listing[int(off)]) for kind, off in re.findall(r"(NEW|INSTANCEOF|CAST), offset=(\d+)", text)]
+
+    before = targets(engine_classes / f"{name}.class")
+    assert {k for k, _ in before} == {"NEW", "INSTANCEOF", "CAST"}
+    assert targets(out / f"{name}.class") == before
+    assert dict(verify_hotspot({name: (out / f"{name}.class").read_bytes()}, [engine_classes])) == {}

@@ -130,9 +130,9 @@ class StackMapTable:
 class TypeAnnotations:
     """Runtime[In]VisibleTypeAnnotations on Code (JVMS §4.7.20): [(target_type, target, rest_bytes)].
 
-    ``target`` holds labels where the class file has offsets: localvar targets a list of
-    (start, end, slot), offset targets a Label, type-argument targets (Label, index), catch targets the
-    exception-table index, anything else raw bytes.
+    ``target`` holds labels or instructions where the class file has offsets: localvar targets a list
+    of (start Label, end Label, slot), offset targets the annotated Insn, type-argument targets
+    (Insn, index), catch targets the exception-table index, anything else raw bytes.
     """
 
     name_index: int
@@ -321,7 +321,7 @@ class Code:
                 frame_data = body
                 attrs.append(StackMapTable(name_index))
             elif name in ("RuntimeVisibleTypeAnnotations", "RuntimeInvisibleTypeAnnotations"):
-                attrs.append(TypeAnnotations(name_index, _decode_type_annotations(body, label)))
+                attrs.append(TypeAnnotations(name_index, _decode_type_annotations(body, label, insn_at)))
             else:
                 attrs.append(Attribute(name_index, body))
         if p != len(data):
@@ -462,7 +462,7 @@ class Code:
 
         body = bytearray()
         max_stack = max(self.max_stack, compute_max_stack(insns, self.handlers, cp, items))
-        max_locals = max(self.max_locals, _compute_max_locals(insns, self.method))
+        max_locals = max(self.max_locals, compute_max_locals(insns, self.method))
         body += struct.pack(">HHI", max_stack, max_locals, code_length)
         body += out
         body += _u2.pack(len(self.handlers))
@@ -752,7 +752,7 @@ _WIDE_LOCAL_OPS = frozenset([op.LLOAD, op.DLOAD, op.LSTORE, op.DSTORE, *range(op
                               *range(op.DSTORE_0, op.DSTORE_0 + 4)])
 
 
-def _compute_max_locals(insns: list, method) -> int:
+def compute_max_locals(insns: list, method) -> int:
     args, _ = op.descriptor_slots(method.descriptor)
     n = args + (0 if method.access_flags & ACC_STATIC else 1)
     for insn in insns:
@@ -799,7 +799,7 @@ def _skip_annotation(b: bytes, p: int) -> int:
 _TARGET_INFO_SIZE = {0x00: 1, 0x01: 1, 0x10: 2, 0x11: 2, 0x12: 2, 0x13: 0, 0x14: 0, 0x15: 0, 0x16: 1, 0x17: 2}
 
 
-def _decode_type_annotations(body: bytes, label) -> list:
+def _decode_type_annotations(body: bytes, label, insn_at) -> list:
     n = _u2.unpack_from(body, 0)[0]
     p = 2
     out = []
@@ -818,12 +818,15 @@ def _decode_type_annotations(body: bytes, label) -> list:
         elif tt == 0x42:
             target = _u2.unpack_from(body, p)[0]
             p += 2
-        elif 0x43 <= tt <= 0x46:
-            target = label(_u2.unpack_from(body, p)[0])
-            p += 2
-        elif 0x47 <= tt <= 0x4B:
-            target = (label(_u2.unpack_from(body, p)[0]), body[p + 2])
-            p += 3
+        elif 0x43 <= tt <= 0x4B:
+            # these name the annotated instruction itself (instanceof, new, checkcast, a call...), not a
+            # position that inserted code could take over, so they hold the instruction
+            off = _u2.unpack_from(body, p)[0]
+            insn = insn_at.get(off)
+            if insn is None:
+                raise CodeFormatError(f"type annotation target offset {off} is not an instruction")
+            target = insn if tt <= 0x46 else (insn, body[p + 2])
+            p += 2 if tt <= 0x46 else 3
         elif tt in _TARGET_INFO_SIZE:
             size = _TARGET_INFO_SIZE[tt]
             target = bytes(body[p:p + size])
