@@ -91,3 +91,31 @@ def javap_debug_tables(javap_output: str) -> list[dict]:
             "locals": [(int(m.group(1)), int(m.group(2)), int(m.group(3)), m.group(4)) for m in _JAVAP_LOCAL.finditer(lvt)],
         })
     return methods
+
+
+# Debian's Eclipse platform jars that jdt-core links against (installed by .ci/run), so that the
+# verifiers can check its classes instead of stopping at a missing dependency.
+ECLIPSE_PLATFORM = ["eclipse-core-runtime", "eclipse-core-resources", "eclipse-core-contenttype",
+                    "eclipse-core-jobs", "eclipse-core-filesystem", "eclipse-core-commands",
+                    "eclipse-core-expressions", "eclipse-text", "eclipse-osgi", "equinox-common",
+                    "equinox-preferences", "equinox-registry"]
+
+
+def corpus_classpath(source) -> list[Path]:
+    """The unedited source resolves every class the verifiers need to look at."""
+    extra = []
+    if source.name == "eclipse-jdt-core":
+        extra = [Path("/usr/share/java") / f"{jar}.jar" for jar in ECLIPSE_PLATFORM]
+        extra = [p for p in extra if p.exists()]
+    return [Path(source.path), *extra]
+
+
+def new_failures(original, edited) -> list[str]:
+    """Verifier failures of edited classes that the originals do not have (a class may fail in both, with
+    no more messages than before, e.g. for a missing dependency)."""
+    new = []
+    for name, messages in edited.items():
+        before = original.get(name)
+        if before is None or len(messages) > len(before):
+            new.append(f"{name}: {messages[:3]}")
+    return new

@@ -11,7 +11,6 @@ guava, commons-lang3 and eclipse-jdt-core.
 from __future__ import annotations
 
 from collections import Counter
-from pathlib import Path
 
 import pytest
 
@@ -19,6 +18,7 @@ from pytest_bytecount.classfile import ClassFile
 from pytest_bytecount.classfile import constant_pool as cpool
 from pytest_bytecount.classfile.code import compute_max_locals, compute_max_stack
 
+from engine_helpers import corpus_classpath, new_failures
 from support.corpus import CORPUS_NAMES, corpus_source, iter_classes
 from support.stress import stress_class
 from support.verifier import jdk25_java, verify_classfile_api, verify_hotspot
@@ -82,34 +82,6 @@ def test_the_corpus_covers_every_constant_pool_tag_but_dynamic():
     assert set(cpool.TAG_NAMES) - seen == {cpool.DYNAMIC}
 
 
-# Debian's Eclipse platform jars that jdt-core links against (installed by .ci/run), so that the
-# verifiers can check its classes instead of stopping at a missing dependency.
-ECLIPSE_PLATFORM = ["eclipse-core-runtime", "eclipse-core-resources", "eclipse-core-contenttype",
-                    "eclipse-core-jobs", "eclipse-core-filesystem", "eclipse-core-commands",
-                    "eclipse-core-expressions", "eclipse-text", "eclipse-osgi", "equinox-common",
-                    "equinox-preferences", "equinox-registry"]
-
-
-def classpath_of(source):
-    """The unedited source resolves every class the verifiers need to look at."""
-    extra = []
-    if source.name == "eclipse-jdt-core":
-        extra = [Path("/usr/share/java") / f"{jar}.jar" for jar in ECLIPSE_PLATFORM]
-        extra = [p for p in extra if p.exists()]
-    return [Path(source.path), *extra]
-
-
-def _no_new_failures(original, edited) -> list[str]:
-    """Failures of the edited classes that the originals do not have (a class may fail in both, with no
-    more messages than before, e.g. for a missing dependency)."""
-    new = []
-    for name, messages in edited.items():
-        before = original.get(name)
-        if before is None or len(messages) > len(before):
-            new.append(f"{name}: {messages[:3]}")
-    return new
-
-
 def _code_length(data: bytes, name: str, descriptor: str) -> int:
     m = ClassFile.parse(data).find_method(name, descriptor)
     return int.from_bytes(m.find_attribute("Code")[1].data[4:8], "big")
@@ -132,7 +104,7 @@ def stressed(source):
 
 def test_stress_edit_passes_classfile_verify(stressed):
     source, originals, edited, too_large = stressed
-    classpath = classpath_of(source)
+    classpath = corpus_classpath(source)
     before = verify_classfile_api(originals, classpath)
     after = verify_classfile_api(edited, classpath)
     print(f"\n{source.name}: {after.checked} classes verified in {after.seconds:.1f}s, "
@@ -140,7 +112,7 @@ def test_stress_edit_passes_classfile_verify(stressed):
           f"{len(too_large)} methods over 64 KB left unedited")
     assert after.checked == len(originals)
     assert set(after.skipped) == set(before.skipped)
-    assert _no_new_failures(before, after) == []
+    assert new_failures(before, after) == []
     # Methods the edit would take past 64 KB raise CodeTooLargeError and stay as they were; check that
     # each really had no room: its bytes plus 3 per instruction (the iinc) already exceed the limit.
     for message in too_large:
@@ -157,10 +129,10 @@ def test_stress_edit_passes_classfile_verify(stressed):
 def test_stress_edit_passes_hotspot_verification(stressed):
     source, originals, edited, _ = stressed
     java = jdk25_java() if source.name == "java.base-25" else None
-    classpath = classpath_of(source)
+    classpath = corpus_classpath(source)
     before = verify_hotspot(originals, classpath, java=java)
     after = verify_hotspot(edited, classpath, java=java)
     print(f"\n{source.name}: HotSpot linked {after.checked - len(after.skipped)} classes in {after.seconds:.1f}s, "
           f"{len(before)} fail before the edit and {len(after)} after, {len(after.skipped)} skipped")
     assert set(after.skipped) == set(before.skipped)
-    assert _no_new_failures(before, after) == []
+    assert new_failures(before, after) == []
