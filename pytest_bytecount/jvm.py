@@ -116,6 +116,16 @@ class JvmSession:
             raise JvmError(f"could not start {self.choice.describe()}: {e}") from e
         self._started = True
 
+    def shutdown(self) -> None:
+        """Stop the JVM now, while signal handlers are still the JVM's own. pytest's faulthandler plugin
+        swaps them at unconfigure, and a JVM shut down after that can die of its own implicit null
+        checks (jpype issues 842, 1261); the pytest glue calls this before faulthandler unconfigures."""
+        import jpype
+
+        if self._started and jpype.isJVMStarted():
+            jpype.shutdownJVM()
+        self._started = False
+
     def loader(self, first: Path, classpath: Sequence[Path]):
         """A fresh URLClassLoader over ``first`` (instrumented classes) then the user classpath."""
         import jpype

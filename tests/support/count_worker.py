@@ -1,0 +1,43 @@
+"""Child process for the exactness tests: one JVM (JPype), many counted runs, each in its own loader.
+
+    python count_worker.py JOBS.json RESULTS.json
+
+JOBS.json: {"java_home": ..., "variant": "server"|"zero", "jobs": [{"classpath": [...], "targets": [...],
+"main": "pkg.Main", "args": [...]}, ...]}. RESULTS.json gets {"jvm": description, "results": [counts...]}
+where each entry is the contract's JSON for that job (or {"error": ...}). Runs through the same public
+layers as ``python -m pytest_bytecount count``.
+"""
+
+import json
+import sys
+from pathlib import Path
+
+from pytest_bytecount.classpath import Classpath
+from pytest_bytecount.counts import counts_from_values
+from pytest_bytecount.instrument import instrument
+from pytest_bytecount.jvm import ClassDir, JvmSession, choose_jvm
+
+
+def main(jobs_file: str, results_file: str) -> int:
+    spec = json.loads(Path(jobs_file).read_text())
+    choice = choose_jvm(spec.get("java_home"), spec.get("variant", "server"))
+    session = JvmSession(choice, spec.get("options", []))
+    results = []
+    for job in spec["jobs"]:
+        classpath = Classpath.parse(job["classpath"])
+        batch = instrument(classpath, job["targets"])
+        with ClassDir(batch) as classes:
+            loader = session.loader(classes.path, classpath.entries)
+            try:
+                session.run_main(loader, job["main"], job.get("args", []))
+            except Exception as e:  # noqa: BLE001 - reported per job
+                results.append({"error": f"{job['main']}: {e}"})
+                continue
+            values = session.read_counters(loader, batch.size)
+        results.append(counts_from_values(batch.maps, values))
+    Path(results_file).write_text(json.dumps({"jvm": choice.describe(), "results": results}))
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main(*sys.argv[1:]))
