@@ -1,0 +1,50 @@
+"""The counting transform changes what a class does by nothing: same members, same flags, same results."""
+
+from __future__ import annotations
+
+from pytest_bytecount.classfile import ClassFile
+from pytest_bytecount.classpath import Classpath
+from pytest_bytecount.instrument import instrument
+from pytest_bytecount.runtime_class import RUNTIME_CLASS
+
+from engine_helpers import exercise, read_class_dir, write_class_dir
+from support.verifier import verify_hotspot
+
+NEVER_RETURNS = ["spinForever"]
+
+
+def _shape(data: bytes) -> dict:
+    cf = ClassFile.parse(data)
+    cp = cf.constant_pool
+    return {
+        "class": (cf.access_flags, cf.name, cf.super_name, [cp.class_name(i) for i in cf.interfaces]),
+        "fields": [(f.access_flags, f.name, f.descriptor, [(cp.utf8(a.name_index), a.data) for a in f.attributes])
+                   for f in cf.fields],
+        "methods": [(m.access_flags, m.name, m.descriptor,
+                     [(cp.utf8(a.name_index), a.data) for a in m.attributes if cp.utf8(a.name_index) != "Code"])
+                    for m in cf.methods],
+        "attributes": [(cp.utf8(a.name_index), a.data) for a in cf.attributes],
+    }
+
+
+def test_counted_classes_keep_every_member_flag_and_attribute(engine_classes):
+    counted = instrument(Classpath([engine_classes]), ["engine.**"])
+    originals = read_class_dir(engine_classes)
+    assert set(counted.classes) - set(originals) == {RUNTIME_CLASS}
+    for name, data in counted.classes.items():
+        if name != RUNTIME_CLASS:
+            assert data != originals[name]
+            assert _shape(data) == _shape(originals[name]), name
+
+
+def test_counted_classes_verify_and_compute_the_same_results(engine_classes, tmp_path):
+    counted = instrument(Classpath([engine_classes]), ["engine.**"])
+    assert [r.split(":")[0] for r in counted.refused] == ["engine.BigBranches#alreadyWideLoop(I)I"]
+    assert dict(verify_hotspot(counted.classes, [engine_classes])) == {}
+    out = tmp_path / "counted"
+    counted.write(out)
+    write_class_dir({k: v for k, v in read_class_dir(engine_classes).items() if k not in counted.classes}, out)
+    names = sorted(n for n in read_class_dir(engine_classes) if "$" not in n)
+    before = exercise(engine_classes, names, NEVER_RETURNS)
+    assert before.count("\n") > 100
+    assert exercise(out, names, NEVER_RETURNS) == before
