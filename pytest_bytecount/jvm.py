@@ -36,7 +36,8 @@ class JvmChoice:
         return int(m.group(1)) if m else 0
 
     def describe(self) -> str:
-        return f"Java {self.version} at {self.java_home} ({self.reason})"
+        variant = "" if self.libjvm.parent.name == "server" else f" ({self.libjvm.parent.name} VM)"
+        return f"Java {self.version}{variant} at {self.java_home} ({self.reason})"
 
 
 def _release_version(home: Path) -> Optional[str]:
@@ -115,6 +116,13 @@ class JvmSession:
         except Exception as e:  # JPype raises plain OSError/RuntimeError here
             raise JvmError(f"could not start {self.choice.describe()}: {e}") from e
         self._started = True
+
+    def vm_name(self) -> str:
+        """The running VM's own name (java.vm.name), e.g. "OpenJDK 64-Bit Zero VM"."""
+        import jpype
+
+        self.start()
+        return str(jpype.JClass("java.lang.System").getProperty("java.vm.name"))
 
     def shutdown(self) -> None:
         """Stop the JVM now, while signal handlers are still the JVM's own. pytest's faulthandler plugin

@@ -39,3 +39,22 @@ def java25_classes() -> Path:
     if home is None:
         pytest.skip("no JDK 25+ javac ($JAVA_HOME or /usr/lib/jvm) for the Java 25 fixtures")
     return compile_java(FIXTURES_JAVA / "java25", compiler=str(home / "bin" / "javac"), release="25", options=["-g"])
+
+
+@pytest.fixture(scope="session")
+def counting_classes() -> Dict[str, Path]:
+    """Class-file roots of the counting fixtures by build (mains per build: support/counting_fixtures.py).
+
+    ``javac17`` and ``javac8`` compile fixtures-java/counting (package ``counting``) with --release 17
+    and --release 8; ``ecj45`` and ``ecj48`` compile fixtures-java/counting-legacy (package
+    ``countinglegacy``) for class versions 45.3 and 48.0, with finally as jsr/ret.
+    """
+    counting = FIXTURES_JAVA / "counting"
+    builds = {
+        "javac17": compile_java(counting, release="17", options=["-g"]),
+        "javac8": compile_java(counting, release="8", options=["-g"]),
+    }
+    legacy = FIXTURES_JAVA / "counting-legacy"
+    for major, options in LEGACY_TARGETS.items():
+        builds[f"ecj{major}"] = compile_java(legacy, compiler="ecj", options=[*options, "-g"])
+    return builds

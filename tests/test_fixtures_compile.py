@@ -48,10 +48,15 @@ class Insn:
 @lru_cache(maxsize=None)
 def disassemble(class_file: Path, java_home: Optional[Path] = None) -> Dict[str, List[Insn]]:
     """``name(argument types)`` -> instructions, with ``<init>`` and ``<clinit>`` for initializers."""
+    return parse_code(javac.javap(class_file, "-c", "-p", java_home=java_home))
+
+
+def parse_code(javap_text: str) -> Dict[str, List[Insn]]:
+    """What disassemble returns, from the ``javap -c -p`` output of one class."""
     methods: Dict[str, List[Insn]] = {}
     current = None
     in_switch = False
-    for line in javac.javap(class_file, "-c", "-p", java_home=java_home).splitlines():
+    for line in javap_text.splitlines():
         if line.startswith("  ") and not line.startswith("   ") and line.endswith(";"):
             header = line.strip()
             current = _method_name(header) if "(" in header or header == "static {};" else None  # or a field

@@ -35,7 +35,7 @@ def main(jobs_file: str, results_file: str) -> int:
                 continue
             values = session.read_counters(loader, batch.size)
         results.append(counts_from_values(batch.maps, values))
-    Path(results_file).write_text(json.dumps({"jvm": choice.describe(), "results": results}))
+    Path(results_file).write_text(json.dumps({"jvm": choice.describe(), "vm_name": session.vm_name(), "results": results}))
     return 0
 
 
