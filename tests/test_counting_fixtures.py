@@ -236,7 +236,18 @@ def test_static_initializers_loop(counting_classes, build):
     for name in ("counting/StaticInit", "counting/StaticInit$Holder"):
         code = methods_of(root, name)["<clinit>()"]
         assert any(target < insn.pc for insn in code for target in insn.targets), name  # a backward branch
-    assert "<clinit>()" in methods_of(root, "counting/StaticInit$Planet")
+    # The nested classes are first used by getstatic, invokestatic, new and putstatic (JVMS 5.5).
+    main = methods_of(root, "counting/StaticInit")
+    first_uses = [(insn.mnemonic, insn.operands) for code in main.values() for insn in code]
+    for kind, member in [
+        ("getstatic", "counting/StaticInit$Holder.POWERS"),
+        ("invokestatic", "counting/StaticInit$Planet.values"),
+        ("new", "class counting/StaticInit$Lazy"),
+        ("putstatic", "counting/StaticInit$Sink.last"),
+    ]:
+        assert any(m == kind and member in op for m, op in first_uses), (kind, member)
+    for nested in ("Holder", "Lazy", "Planet", "Sink"):
+        assert "<clinit>()" in methods_of(root, f"counting/StaticInit${nested}"), nested
 
 
 @pytest.mark.parametrize("build", JAVAC_BUILDS)

@@ -48,3 +48,13 @@ def test_counted_classes_verify_and_compute_the_same_results(engine_classes, tmp
     before = exercise(engine_classes, names, NEVER_RETURNS)
     assert before.count("\n") > 100
     assert exercise(out, names, NEVER_RETURNS) == before
+
+
+def test_counting_a_big_method_forces_long_branches(counting_classes):
+    """counting.BigMethod is exact on every JVM (test_counting_exact); here: its counted code really needed
+    goto_w, which javac did not use."""
+    root = counting_classes["javac17"]
+    original = ClassFile.parse((root / "counting" / "BigMethod.class").read_bytes())
+    assert not any(i.opcode == 200 for m in original.methods if m.has_code() for i in m.code.instructions)
+    counted = ClassFile.parse(instrument(Classpath([root]), ["counting.BigMethod"]).classes["counting/BigMethod"])
+    assert any(i.mnemonic == "goto_w" for m in counted.methods if m.has_code() for i in m.code.instructions)
