@@ -123,7 +123,8 @@ class BytecountPlugin:
         self.results: dict = {}  # nodeid -> result dict (for the summary, --bytecount-json, updates)
         self.collected: dict = {}  # baseline path -> set of test keys collected
         self.partial_modules: set = set()
-        self.refused: set = set()  # methods left uncounted (over 64 KB), shown in the summary
+        self.refused: set = set()
+        self.errors: list = []  # methods left uncounted (over 64 KB), shown in the summary
         self.is_worker = hasattr(config, "workerinput")
         opt = config.option
         self.update = opt.bytecount_update
@@ -346,7 +347,11 @@ class BytecountPlugin:
             by_file.setdefault(Path(r["baseline"]), []).append(r)
         self.written = []
         for path, results in sorted(by_file.items()):
-            b = self.baseline(path)
+            try:
+                b = self.baseline(path)
+            except BaselineError as e:
+                self.errors.append(f"not updated: {e}")
+                continue
             changed = False
             for r in results:
                 if self.update == "new" and r["key"] in b.tests:
@@ -371,7 +376,7 @@ class BytecountPlugin:
         return "\n".join(lines) + "\n\n"
 
     def pytest_terminal_summary(self, terminalreporter, exitstatus, config) -> None:
-        if self.is_worker or not (self.results or getattr(self, "stale", None) or self.refused):
+        if self.is_worker or not (self.results or getattr(self, "stale", None) or self.refused or self.errors):
             return
         tally: dict = {}
         for r in self.results.values():
@@ -383,6 +388,8 @@ class BytecountPlugin:
         for path, keys in sorted(getattr(self, "stale", {}).items()):
             action = "removed" if self.update == "all" else "run a full --bytecount-update to remove them"
             terminalreporter.write_line(f"stale baseline entries in {path}: {', '.join(keys)} ({action})")
+        for message in self.errors:
+            terminalreporter.write_line(f"bytecount: {message}", red=True)
         for message in sorted(self.refused):
             terminalreporter.write_line(f"not counted: {message}")
         for path in getattr(self, "written", []):

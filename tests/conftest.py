@@ -6,6 +6,8 @@ from pathlib import Path
 from typing import Dict
 
 import pytest
+
+pytest_plugins = ["pytester"]
 from support.javac import compile_java, find_jdk_home
 
 FIXTURES_JAVA = Path(__file__).resolve().parent.parent / "fixtures-java"
