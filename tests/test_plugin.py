@@ -256,3 +256,11 @@ def test_xdist_workers_count_and_only_the_controller_writes_baselines(project):
     result = run(project, "-n", "2")
     result.assert_outcomes(passed=2, failed=1)
     assert result.ret == pytest.ExitCode.TESTS_FAILED
+
+
+def test_the_jvm_shuts_down_cleanly_with_pytest_faulthandler_enabled(project):
+    """No -p no:faulthandler: the plugin stops the JVM before faulthandler swaps the signal handlers back."""
+    for _ in range(3):
+        result = project.runpytest_subprocess("-p", "no:cacheprovider", "--bytecount-update", timeout=600)
+        assert result.ret == 0, result.stderr.str()[-2000:]
+        assert "Fatal Python error" not in result.stderr.str()
