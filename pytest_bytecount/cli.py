@@ -30,6 +30,8 @@ def _parser() -> argparse.ArgumentParser:
                         help=f"directories and jars with the compiled classes, separated by '{os.pathsep}'")
         sp.add_argument("--target", action="append", required=True, metavar="PAT",
                         help="methods to count: pkg.Cls#name, pkg.Cls#name(desc), pkg.Cls, pkg.*, pkg.** (repeatable)")
+        sp.add_argument("--strategy", choices=["block", "instruction"], default="block",
+                        help="one counter per basic block (default) or one increment per instruction (reference)")
 
     c = sub.add_parser("count", help="run MAIN.main(ARGS) with the targets counted, print the counts as JSON")
     common(c)
@@ -50,7 +52,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     args = _parser().parse_args(argv)
     try:
         classpath = Classpath.parse(args.classpath)
-        result = instrument(classpath, args.target, stderr_progress)
+        result = instrument(classpath, args.target, stderr_progress, strategy=args.strategy)
     except (ClasspathError, TargetError, ClassFormatError) as e:
         print(f"bytecount: error: {e}", file=sys.stderr)
         return 2

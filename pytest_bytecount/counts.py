@@ -12,8 +12,9 @@ def counts_from_values(maps: Iterable[CounterMap], values: Sequence[int]) -> dic
     """Turn the raw counter array of one batch into per-method counts (zero entries left out)."""
     out = {}
     for cmap in maps:
-        opcodes = {k: values[i] for k, i in cmap.opcode_indexes().items() if values[i]}
-        calls = {k: values[i] for k, i in cmap.call_indexes().items() if values[i]}
+        opcodes, calls = cmap.derive(values)
+        opcodes = {k: v for k, v in opcodes.items() if v}
+        calls = {k: v for k, v in calls.items() if v}
         out[str(cmap.method)] = {
             "calls": dict(sorted(calls.items())),
             "invocations": values[cmap.base],

@@ -12,7 +12,7 @@ from typing import Iterable, Optional
 from .classpath import Classpath
 from .runtime_class import LAYOUT_RESOURCE, RUNTIME_CLASS, build_runtime_class, layout_program
 from .targets import resolve_targets
-from .transform import Batch, instrument_class
+from .transform import STRATEGIES, Batch, instrument_class
 
 
 @dataclass
@@ -43,9 +43,14 @@ class Instrumented:
         return written
 
 
-def instrument(classpath: Classpath, patterns: Iterable[str], progress: Optional[callable] = None) -> Instrumented:
+def instrument(classpath: Classpath, patterns: Iterable[str], progress: Optional[callable] = None,
+               strategy: str = "block") -> Instrumented:
+    """Count the methods matched by ``patterns``. ``strategy``: ``block`` (one counter per basic block,
+    the default) or ``instruction`` (one increment per executed instruction, ByCounter's reference)."""
+    if strategy not in STRATEGIES:
+        raise ValueError(f"unknown counting strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}")
     targets = resolve_targets(patterns, classpath)
-    batch = Batch()
+    batch = Batch(strategy)
     classes = {}
     refused = []
     for i, (name, methods) in enumerate(targets.items()):

