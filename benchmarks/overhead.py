@@ -2,13 +2,14 @@
 
     python benchmarks/overhead.py [--only overhead|throughput|per-test|startup ...]
 
-Four parts, all by default (about 3 minutes on 2 cores):
+Four parts, all by default (about 4 minutes on 2 cores):
 
 - ``overhead``: counted / original run time of small Java kernels (``benchmarks/java/bench``), both loaded
   in the SAME HotSpot JVM (default flags) by ``benchmarks/java/harness/OverheadHarness.java``: once from
   the original classes, once per counting strategy from the instrumented classes put ahead of them.
-  Runs alternate after a warm-up that waits for stable timings; medians are compared. The harness
-  checks that every variant returns the original's checksum and that the counted ones counted.
+  Runs alternate after a warm-up that waits for stable timings; medians are compared, in each of
+  ``--forks`` JVMs (JIT outcomes differ between JVMs). The harness checks that every variant returns
+  the original's checksum and that the counted ones counted.
 - ``throughput``: ``instrument(Classpath([guava.jar]), ["**"])`` in pure Python, best of 2.
 - ``per-test``: pytest subprocesses over a temporary project, N tests marked
   ``@pytest.mark.bytecount("demo.Sorting#insertionSort")`` using the ``bytecount`` fixture against the
@@ -62,13 +63,13 @@ class Kernel:
 
 
 KERNELS = (
-    Kernel("Monte Carlo pi, 1e6 samples (2 Lcg.nextDouble() calls each)", "bench.MonteCarlo",
+    Kernel("Monte Carlo pi, 1e6 samples (2 Lcg calls each)", "bench.MonteCarlo",
            ("bench.MonteCarlo#integrate", "bench.Lcg")),
     Kernel("insertion sort, 10,000 shuffled ints", "bench.InsertionSort", ("bench.InsertionSort#sort",)),
     Kernel("matrix multiply, 200x200 double", "bench.MatMul", ("bench.MatMul#multiply",)),
     Kernel("recursive fib(27)", "bench.Fib", ("bench.Fib#fib",)),
     Kernel("StringBuilder, 100,000 x 5 appends", "bench.StringBuilding", ("bench.StringBuilding#build",)),
-    Kernel("string + (invokedynamic), 100,000 strings", "bench.StringConcat", ("bench.StringConcat#concat",)),
+    Kernel("string + (indy), 100,000 strings", "bench.StringConcat", ("bench.StringConcat#concat",)),
 )
 
 
@@ -275,10 +276,11 @@ def part_overhead(args, compiled: Compiled, variants: list) -> list:
     print(head)
     print("-" * len(head))
     for r in results:
-        line = f"{r.kernel.label[:44]:44} {r.original_ms:11.3f}"
+        line = f"{r.kernel.label:44} {r.original_ms:11.3f}"
         for n in names:
             spread = " ".join(f"{x:.2f}" for x in r.fork_ratios(n))
-            line += f" {r.counted_ms[n]:14.3f} {r.ratio(n):6.2f} {spread:>20} {fmt(r.extra_ns_per_bytecode(n), '.2f'):>6}"
+            extra = fmt(r.extra_ns_per_bytecode(n), ".2f")
+            line += f" {r.counted_ms[n]:14.3f} {r.ratio(n):6.2f} {spread:>20} {extra:>6}"
         line += f" {fmt_int(r.bytecodes_per_run.get(names[0])):>14}"
         line += f" {','.join(r.warmup_rounds):>12} {','.join(map(str, r.runs_timed)):>12}"
         print(line)
@@ -290,9 +292,10 @@ def part_overhead(args, compiled: Compiled, variants: list) -> list:
     mismatched = [r.kernel.class_name for r in results if len({b for b in r.bytecodes_per_run.values()}) > 1]
     if mismatched:
         print(f"WARNING: strategies disagree on executed bytecodes per run for {', '.join(mismatched)}")
-    print("(+ns/bc: time added per executed target bytecode; bytecodes/run: executed by the target methods "
-          "per kernel run, from the counters; warm-up: rounds, ! = timings had not settled at the time limit; "
-          "timed: alternating rounds timed)")
+    print("(ms: median over the JVMs; ratio: median over the JVMs of counted / original in that JVM; +ns/bc: "
+          "time added per executed target bytecode; bytecodes/run: executed by the target methods per kernel run, "
+          "from the counters; warm-up: rounds per JVM, ! = timings had not settled at the time limit; timed: "
+          "alternating rounds timed per JVM)")
     return results
 
 

@@ -106,8 +106,20 @@ class Batch:
         return cmap
 
 
-def call_key(insn: Insn, cp) -> str:
-    """``owner/Name.name(desc)ret`` for invokes, ``indy name(desc)ret`` for invokedynamic."""
+def call_key(insn: Insn, cp, cache: Optional[dict] = None) -> str:
+    """``owner/Name.name(desc)ret`` for invokes, ``indy name(desc)ret`` for invokedynamic. ``cache``: a
+    dict kept per constant pool, to decode each referenced signature once."""
+    if cache is None:
+        return _call_key(insn, cp)
+    index = insn.arg[0] if insn.opcode in (op.INVOKEINTERFACE, op.INVOKEDYNAMIC) else insn.arg
+    ckey = (insn.opcode == op.INVOKEDYNAMIC, index)
+    key = cache.get(ckey)
+    if key is None:
+        key = cache[ckey] = _call_key(insn, cp)
+    return key
+
+
+def _call_key(insn: Insn, cp) -> str:
     if insn.opcode == op.INVOKEDYNAMIC:
         _, name, desc = cp.dynamic_ref(insn.arg[0])
         return f"indy {name}{desc}"
@@ -169,7 +181,7 @@ def basic_blocks(code) -> list[list[Insn]]:
     return blocks
 
 
-def instrument_method(method, batch: Batch) -> CounterMap:
+def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None) -> CounterMap:
     import hashlib
     from collections import Counter
 
@@ -180,14 +192,15 @@ def instrument_method(method, batch: Batch) -> CounterMap:
     code = method.code
     insns = code.instructions
     opcodes = sorted({i.mnemonic for i in insns})
-    calls = sorted({call_key(i, cp) for i in insns if i.opcode in INVOKES})
+    keys = call_keys if call_keys is not None else {}
+    calls = sorted({call_key(i, cp, keys) for i in insns if i.opcode in INVOKES})
     edits: dict = {id(i): [] for i in insns}
 
     blocks = basic_blocks(code) if batch.strategy == "block" else None
     if blocks is not None and len(blocks) > MAX_BLOCKS:
         blocks = None  # a huge method: fewer counters per instruction kind than per block
     if blocks is not None:
-        contents = [(Counter(i.mnemonic for i in b), Counter(call_key(i, cp) for i in b if i.opcode in INVOKES))
+        contents = [(Counter(i.mnemonic for i in b), Counter(call_key(i, cp, keys) for i in b if i.opcode in INVOKES))
                     for b in blocks]
         cmap = batch.allocate(MethodId(cf.name, method.name, method.descriptor), opcodes, calls, digest, contents)
         slots = code.add_locals([INTEGER] * len(blocks))
@@ -202,7 +215,7 @@ def instrument_method(method, batch: Batch) -> CounterMap:
         for insn in insns:
             edits[id(insn)].append(Insn(op.IINC, (op_slot[insn.mnemonic], 1)))
             if insn.opcode in INVOKES:
-                edits[id(insn)].append(Insn(op.IINC, (call_slot[call_key(insn, cp)], 1)))
+                edits[id(insn)].append(Insn(op.IINC, (call_slot[call_key(insn, cp, keys)], 1)))
 
     # the report before each return: add(first, 1, c0, ..., cN) in chunks of at most 250 values
     values = [None] + slots
@@ -220,12 +233,11 @@ def instrument_method(method, batch: Batch) -> CounterMap:
     for insn in insns:
         if insn.opcode in op.RETURNS:
             edits[id(insn)] += report()
-    code.insert_many([(insn, edits[id(insn)], True) for insn in insns if edits[id(insn)]])
     init = []
     for slot in slots:
         init += [Insn(op.ICONST_0), Insn(op.ISTORE, slot)]
     # zero the counters before everything, and keep jumps to the first instruction (a loop head) after it
-    code.insert_before(code.instructions[0], init, jumps_run_inserted=False)
+    code.insert_many([(insns[0], init, False)] + [(insn, edits[id(insn)], True) for insn in insns if edits[id(insn)]])
     return cmap
 
 
@@ -242,12 +254,13 @@ def instrument_class(data: bytes, methods: Optional[Iterable[MethodId]], batch: 
     cf = ClassFile.parse(data)
     wanted = None if methods is None else {(m.name, m.descriptor) for m in methods}
     maps, refused = [], []
+    call_keys: dict = {}
     for m in cf.methods:
         if not m.has_code() or (wanted is not None and (m.name, m.descriptor) not in wanted):
             continue
         index, original = m.find_attribute("Code")
         saved = (batch.size, len(batch.maps), set(batch.arities))
-        cmap = instrument_method(m, batch)
+        cmap = instrument_method(m, batch, call_keys)
         try:
             m.attributes[index] = m.code.encode()
         except CodeTooLargeError as e:
@@ -256,7 +269,7 @@ def instrument_class(data: bytes, methods: Optional[Iterable[MethodId]], batch: 
             if batch.strategy == "block":  # per instruction kind needs fewer counters: try that
                 strategy, batch.strategy = batch.strategy, "instruction"
                 try:
-                    cmap = instrument_method(m, batch)
+                    cmap = instrument_method(m, batch, call_keys)
                     m.attributes[index] = m.code.encode()
                 except CodeTooLargeError as e2:
                     batch.size, batch.maps[saved[1]:], batch.arities = saved[0], [], saved[2]
