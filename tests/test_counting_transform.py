@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import pytest
+
 from pytest_bytecount.classfile import ClassFile
 from pytest_bytecount.classpath import Classpath
 from pytest_bytecount.instrument import instrument
@@ -37,9 +39,12 @@ def test_counted_classes_keep_every_member_flag_and_attribute(engine_classes):
             assert _shape(data) == _shape(originals[name]), name
 
 
-def test_counted_classes_verify_and_compute_the_same_results(engine_classes, tmp_path):
-    counted = instrument(Classpath([engine_classes]), ["engine.**"])
-    assert [r.split(":")[0] for r in counted.refused] == ["engine.BigBranches#alreadyWideLoop(I)I"]
+@pytest.mark.parametrize("strategy", ["block", "instruction"])
+def test_counted_classes_verify_and_compute_the_same_results(engine_classes, tmp_path, strategy):
+    counted = instrument(Classpath([engine_classes]), ["engine.**"], strategy=strategy)
+    # 33.5 KB with 22,418 instructions: an increment per instruction cannot fit in 64 KB, one per block can
+    expected = ["engine.BigBranches#alreadyWideLoop(I)I"] if strategy == "instruction" else []
+    assert [r.split(":")[0] for r in counted.refused] == expected
     assert dict(verify_hotspot(counted.classes, [engine_classes])) == {}
     out = tmp_path / "counted"
     counted.write(out)
@@ -56,5 +61,6 @@ def test_counting_a_big_method_forces_long_branches(counting_classes):
     root = counting_classes["javac17"]
     original = ClassFile.parse((root / "counting" / "BigMethod.class").read_bytes())
     assert not any(i.opcode == 200 for m in original.methods if m.has_code() for i in m.code.instructions)
-    counted = ClassFile.parse(instrument(Classpath([root]), ["counting.BigMethod"]).classes["counting/BigMethod"])
+    counted = ClassFile.parse(instrument(Classpath([root]), ["counting.BigMethod"], strategy="instruction")
+                              .classes["counting/BigMethod"])
     assert any(i.mnemonic == "goto_w" for m in counted.methods if m.has_code() for i in m.code.instructions)
