@@ -176,6 +176,37 @@ def variant_name(strategy: Optional[str]) -> str:
     return "counted" if strategy is None else strategy
 
 
+@dataclass
+class CpuWatch:
+    """How much CPU other processes took while we ran: timings on a busy machine are not figures."""
+
+    wall: float
+    busy: Optional[float]  # seconds of busy CPU on the whole machine (/proc/stat), None if unknown
+    own: float  # our process and its waited-for children
+
+    @staticmethod
+    def _busy() -> Optional[float]:
+        try:
+            fields = [int(x) for x in Path("/proc/stat").read_text().splitlines()[0].split()[1:9]]
+        except (OSError, ValueError, IndexError):
+            return None
+        user, nice, system, _idle, _iowait, irq, softirq, steal = fields
+        return (user + nice + system + irq + softirq + steal) / os.sysconf("SC_CLK_TCK")
+
+    @classmethod
+    def now(cls) -> "CpuWatch":
+        t = os.times()
+        return cls(time.perf_counter(), cls._busy(), t.user + t.system + t.children_user + t.children_system)
+
+    def others_share(self) -> Optional[float]:
+        """Fraction of all cores used by other processes since this reading."""
+        end = CpuWatch.now()
+        if self.busy is None or end.busy is None:
+            return None
+        cores = os.cpu_count() or 1
+        return max(0.0, (end.busy - self.busy) - (end.own - self.own)) / ((end.wall - self.wall) * cores)
+
+
 def log(text: str) -> None:
     print(text, file=sys.stderr, flush=True)
 
@@ -664,6 +695,8 @@ def main(argv=None) -> int:
     machine = (f"Machine: {cpu_model()}, {os.cpu_count()} cores, {os_name()}; Python {platform.python_version()}; "
                f"JVM: {java_version(args.java_home)} at {args.java_home}")
     print(machine)
+    print(f"(1-minute load average before the run: {os.getloadavg()[0]:.2f})")
+    watch = CpuWatch.now()
     compiled = compile_java(find_javac(args.java_home)) if set(parts) - {"throughput"} else None
 
     overhead = part_overhead(args, compiled, variants) if "overhead" in parts else None
@@ -677,6 +710,10 @@ def main(argv=None) -> int:
     print(table)
     print()
     print(f"(benchmark wall time {time.perf_counter() - started:.0f} s)")
+    others = watch.others_share()
+    if others is not None:
+        note = " -- WARNING: a busy machine; these timings are not representative" if others > 0.1 else ""
+        print(f"(other processes used {others:.0%} of the {os.cpu_count()} cores meanwhile{note})")
     if args.json:
         raw = {
             "machine": machine,

@@ -36,8 +36,10 @@ def compile_sources(roots: Sequence[Path], settings, classpath: Sequence[str]) -
     if not files:
         raise ConfigError(f"[tool.bytecount] sources: no .java files under {', '.join(map(str, roots))}")
     javac = _javac(settings)
-    version = subprocess.run([str(javac), "-version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-                             text=True).stdout.strip()
+    # identify the compiler by its resolved path, size and mtime: running `javac -version` would start a JVM
+    real = Path(os.path.realpath(javac))
+    st = real.stat()
+    version = f"{real}|{st.st_size}|{st.st_mtime_ns}"
     h = hashlib.sha256(version.encode())
     for f in files:
         h.update(str(f).encode() + b"\0" + f.read_bytes() + b"\0")
