@@ -160,12 +160,13 @@ class JvmSession:
             thread.setContextClassLoader(old)
 
     def read_counters(self, loader, size: int) -> list[int]:
-        """Every counter of the batch in one call (AtomicLongArray.toString), parsed here."""
+        """Every counter of the batch in one call (Counters.snapshot(), summed over threads)."""
         import jpype
 
         cls = jpype.JClass("java.lang.Class").forName(RUNTIME_CLASS.replace("/", "."), True, loader)
-        text = str(cls.getField("COUNTS").get(None).toString())
-        values = [int(v) for v in text.strip("[]").split(",")] if size else []
+        from array import array
+
+        values = array("q", bytes(memoryview(jpype.JClass(cls).snapshot()))).tolist()  # a bulk copy
         return values[:size]
 
 

@@ -1,9 +1,11 @@
 """The support class instrumented code reports to, assembled here (no javac, no jar at run time).
 
-``pytest_bytecount/Counters`` holds one ``AtomicLongArray`` with every counter of one instrumentation
-batch; each counted method owns a contiguous range of it (see :mod:`.transform`). Instrumented code
-calls ``Counters.add(int first, int v0, ..., int vN)`` before each return, which adds the non-zero
-values atomically, so many threads lose nothing and no call allocates.
+``pytest_bytecount/Counters`` holds the counters of one instrumentation batch; each counted method owns a
+contiguous range of indexes (see :mod:`.transform`). Instrumented code calls ``Counters.add(int first,
+int v0, ..., int vN)`` before each return. Each thread adds into a ``long[]`` of its own (found through a
+``ThreadLocal``, registered once under the class lock), so threads never contend and nothing is lost;
+``Counters.snapshot()`` sums them all. No call allocates; storage is one array per thread that ran counted
+code, whatever the number of invocations.
 
 When the JVM runs with ``-Dbytecount.out=FILE`` a shutdown hook writes the contract's JSON to FILE,
 following ``Counters.layout``, a resource written next to the class: a small program of one-letter
@@ -17,14 +19,15 @@ from __future__ import annotations
 from typing import Iterable
 
 from .classfile import opcodes as op
-from .classfile.assemble import (ACC_FINAL, ACC_PUBLIC, ACC_STATIC, add_field, add_method, new_class,
-                                 push_int)
+from .classfile.assemble import (ACC_FINAL, ACC_PRIVATE, ACC_PUBLIC, ACC_STATIC, add_field, add_method,
+                                 new_class, push_int)
+
+ACC_SYNCHRONIZED = 0x0020
 from .classfile.code import Insn, Label, Switch
 
 RUNTIME_CLASS = "pytest_bytecount/Counters"
 LAYOUT_RESOURCE = "Counters.layout"
 MAX_VALUES_PER_CALL = 250  # a static method has at most 255 argument slots (JVMS 4.3.3)
-ATOMIC = "java/util/concurrent/atomic/AtomicLongArray"
 
 
 def add_descriptor(n_values: int) -> str:
@@ -35,20 +38,24 @@ def build_runtime_class(size: int, arities: Iterable[int]) -> bytes:
     """The Counters class for ``size`` counters, with an ``add`` overload per arity used."""
     cf = new_class(RUNTIME_CLASS, interfaces=["java/lang/Runnable"])
     cp = cf.constant_pool
-    add_field(cf, "COUNTS", f"L{ATOMIC};", ACC_PUBLIC | ACC_STATIC | ACC_FINAL)
-    counts = cp.add_fieldref(RUNTIME_CLASS, "COUNTS", f"L{ATOMIC};")
-    get = cp.add_methodref(ATOMIC, "get", "(I)J")
+    size = max(size, 1)
+    add_field(cf, "LOCAL", "Ljava/lang/ThreadLocal;", ACC_PRIVATE | ACC_STATIC | ACC_FINAL)
+    add_field(cf, "ALL", "Ljava/util/ArrayList;", ACC_PRIVATE | ACC_STATIC | ACC_FINAL)
+    local = cp.add_fieldref(RUNTIME_CLASS, "LOCAL", "Ljava/lang/ThreadLocal;")
+    all_ = cp.add_fieldref(RUNTIME_CLASS, "ALL", "Ljava/util/ArrayList;")
 
     def call(owner, name, desc, opcode=op.INVOKEVIRTUAL, interface=False):
         return Insn(opcode, cp.add_methodref(owner, name, desc, interface))
 
-    # static { COUNTS = new AtomicLongArray(size); if (System.getProperty("bytecount.out") != null)
-    #          Runtime.getRuntime().addShutdownHook(new Thread(new Counters())); }
+    # static { LOCAL = new ThreadLocal(); ALL = new ArrayList();
+    #          if (System.getProperty("bytecount.out") != null)
+    #              Runtime.getRuntime().addShutdownHook(new Thread(new Counters())); }
     done = Label()
     add_method(cf, "<clinit>", "()V", ACC_STATIC, [
-        Insn(op.NEW, cp.add_class(ATOMIC)), Insn(op.DUP), push_int(cp, max(size, 1)),
-        call(ATOMIC, "<init>", "(I)V", op.INVOKESPECIAL),
-        Insn(op.PUTSTATIC, counts),
+        Insn(op.NEW, cp.add_class("java/lang/ThreadLocal")), Insn(op.DUP),
+        call("java/lang/ThreadLocal", "<init>", "()V", op.INVOKESPECIAL), Insn(op.PUTSTATIC, local),
+        Insn(op.NEW, cp.add_class("java/util/ArrayList")), Insn(op.DUP),
+        call("java/util/ArrayList", "<init>", "()V", op.INVOKESPECIAL), Insn(op.PUTSTATIC, all_),
         Insn(op.LDC_W, cp.add_string("bytecount.out")),
         call("java/lang/System", "getProperty", "(Ljava/lang/String;)Ljava/lang/String;", op.INVOKESTATIC),
         Insn(op.IFNULL, done),
@@ -64,27 +71,63 @@ def build_runtime_class(size: int, arities: Iterable[int]) -> bytes:
     add_method(cf, "<init>", "()V", ACC_PUBLIC, [
         Insn(op.ALOAD_0), call("java/lang/Object", "<init>", "()V", op.INVOKESPECIAL), Insn(op.RETURN)])
 
-    # static void add(int first, int v0, ..., int vN): COUNTS.getAndAdd(first + i, vi) for each vi != 0
+    # private static synchronized long[] mine(): this thread's own counters, registered once
+    add_method(cf, "mine", "()[J", ACC_PRIVATE | ACC_STATIC | ACC_SYNCHRONIZED, [
+        push_int(cp, size), Insn(op.NEWARRAY, 11), Insn(op.ASTORE_0),
+        Insn(op.GETSTATIC, all_), Insn(op.ALOAD_0), call("java/util/ArrayList", "add", "(Ljava/lang/Object;)Z"),
+        Insn(op.POP),
+        Insn(op.GETSTATIC, local), Insn(op.ALOAD_0), call("java/lang/ThreadLocal", "set", "(Ljava/lang/Object;)V"),
+        Insn(op.ALOAD_0), Insn(op.ARETURN),
+    ])
+
+    # public static synchronized long[] snapshot(): the sum over every thread's counters
+    outer, outer_done, inner, inner_done = Label(), Label(), Label(), Label()
+    add_method(cf, "snapshot", "()[J", ACC_PUBLIC | ACC_STATIC | ACC_SYNCHRONIZED, [
+        push_int(cp, size), Insn(op.NEWARRAY, 11), Insn(op.ASTORE_0),    # 0: sum
+        Insn(op.ICONST_0), Insn(op.ISTORE_1),                           # 1: thread index
+        outer,
+        Insn(op.ILOAD_1), Insn(op.GETSTATIC, all_), call("java/util/ArrayList", "size", "()I"),
+        Insn(op.IF_ICMPGE, outer_done),
+        Insn(op.GETSTATIC, all_), Insn(op.ILOAD_1), call("java/util/ArrayList", "get", "(I)Ljava/lang/Object;"),
+        Insn(op.CHECKCAST, cp.add_class("[J")), Insn(op.ASTORE_2),      # 2: one thread's counters
+        Insn(op.ICONST_0), Insn(op.ISTORE_3),                           # 3: counter index
+        inner,
+        Insn(op.ILOAD_3), push_int(cp, size), Insn(op.IF_ICMPGE, inner_done),
+        Insn(op.ALOAD_0), Insn(op.ILOAD_3), Insn(op.DUP2), Insn(op.LALOAD),
+        Insn(op.ALOAD_2), Insn(op.ILOAD_3), Insn(op.LALOAD), Insn(op.LADD), Insn(op.LASTORE),
+        Insn(op.IINC, (3, 1)), Insn(op.GOTO, inner),
+        inner_done,
+        Insn(op.IINC, (1, 1)), Insn(op.GOTO, outer),
+        outer_done,
+        Insn(op.ALOAD_0), Insn(op.ARETURN),
+    ])
+
+    # static void add(int first, int v0, ..., int vN): this thread's counters[first + i] += vi, vi != 0.
+    # Plain adds on an array only this thread writes: nothing is lost, nothing is contended.
     for n in sorted(set(arities)):
-        items = [Insn(op.GETSTATIC, counts), Insn(op.ASTORE, n + 1)]
+        have = Label()
+        items = [Insn(op.GETSTATIC, local), call("java/lang/ThreadLocal", "get", "()Ljava/lang/Object;"),
+                 Insn(op.CHECKCAST, cp.add_class("[J")), Insn(op.DUP), Insn(op.IFNONNULL, have), Insn(op.POP),
+                 call(RUNTIME_CLASS, "mine", "()[J", op.INVOKESTATIC),
+                 have, Insn(op.ASTORE, n + 1)]
         for i in range(n):
             skip = Label()
             items += [Insn(op.ILOAD, i + 1), Insn(op.IFEQ, skip),
                       Insn(op.ALOAD, n + 1), Insn(op.ILOAD_0), push_int(cp, i), Insn(op.IADD),
-                      Insn(op.ILOAD, i + 1), Insn(op.I2L),
-                      call(ATOMIC, "getAndAdd", "(IJ)J"), Insn(op.POP2), skip]
+                      Insn(op.DUP2), Insn(op.LALOAD), Insn(op.ILOAD, i + 1), Insn(op.I2L), Insn(op.LADD),
+                      Insn(op.LASTORE), skip]
         items.append(Insn(op.RETURN))
         add_method(cf, "add", add_descriptor(n), ACC_PUBLIC | ACC_STATIC, items)
 
-    add_method(cf, "run", "()V", ACC_PUBLIC, _run_method(cp, counts, get, call))
+    add_method(cf, "run", "()V", ACC_PUBLIC, _run_method(cp, call))
     return cf.to_bytes()
 
 
-def _run_method(cp, counts, get, call) -> list:
+def _run_method(cp, call) -> list:
     """run(): interpret Counters.layout into a StringBuilder, then write it to -Dbytecount.out.
 
     Locals: 0 this, 1 reader, 2 builder, 3 first-flags (boolean[16]), 4 depth, 5 line, 6 rest,
-    7 space index, 8-9 a long, 10 i, 11 end, 12-13 the accumulator.
+    7 space index, 8-9 a long, 10 i, 11 end, 12-13 the accumulator, 14 the counters (snapshot()).
     """
     I = Insn
     SB = "java/lang/StringBuilder"
@@ -116,6 +159,7 @@ def _run_method(cp, counts, get, call) -> list:
         I(op.NEW, cp.add_class(SB)), I(op.DUP), call(SB, "<init>", "()V", op.INVOKESPECIAL), I(op.ASTORE_2),
         I(op.BIPUSH, 16), I(op.NEWARRAY, 4), I(op.ASTORE_3),  # boolean[16]
         I(op.ICONST_0), I(op.ISTORE, 4), I(op.LCONST_0), I(op.LSTORE, 12),
+        call(RUNTIME_CLASS, "snapshot", "()[J", op.INVOKESTATIC), I(op.ASTORE, 14),
         loop,
         I(op.ALOAD_1), call("java/io/BufferedReader", "readLine", "()Ljava/lang/String;"), I(op.DUP),
         I(op.ASTORE, 5), I(op.IFNULL, done),
@@ -129,11 +173,11 @@ def _run_method(cp, counts, get, call) -> list:
         I(op.ALOAD, 6), I(op.BIPUSH, 32), call(STR, "indexOf", "(I)I"), I(op.ISTORE, 7),
         I(op.LLOAD, 12),
         *parse_int(6, [I(op.ICONST_0), I(op.ILOAD, 7)]), I(op.I2L),
-        I(op.GETSTATIC, counts),
+        I(op.ALOAD, 14),
         I(op.ALOAD, 6), I(op.ILOAD, 7), I(op.ICONST_1), I(op.IADD),
         call(STR, "substring", "(I)Ljava/lang/String;"),
         call("java/lang/Integer", "parseInt", "(Ljava/lang/String;)I", op.INVOKESTATIC),
-        I(op.INVOKEVIRTUAL, get), I(op.LMUL), I(op.LADD), I(op.LSTORE, 12), I(op.GOTO, loop),
+        I(op.LALOAD), I(op.LMUL), I(op.LADD), I(op.LSTORE, 12), I(op.GOTO, loop),
         y,  # write the accumulator
         I(op.ALOAD_2), I(op.LLOAD, 12), append_long, I(op.POP), I(op.GOTO, loop),
         a,  # map entry from the accumulator, shown only when not zero: "a<text>"
@@ -150,9 +194,9 @@ def _run_method(cp, counts, get, call) -> list:
         I(op.ALOAD_2), I(op.BIPUSH, 10), call(SB, "append", "(C)Ljava/lang/StringBuilder;"), I(op.POP),
         I(op.GOTO, loop),
         v,  # one counter's value
-        I(op.ALOAD_2), I(op.GETSTATIC, counts), I(op.ALOAD, 6),
+        I(op.ALOAD_2), I(op.ALOAD, 14), I(op.ALOAD, 6),
         call("java/lang/Integer", "parseInt", "(Ljava/lang/String;)I", op.INVOKESTATIC),
-        I(op.INVOKEVIRTUAL, get), append_long, I(op.POP), I(op.GOTO, loop),
+        I(op.LALOAD), append_long, I(op.POP), I(op.GOTO, loop),
         s,  # sum of counters a (inclusive) .. b (exclusive): "s<a> <b>"
         I(op.ALOAD, 6), I(op.BIPUSH, 32), call(STR, "indexOf", "(I)I"), I(op.ISTORE, 7),
         *parse_int(6, [I(op.ICONST_0), I(op.ILOAD, 7)]), I(op.ISTORE, 10),
@@ -162,7 +206,7 @@ def _run_method(cp, counts, get, call) -> list:
         I(op.LCONST_0), I(op.LSTORE, 8),
         sum_loop,
         I(op.ILOAD, 10), I(op.ILOAD, 11), I(op.IF_ICMPGE, sum_done),
-        I(op.LLOAD, 8), I(op.GETSTATIC, counts), I(op.ILOAD, 10), I(op.INVOKEVIRTUAL, get), I(op.LADD),
+        I(op.LLOAD, 8), I(op.ALOAD, 14), I(op.ILOAD, 10), I(op.LALOAD), I(op.LADD),
         I(op.LSTORE, 8), I(op.IINC, (10, 1)), I(op.GOTO, sum_loop),
         sum_done,
         I(op.ALOAD_2), I(op.LLOAD, 8), append_long, I(op.POP), I(op.GOTO, loop),
@@ -172,7 +216,7 @@ def _run_method(cp, counts, get, call) -> list:
         I(op.IINC, (4, -1)), I(op.GOTO, loop),
         e,  # map entry shown only when non-zero: "e<index> <text>"
         I(op.ALOAD, 6), I(op.BIPUSH, 32), call(STR, "indexOf", "(I)I"), I(op.ISTORE, 7),
-        I(op.GETSTATIC, counts), *parse_int(6, [I(op.ICONST_0), I(op.ILOAD, 7)]), I(op.INVOKEVIRTUAL, get),
+        I(op.ALOAD, 14), *parse_int(6, [I(op.ICONST_0), I(op.ILOAD, 7)]), I(op.LALOAD),
         I(op.DUP2), I(op.LSTORE, 8), I(op.LCONST_0), I(op.LCMP), I(op.IFEQ, e_skip),
         I(op.ALOAD_3), I(op.ILOAD, 4), I(op.BALOAD), I(op.IFNE, e_first),
         I(op.ALOAD_2), I(op.LDC_W, cp.add_string(", ")), append_str, I(op.POP),

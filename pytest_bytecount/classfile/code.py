@@ -773,7 +773,7 @@ def compute_max_locals(insns: list, method) -> int:
     for insn in insns:
         o = insn.opcode
         k = K[o]
-        if k == op.K_LOCAL:
+        if k == op.K_LOCAL or o in NO_ARG_LOCALS:  # iload 5 and iload_1 alike
             idx = NO_ARG_LOCALS.get(o, insn.arg)
             size = 2 if o in _WIDE_LOCAL_OPS else 1
             if idx + size > n:

@@ -1,13 +1,11 @@
 package bench.harness;
 
 import java.io.File;
-import java.lang.reflect.Field;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
-import java.util.concurrent.atomic.AtomicLongArray;
 import java.util.function.LongSupplier;
 
 /**
@@ -21,7 +19,7 @@ import java.util.function.LongSupplier;
  * variants (A, B, A, B, ...) during warm-up and measurement. Warm-up ends once every variant's median
  * over a block of 5 rounds is within 3% of its previous block's (or at warmup-max-s). Prints one JSON
  * object: per variant the median, quartiles and run count, plus for counted variants every counter of
- * {@code pytest_bytecount.Counters.COUNTS}. Exits 2 if checksums differ or a counted variant counted
+ * {@code pytest_bytecount.Counters.snapshot()}. Exits 2 if checksums differ or a counted variant counted
  * nothing.
  */
 public final class OverheadHarness {
@@ -131,12 +129,12 @@ public final class OverheadHarness {
                 .append(", \"q1_ns\": ").append(t[n / 4])
                 .append(", \"q3_ns\": ").append(t[(3 * n) / 4]);
             if (i > 0) {
-                AtomicLongArray counts = counters(loaders.get(i));
+                long[] counts = counters(loaders.get(i));
                 long sum = 0;
                 json.append(", \"counts\": [");
-                for (int k = 0; k < counts.length(); k++) {
-                    json.append(k == 0 ? "" : ", ").append(counts.get(k));
-                    sum += counts.get(k);
+                for (int k = 0; k < counts.length; k++) {
+                    json.append(k == 0 ? "" : ", ").append(counts[k]);
+                    sum += counts[k];
                 }
                 json.append("]");
                 if (sum == 0) {
@@ -159,10 +157,9 @@ public final class OverheadHarness {
         return new URLClassLoader(urls, ClassLoader.getPlatformClassLoader());
     }
 
-    private static AtomicLongArray counters(ClassLoader loader) throws Exception {
+    private static long[] counters(ClassLoader loader) throws Exception {
         Class<?> cls = Class.forName("pytest_bytecount.Counters", true, loader);
-        Field f = cls.getField("COUNTS");
-        return (AtomicLongArray) f.get(null);
+        return (long[]) cls.getMethod("snapshot").invoke(null);
     }
 
     private static void check(String kernel, String variant, long expected, long actual) {
