@@ -102,13 +102,35 @@ def build_runtime_class(size: int, arities: Iterable[int]) -> bytes:
         Insn(op.ALOAD_0), Insn(op.ARETURN),
     ])
 
+    # The last thread's array, as an immutable (thread, long[]) pair: a thread that finds itself there
+    # skips the ThreadLocal lookup. Final fields make the pair safe to publish through a plain field.
+    entry = "java/util/AbstractMap$SimpleImmutableEntry"
+    add_field(cf, "LAST", f"L{entry};", ACC_PRIVATE | ACC_STATIC)
+    last = cp.add_fieldref(RUNTIME_CLASS, "LAST", f"L{entry};")
+    add_method(cf, "remember", "([J)V", ACC_PRIVATE | ACC_STATIC, [
+        Insn(op.NEW, cp.add_class(entry)), Insn(op.DUP),
+        call("java/lang/Thread", "currentThread", "()Ljava/lang/Thread;", op.INVOKESTATIC), Insn(op.ALOAD_0),
+        call(entry, "<init>", "(Ljava/lang/Object;Ljava/lang/Object;)V", op.INVOKESPECIAL),
+        Insn(op.PUTSTATIC, last), Insn(op.RETURN),
+    ])
+
     # static void add(int first, int v0, ..., int vN): this thread's counters[first + i] += vi, vi != 0.
     # Plain adds on an array only this thread writes: nothing is lost, nothing is contended.
     for n in sorted(set(arities)):
-        have = Label()
-        items = [Insn(op.GETSTATIC, local), call("java/lang/ThreadLocal", "get", "()Ljava/lang/Object;"),
-                 Insn(op.CHECKCAST, cp.add_class("[J")), Insn(op.DUP), Insn(op.IFNONNULL, have), Insn(op.POP),
+        slow, cache, have = Label(), Label(), Label()
+        items = [Insn(op.GETSTATIC, last), Insn(op.DUP), Insn(op.IFNULL, slow),
+                 Insn(op.DUP), call(entry, "getKey", "()Ljava/lang/Object;"),
+                 call("java/lang/Thread", "currentThread", "()Ljava/lang/Thread;", op.INVOKESTATIC),
+                 Insn(op.IF_ACMPNE, slow),
+                 call(entry, "getValue", "()Ljava/lang/Object;"), Insn(op.CHECKCAST, cp.add_class("[J")),
+                 Insn(op.GOTO, have),
+                 slow,
+                 Insn(op.POP),
+                 Insn(op.GETSTATIC, local), call("java/lang/ThreadLocal", "get", "()Ljava/lang/Object;"),
+                 Insn(op.CHECKCAST, cp.add_class("[J")), Insn(op.DUP), Insn(op.IFNONNULL, cache), Insn(op.POP),
                  call(RUNTIME_CLASS, "mine", "()[J", op.INVOKESTATIC),
+                 cache,
+                 Insn(op.DUP), call(RUNTIME_CLASS, "remember", "([J)V", op.INVOKESTATIC),
                  have, Insn(op.ASTORE, n + 1)]
         for i in range(n):
             skip = Label()
