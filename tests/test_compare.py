@@ -1,0 +1,55 @@
+"""Tolerances and verdicts, without a JVM."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_bytecount.compare import Tolerance, ToleranceError, compare, parse_tolerances, render_verdict
+
+
+def counts(total, invocations=1, calls=None, opcodes=None, sha="a"):
+    return {"total": total, "invocations": invocations, "calls": calls or {}, "opcodes": opcodes or {"nop": total},
+            "bytecode_sha256": sha}
+
+
+def test_a_tolerance_allows_the_larger_of_its_absolute_and_relative_parts():
+    t = parse_tolerances("total=5%|100")["total"]
+    assert t == Tolerance(100, 0.05)
+    assert t.allows(1000, 1100) and not t.allows(1000, 1101)  # 5% of 1000 is 50 < 100
+    assert t.allows(10_000, 10_500) and not t.allows(10_000, 10_501)
+    assert parse_tolerances("calls=0, invocations=2")["invocations"] == Tolerance(2, 0.0)
+
+
+@pytest.mark.parametrize("spec", ["total", "size=5", "total=five", "total=5%%", "total=-1"])
+def test_malformed_tolerances_are_errors(spec):
+    with pytest.raises(ToleranceError):
+        parse_tolerances(spec)
+
+
+def test_verdicts():
+    m = "a.B#c()V"
+    assert compare(None, {m: counts(10)}, {}).status == "new"
+    assert compare({m: counts(10)}, {m: counts(10)}, {}).status == "passed"
+    assert compare({m: counts(10)}, {m: counts(11)}, {}).status == "regressed"
+    assert compare({m: counts(10)}, {m: counts(11)}, parse_tolerances("total=1")).status == "passed"
+    assert compare({m: counts(10)}, {m: counts(9)}, {}).status == "improved"
+    assert compare({m: counts(10)}, {m: counts(9)}, {}, strict=True).status == "changed"
+    assert compare({m: counts(10, calls={"x.Y.z()V": 1})}, {m: counts(10, calls={"x.Y.z()V": 2})}, {}).status == "regressed"
+    # an opcode mix that shifts at equal totals passes, unless strict
+    same_total = counts(10, opcodes={"nop": 5, "pop": 5})
+    assert compare({m: counts(10)}, {m: same_total}, {}).status == "passed"
+    assert compare({m: counts(10)}, {m: same_total}, {}, strict=True).status == "changed"
+    assert compare({m: counts(10)}, {}, {}).status == "changed"  # a target disappeared
+
+
+def test_the_failure_text_says_what_changed_and_why():
+    m = "a.B#c()V"
+    v = compare({m: counts(100, sha="a")}, {m: counts(150, sha="b")}, {})
+    text = render_verdict(v, "pytest t.py::x --bytecount-update")
+    assert "a.B#c()V: REGRESSED" in text
+    assert "100 -> 150" in text and "+50 (+50.0%)" in text
+    assert "opcodes: nop 100 -> 150 (+50)" in text
+    assert "the method's bytecode changed since the baseline" in text
+    assert text.endswith("to accept: pytest t.py::x --bytecount-update")
+    same = render_verdict(compare({m: counts(100)}, {m: counts(150)}, {}), "cmd")
+    assert "same bytecode as the baseline" in same
