@@ -12,6 +12,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -81,9 +82,9 @@ def load_settings(rootdir: Path, option) -> Settings:
 
     # command-line options win (paths on the command line are relative to the invocation directory)
     if option.bytecount_classpath:
-        s.classpath = [str(Path(p).resolve()) for p in option.bytecount_classpath.split(":") if p]
+        s.classpath = [str(Path(p).resolve()) for p in option.bytecount_classpath.split(os.pathsep) if p]
     if option.bytecount_sources:
-        s.sources = [str(Path(p).resolve()) for p in option.bytecount_sources.split(":") if p]
+        s.sources = [str(Path(p).resolve()) for p in option.bytecount_sources.split(os.pathsep) if p]
     if option.bytecount_java_home:
         s.java_home = option.bytecount_java_home
     if option.bytecount_jvm:

@@ -62,7 +62,7 @@ def pytest_configure(config) -> None:
 class BytecountFixture:
     """What a test sees as ``bytecount``: classes loaded with its targets counted, and the counts so far."""
 
-    def __init__(self, plugin: "BytecountPlugin", item, targets: tuple):
+    def __init__(self, plugin: "BytecountPlugin", targets: tuple):
         self._plugin = plugin
         self.targets = targets
         self._batch, classdir = plugin.batch_for(targets)
@@ -104,7 +104,7 @@ def bytecount(request):
     marker = request.node.get_closest_marker(MARKER)
     if marker is None:
         raise pytest.UsageError(f"{request.node.nodeid}: the bytecount fixture needs @pytest.mark.bytecount(...)")
-    fixture = plugin.fixture_for(request.node, tuple(marker.args))
+    fixture = BytecountFixture(plugin, tuple(marker.args))
     request.node.stash[_fixture_key] = fixture
     yield fixture
     fixture.close()
@@ -170,7 +170,6 @@ class BytecountPlugin:
             except JvmError as e:
                 raise pytest.UsageError(f"bytecount: {e}") from None
             self._session = JvmSession(choice, s.jvm_options)
-            self.jvm_description = choice.describe()
             self.jvm_version = choice.version
             reporter = self.config.pluginmanager.get_plugin("terminalreporter")
             capture = self.config.pluginmanager.get_plugin("capturemanager")
@@ -189,13 +188,10 @@ class BytecountPlugin:
             try:
                 result = instrument(self.classpath(), list(targets))
             except TargetError as e:
-                raise pytest.fail(f"bytecount: {e}", pytrace=False)
+                pytest.fail(f"bytecount: {e}", pytrace=False)
             self.refused.update(result.refused)
             batch = self._batches[targets] = (result, ClassDir(result))
         return batch
-
-    def fixture_for(self, item, targets: tuple) -> BytecountFixture:
-        return BytecountFixture(self, item, targets)
 
     # --- baselines ------------------------------------------------------------------------------------
     def baseline_path(self, item) -> Path:

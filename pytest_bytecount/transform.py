@@ -14,6 +14,8 @@ A :class:`CounterMap` tells, for each method, which counter index stands for whi
 
 from __future__ import annotations
 
+import hashlib
+from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
@@ -182,13 +184,11 @@ def basic_blocks(code) -> list[list[Insn]]:
 
 
 def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None) -> CounterMap:
-    import hashlib
-    from collections import Counter
-
     cf = method.owner
     cp = cf.constant_pool
     _, raw = method.find_attribute("Code")
-    digest = hashlib.sha256(raw.data if hasattr(raw, "data") else b"").hexdigest()
+    raw_bytes = raw.encode().data if hasattr(raw, "instructions") else raw.data  # decoded already: re-encode
+    digest = hashlib.sha256(raw_bytes).hexdigest()
     code = method.code
     insns = code.instructions
     opcodes = sorted({i.mnemonic for i in insns})

@@ -6,7 +6,7 @@ from typing import Sequence
 
 from .code import Code, Insn
 from .constant_pool import ConstantPool
-from .model import Attribute, ClassFile, Member, Method
+from .model import ClassFile, Member, Method
 from . import opcodes as op
 
 ACC_PUBLIC = 0x0001

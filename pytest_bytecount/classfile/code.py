@@ -151,7 +151,6 @@ class Code:
         self.items = items  # Labels and Insns in code order
         self.handlers = handlers
         self.attributes = attributes
-        self.edited = False
 
     instructions = property(lambda self: [i for i in self.items if type(i) is Insn])
 
@@ -370,7 +369,6 @@ class Code:
                 if type(item) is Label and item.frame is not None:
                     f = item.frame
                     item.frame = Frame(with_local(f.locals, slot, vtype), f.stack, f.kind)
-        self.edited = True
         return slot
 
     def add_locals(self, vtypes: Sequence, declare_in_frames: bool = True) -> list[int]:
@@ -385,7 +383,6 @@ class Code:
                 if type(item) is Label and item.frame is not None:
                     f = item.frame
                     item.frame = Frame(with_locals(f.locals, first, list(vtypes)), f.stack, f.kind)
-        self.edited = True
         return slots
 
     def insert_before(self, target: Insn, code: Sequence, jumps_run_inserted: bool = True) -> None:
@@ -428,7 +425,6 @@ class Code:
         if found != len(before) + len(after):
             raise ValueError("insert_before: a target instruction is not in this method's code")
         self.items = out
-        self.edited = True
 
     # ------------------------------------------------------------------------------------------------
     # encoding
@@ -464,7 +460,7 @@ class Code:
             if not grew:
                 break
             if pos > MAX_CODE_LENGTH * 2:
-                break
+                break  # hopelessly too large already: stop widening, report the size below
         code_length = pos
         if code_length > MAX_CODE_LENGTH:
             owner, method = self._descr()
@@ -525,7 +521,6 @@ class Code:
         if cf.major_version < 50:
             return []
         out = []
-        items = self.items
         state_at = self.type_states([i for i in insns if id(i) in long_branches and i.opcode in op.CONDITIONAL_BRANCHES])
         for insn, st in state_at.items():
             pops = 2 if (op.IF_ICMPEQ <= insn.opcode <= op.IF_ACMPNE) else 1

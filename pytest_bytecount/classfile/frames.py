@@ -78,7 +78,7 @@ class Frame:
         return f"Frame(locals={list(self.locals)}, stack={list(self.stack)}, kind={self.kind})"
 
 
-def type_from_descriptor(desc: str, cp=None):
+def type_from_descriptor(desc: str):
     c = desc[0]
     if c in "IZBCS":
         return INTEGER

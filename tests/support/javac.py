@@ -21,6 +21,8 @@ import tempfile
 from pathlib import Path
 from typing import Iterable, Optional, Sequence, Union
 
+from .corpus import cache_root  # one cache folder for all test support
+
 DEBIAN_JDK17 = Path("/usr/lib/jvm/java-17-openjdk-amd64")
 JVM_DIR = Path("/usr/lib/jvm")
 # Written last, inside the build directory, before the rename that publishes it.
@@ -43,14 +45,6 @@ class JavaCompileError(RuntimeError):
         self.command = list(command)
         self.output = output
         super().__init__(f"compiling the Java sources under {src_dir} failed:\n{output.rstrip()}")
-
-
-def cache_root() -> Path:
-    """Where compiled fixtures are cached: ``$BYTECOUNT_CACHE_DIR`` or ``~/.cache/pytest-bytecount``."""
-    configured = os.environ.get("BYTECOUNT_CACHE_DIR")
-    if configured:
-        return Path(configured)
-    return Path.home() / ".cache" / "pytest-bytecount"
 
 
 def find_jdk_tool(name: str) -> Path:
