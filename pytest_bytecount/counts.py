@@ -17,7 +17,7 @@ def counts_from_values(maps: Iterable[CounterMap], values: Sequence[int]) -> dic
         calls = {k: v for k, v in calls.items() if v}
         out[str(cmap.method)] = {
             "calls": dict(sorted(calls.items())),
-            "invocations": values[cmap.base],
+            "invocations": cmap.invocations(values),
             "opcodes": dict(sorted(opcodes.items())),
             "total": sum(opcodes.values()),
         }

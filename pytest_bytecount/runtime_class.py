@@ -287,7 +287,12 @@ def layout_program(entries) -> str:
                 lines += ["z", *(f"w{w} {i}" for i, w in cmap.weights(key, "call")), f"a{json.dumps(key)}: "]
             else:
                 lines.append(f"e{cmap.call_indexes()[key]} {json.dumps(key)}: ")
-        lines += ["]", "t}, \"invocations\": ", f"v{cmap.base}", "t, \"opcodes\": {", "["]
+        lines += ["]", "t}, \"invocations\": "]
+        if blocks:
+            lines += ["z", *(f"w{w} {i}" for i, w in cmap.invocation_weights()), "y"]
+        else:
+            lines.append(f"v{cmap.base}")
+        lines += ["t, \"opcodes\": {", "["]
         for key in sorted(cmap.opcodes):
             if blocks:
                 lines += ["z", *(f"w{w} {i}" for i, w in cmap.weights(key, "opcode")), f"a{json.dumps(key)}: "]

@@ -31,11 +31,14 @@ INVOKES = frozenset((op.INVOKEVIRTUAL, op.INVOKESPECIAL, op.INVOKESTATIC, op.INV
 
 @dataclass
 class CounterMap:
-    """One method's counters. Index ``base`` counts invocations; then, per strategy:
+    """One method's counters, from index ``base`` on, per strategy:
 
-    - ``instruction``: one counter per opcode (``opcodes``), then one per call signature (``calls``);
-    - ``block``: one counter per basic block; ``blocks[i]`` holds block i's static opcode and call counts,
-      and the per-opcode totals are sums of block counts times those.
+    - ``instruction``: counter ``base`` counts invocations, then one counter per opcode (``opcodes``), then
+      one per call signature (``calls``);
+    - ``block``: ``counters`` raw counters. ``blocks[i]`` holds basic block i's static opcode and call
+      counts; ``block_exprs[i]`` says how often block i ran, as a sum of raw counters times coefficients
+      ``((offset from base, coefficient), ...)`` (flow conservation, see :func:`plan_block_counters`);
+      ``invocation_expr`` likewise gives the number of normal completions.
     """
 
     method: MethodId
@@ -44,11 +47,14 @@ class CounterMap:
     calls: list  # call signatures present, sorted
     code_sha256: str = ""
     blocks: Optional[list] = None  # [(Counter of opcodes, Counter of calls)] for the block strategy
+    block_exprs: Optional[list] = None
+    invocation_expr: tuple = ((0, 1),)
+    counters: int = 0
 
     @property
     def size(self) -> int:
         if self.blocks is not None:
-            return 1 + len(self.blocks)
+            return self.counters
         return 1 + len(self.opcodes) + len(self.calls)
 
     def opcode_indexes(self) -> dict:
@@ -61,13 +67,30 @@ class CounterMap:
     def opcode_range(self) -> tuple[int, int]:
         return self.base + 1, self.base + 1 + len(self.opcodes)
 
+    def _combine(self, per_block) -> list:
+        """[(counter index, weight)] for sum over blocks of per_block(i) times block i's count."""
+        acc: dict = {}
+        for i, expr in enumerate(self.block_exprs):
+            w = per_block(i)
+            if w:
+                for off, coef in expr:
+                    acc[off] = acc.get(off, 0) + w * coef
+        return [(self.base + off, w) for off, w in sorted(acc.items()) if w]
+
     def weights(self, key: str, kind: str) -> list:
-        """Block strategy: [(block counter index, how often the block holds ``key``)]."""
+        """Block strategy: [(counter index, weight)] whose weighted sum is the count of ``key``."""
         which = 0 if kind == "opcode" else 1
-        return [(self.base + 1 + i, b[which][key]) for i, b in enumerate(self.blocks) if key in b[which]]
+        return self._combine(lambda i: self.blocks[i][which].get(key, 0))
 
     def block_sizes(self) -> list:
-        return [(self.base + 1 + i, sum(b[0].values())) for i, b in enumerate(self.blocks)]
+        """Block strategy: [(counter index, weight)] whose weighted sum is the total."""
+        return self._combine(lambda i: sum(self.blocks[i][0].values()))
+
+    def invocation_weights(self) -> list:
+        return [(self.base + off, coef) for off, coef in self.invocation_expr]
+
+    def invocations(self, values) -> int:
+        return sum(values[i] * w for i, w in self.invocation_weights())
 
     def derive(self, values) -> tuple[dict, dict]:
         """(opcode counts, call counts) from this method's raw counter values."""
@@ -76,8 +99,8 @@ class CounterMap:
                     {k: values[i] for k, i in self.call_indexes().items()})
         opcodes: dict = {}
         calls: dict = {}
-        for i, (ops, cs) in enumerate(self.blocks):
-            n = values[self.base + 1 + i]
+        for (ops, cs), expr in zip(self.blocks, self.block_exprs):
+            n = sum(values[self.base + off] * coef for off, coef in expr)
             if n:
                 for k, w in ops.items():
                     opcodes[k] = opcodes.get(k, 0) + n * w
@@ -101,8 +124,13 @@ class Batch:
     size: int = 0
     arities: set = field(default_factory=set)
 
-    def allocate(self, method: MethodId, opcodes: list, calls: list, code_sha256: str, blocks=None) -> CounterMap:
-        cmap = CounterMap(method, self.size, opcodes, calls, code_sha256, blocks)
+    def allocate(self, method: MethodId, opcodes: list, calls: list, code_sha256: str, blocks=None,
+                 plan=None) -> CounterMap:
+        if plan is None:
+            cmap = CounterMap(method, self.size, opcodes, calls, code_sha256)
+        else:
+            cmap = CounterMap(method, self.size, opcodes, calls, code_sha256, blocks, plan.block_exprs,
+                              plan.invocation_expr, len(plan.counted))
         self.size += cmap.size
         self.maps.append(cmap)
         return cmap
@@ -183,6 +211,197 @@ def basic_blocks(code) -> list[list[Insn]]:
     return blocks
 
 
+@dataclass
+class BlockPlan:
+    """Which basic blocks carry a counter, and how every block's count follows from those counters."""
+
+    counted: list  # block indexes with a counter, in counter order
+    block_exprs: list  # per block: ((counter offset, coefficient), ...)
+    invocation_expr: tuple
+    entry_once: bool = False  # counter 0 is the entry block, which no jump reaches: it is 1 at every return
+
+
+def _block_successors(code, blocks) -> Optional[tuple]:
+    """(normal, exceptional): per block, the sets of blocks (``len(blocks)`` standing for the method's exit) control can go to
+    next within an invocation that completes normally: jump and switch targets, the next block, the exit
+    after a return, and the handlers covering a last instruction that can throw. None when the method
+    uses jsr/ret (their targets depend on the path)."""
+    n = len(blocks)
+    exit_ = n
+    first = {id(b[0]): i for i, b in enumerate(blocks)}
+    label_block: dict = {}
+    pending: list = []
+    pos: dict = {}
+    current = -1
+    for p, item in enumerate(code.items):
+        pos[id(item)] = p
+        if type(item) is Insn:
+            if item.opcode in (op.JSR, op.JSR_W, op.RET):
+                return None
+            current = first.get(id(item), current)
+            for lab in pending:
+                label_block[id(lab)] = current
+            pending = []
+        else:
+            pending.append(item)
+    for lab in pending:  # labels after the last instruction (range ends)
+        label_block[id(lab)] = n
+    succs = [set() for _ in range(n)]
+    handlers = [set() for _ in range(n)]
+    for i, b in enumerate(blocks):
+        x = b[-1]
+        k = op.KIND[x.opcode]
+        if k in (op.K_BRANCH, op.K_BRANCH_W):
+            succs[i].add(label_block[id(x.arg)])
+            if x.opcode not in (op.GOTO, op.GOTO_W):
+                succs[i].add(i + 1)
+        elif k in (op.K_TABLESWITCH, op.K_LOOKUPSWITCH):
+            succs[i].update(label_block[id(lab)] for lab in x.arg.labels())
+        elif x.opcode in op.RETURNS:
+            succs[i].add(exit_)
+        elif x.opcode != op.ATHROW:
+            succs[i].add(i + 1)
+        if x.opcode not in _CANNOT_THROW:
+            p = pos[id(x)]
+            for h in code.handlers:
+                if pos[id(h.start)] <= p < pos[id(h.end)]:
+                    handlers[i].add(label_block[id(h.handler)])
+    return succs, handlers
+
+
+def _block_likelihood(normal, n: int) -> list:
+    """A static guess, per block, of how likely an invocation runs it: the entry for sure, a block on
+    every path to a return for sure, otherwise a block splits its likelihood evenly among its normal
+    successors along forward edges (reverse postorder; back edges do not feed it). Blocks reached only
+    through handlers get 0. Only the order matters."""
+    exit_ = n
+    order, seen, stack = [], {0}, [(0, iter(sorted(normal[0])))]
+    while stack:  # iterative depth-first search, for a postorder
+        v, it = stack[-1]
+        for t in it:
+            if t != exit_ and t not in seen:
+                seen.add(t)
+                stack.append((t, iter(sorted(normal[t]))))
+                break
+        else:
+            order.append(v)
+            stack.pop()
+    rpo = order[::-1]
+    rank = {v: i for i, v in enumerate(rpo)}
+    preds = [[] for _ in range(n + 1)]
+    for v in rpo:
+        for t in normal[v]:
+            preds[t].append(v)
+    # the blocks that dominate the exit (iterative dominators over the blocks reached normally)
+    full = frozenset(rpo)
+    dom = {v: full for v in rpo}
+    dom[0] = frozenset((0,))
+    dom[exit_] = full
+    changed = True
+    while changed:
+        changed = False
+        for v in rpo[1:] + [exit_]:
+            ps = [dom[p] for p in preds[v]]
+            new = (frozenset.intersection(*ps) if ps else frozenset()) | ({v} if v != exit_ else frozenset())
+            if new != dom[v]:
+                dom[v], changed = new, True
+    sure = dom[exit_] if preds[exit_] else frozenset((0,))
+    freq = [0.0] * n
+    freq[0] = 1.0
+    for v in rpo:
+        if v in sure:
+            freq[v] = 1.0
+        outs = normal[v]
+        for t in outs:
+            if t != exit_ and rank[t] > rank[v]:
+                freq[t] = min(1.0, freq[t] + freq[v] / len(outs))
+    return freq
+
+
+def plan_block_counters(code, blocks) -> BlockPlan:
+    """Count as few blocks as flow conservation allows (Knuth's spanning-tree method).
+
+    In an invocation that completes normally, control runs a path from the entry to a return, so each
+    block is entered as often as it is left. Split every block b into b_in -> b_out (that edge's count is
+    b's count, which a counter in b measures), draw the flow edges b_out -> t_in (to the exit after a
+    return, to handlers from a last instruction that can throw) and a virtual edge from the exit back to
+    the entry (its count: the invocations). Take a spanning tree holding every flow edge and the virtual
+    one, completed with the block edges most likely run (a static guess): the block edges off the tree
+    get counters, every other edge follows from the balance at its vertices (peeling leaves). When the
+    flow edges alone close a cycle, or the method uses jsr/ret, every block is counted and the
+    invocations are the executions of blocks that return.
+    """
+    n = len(blocks)
+    returns = tuple((i, 1) for i, b in enumerate(blocks) if b[-1].opcode in op.RETURNS)
+    every = BlockPlan(list(range(n)), [((i, 1),) for i in range(n)], returns)
+    found = _block_successors(code, blocks)
+    if found is None:
+        return every
+    normal, exceptional = found
+    exit_ = 2 * n
+    # vertices: block i's entry i, its exit n + i, the method's exit 2n
+    edges = [(exit_, 0)] + [(i, n + i) for i in range(n)]
+    for i in range(n):
+        for t in sorted(normal[i] | exceptional[i]):
+            edges.append((n + i, exit_ if t == n else t))
+
+    parent = list(range(2 * n + 1))
+
+    def find(v):
+        while parent[v] != v:
+            parent[v] = parent[parent[v]]
+            v = parent[v]
+        return v
+
+    def join(a, b) -> bool:
+        ra, rb = find(a), find(b)
+        if ra == rb:
+            return False
+        parent[ra] = rb
+        return True
+
+    join(exit_, 0)
+    for a, b in edges[n + 1:]:
+        if not join(a, b):
+            return every
+    likely = _block_likelihood(normal, n)
+    counted = []
+    for i in sorted(range(n), key=lambda i: -likely[i]):
+        if not join(i, n + i):
+            counted.append(i)
+    counted.sort()
+    value: dict = {1 + blk: {j: 1} for j, blk in enumerate(counted)}
+
+    incident = [[] for _ in range(2 * n + 1)]  # (edge index, +1 entering the vertex, -1 leaving it)
+    for k, (a, b) in enumerate(edges):
+        incident[b].append((k, 1))
+        incident[a].append((k, -1))
+    unknown = [sum(1 for k, _ in inc if k not in value) for inc in incident]
+    todo = [v for v in range(2 * n + 1) if unknown[v] == 1]
+    while todo:
+        v = todo.pop()
+        if unknown[v] != 1:
+            continue
+        (k, sign), = [(k, sg) for k, sg in incident[v] if k not in value]
+        acc: dict = {}
+        for k2, sg in incident[v]:  # the sum of sign * count over v's edges is 0
+            if k2 != k:
+                for c, coef in value[k2].items():
+                    acc[c] = acc.get(c, 0) - sign * sg * coef
+        value[k] = {c: w for c, w in acc.items() if w}
+        unknown[v] = 0
+        a, b = edges[k]
+        other = a if b == v else b
+        unknown[other] -= 1
+        if unknown[other] == 1:
+            todo.append(other)
+    if len(value) != len(edges):  # cannot happen on a spanning tree; stay exact regardless
+        return every
+    exprs = [tuple(sorted(value[1 + i].items())) for i in range(n)]
+    entry_once = bool(counted) and counted[0] == 0 and all(0 not in normal[i] | exceptional[i] for i in range(n))
+    return BlockPlan(counted, exprs, tuple(sorted(value[0].items())), entry_once)
+
+
 def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None) -> CounterMap:
     cf = method.owner
     cp = cf.constant_pool
@@ -197,15 +416,19 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None) ->
     edits: dict = {id(i): [] for i in insns}
 
     blocks = basic_blocks(code) if batch.strategy == "block" else None
-    if blocks is not None and len(blocks) > MAX_BLOCKS:
-        blocks = None  # a huge method: fewer counters per instruction kind than per block
-    if blocks is not None:
+    plan = plan_block_counters(code, blocks) if blocks is not None else None
+    if plan is not None and len(plan.counted) > MAX_BLOCKS:
+        blocks = plan = None  # a huge method: fewer counters per instruction kind than per block
+    if plan is not None:
         contents = [(Counter(i.mnemonic for i in b), Counter(call_key(i, cp, keys) for i in b if i.opcode in INVOKES))
                     for b in blocks]
-        cmap = batch.allocate(MethodId(cf.name, method.name, method.descriptor), opcodes, calls, digest, contents)
-        slots = code.add_locals([INTEGER] * len(blocks))
-        for b, slot in zip(blocks, slots):
-            edits[id(b[0])].append(Insn(op.IINC, (slot, 1)))
+        cmap = batch.allocate(MethodId(cf.name, method.name, method.descriptor), opcodes, calls, digest, contents,
+                              plan)
+        counted = plan.counted[1:] if plan.entry_once else plan.counted
+        slots = code.add_locals([INTEGER] * len(counted))
+        for blk, slot in zip(counted, slots):
+            edits[id(blocks[blk][0])].append(Insn(op.IINC, (slot, 1)))
+        values = ([None] if plan.entry_once else []) + slots  # None: the constant 1
     else:
         cmap = batch.allocate(MethodId(cf.name, method.name, method.descriptor), opcodes, calls, digest)
         op_slots = code.add_locals([INTEGER] * (len(opcodes) + len(calls)))
@@ -216,9 +439,9 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None) ->
             edits[id(insn)].append(Insn(op.IINC, (op_slot[insn.mnemonic], 1)))
             if insn.opcode in INVOKES:
                 edits[id(insn)].append(Insn(op.IINC, (call_slot[call_key(insn, cp, keys)], 1)))
+        values = [None] + slots  # None: the invocation, 1
 
-    # the report before each return: add(first, 1, c0, ..., cN) in chunks of at most 250 values
-    values = [None] + slots
+    # the report before each return: add(first, c0, ..., cN) in chunks of at most 250 values
 
     def report() -> list:
         out = []
@@ -230,9 +453,10 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None) ->
             batch.arities.add(len(chunk))
         return out
 
-    for insn in insns:
-        if insn.opcode in op.RETURNS:
-            edits[id(insn)] += report()
+    if values:
+        for insn in insns:
+            if insn.opcode in op.RETURNS:
+                edits[id(insn)] += report()
     init = []
     for slot in slots:
         init += [Insn(op.ICONST_0), Insn(op.ISTORE, slot)]
