@@ -60,14 +60,15 @@ class Kernel:
     label: str
     class_name: str
     targets: tuple
+    floor: bool = False  # benchmarks/java/floor has a hand-written floor variant of its target class
 
 
 KERNELS = (
     Kernel("Monte Carlo pi, 1e6 samples (2 Lcg calls each)", "bench.MonteCarlo",
-           ("bench.MonteCarlo#integrate", "bench.Lcg")),
+           ("bench.MonteCarlo#integrate", "bench.Lcg"), floor=True),
     Kernel("insertion sort, 10,000 shuffled ints", "bench.InsertionSort", ("bench.InsertionSort#sort",)),
     Kernel("matrix multiply, 200x200 double", "bench.MatMul", ("bench.MatMul#multiply",)),
-    Kernel("recursive fib(27)", "bench.Fib", ("bench.Fib#fib",)),
+    Kernel("recursive fib(27)", "bench.Fib", ("bench.Fib#fib",), floor=True),
     Kernel("StringBuilder, 100,000 x 5 appends", "bench.StringBuilding", ("bench.StringBuilding#build",)),
     Kernel("string + (indy), 100,000 strings", "bench.StringConcat", ("bench.StringConcat#concat",)),
 )
@@ -123,6 +124,7 @@ class Compiled:
     kernels: Path  # package bench
     harness: Path  # bench.harness.OverheadHarness
     demo: Path  # demo.Sorting
+    floor: Path  # hand-written floor variants (one static increment per invocation)
 
 
 def compile_java(javac: Path) -> Compiled:
@@ -131,6 +133,7 @@ def compile_java(javac: Path) -> Compiled:
         "kernels": sorted((JAVA_DIR / "bench").glob("*.java")),
         "harness": sorted((JAVA_DIR / "harness").glob("*.java")),
         "demo": [DEMO_SOURCE],
+        "floor": sorted((JAVA_DIR / "floor").glob("*.java")),
     }
     version = subprocess.run([str(javac), "-version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              text=True).stdout.strip()
@@ -139,7 +142,7 @@ def compile_java(javac: Path) -> Compiled:
         for f in files:
             h.update(f"{group}/{f.name}\0".encode() + f.read_bytes() + b"\0")
     cache = cache_root() / h.hexdigest()[:20]
-    result = Compiled(cache / "kernels", cache / "harness", cache / "demo")
+    result = Compiled(cache / "kernels", cache / "harness", cache / "demo", cache / "floor")
     if (cache / ".complete").exists():
         return result
     cache.parent.mkdir(parents=True, exist_ok=True)
@@ -224,6 +227,7 @@ class KernelResult:
     warmup_rounds: list  # per fork; a trailing "!" when timings had not settled at the time limit
     runs_timed: list  # per fork
     vm: str
+    forks_floor_ms: list = field(default_factory=list)  # per fork, the hand-written floor variant
 
     @property
     def original_ms(self) -> float:
@@ -239,6 +243,11 @@ class KernelResult:
     def ratio(self, variant: str) -> float:
         """The median over forks of counted / original measured in the same JVM."""
         return statistics.median(self.fork_ratios(variant))
+
+    def floor_ratio(self) -> Optional[float]:
+        if not self.forks_floor_ms:
+            return None
+        return statistics.median([f / o for f, o in zip(self.forks_floor_ms, self.forks_original_ms)])
 
     def extra_ns_per_bytecode(self, variant: str) -> Optional[float]:
         bytecodes = self.bytecodes_per_run.get(variant)
@@ -256,6 +265,8 @@ def run_kernel(kernel: Kernel, compiled: Compiled, java_home: Path, variants: li
         batch.write(out)
         batches[name] = batch
         args.append(f"{name}={out}")
+    if kernel.floor:
+        args.append(f"ref-floor={compiled.floor}")
     cmd = [str(java_home / "bin" / "java"), "-cp", str(compiled.harness), "bench.harness.OverheadHarness",
            kernel.class_name, str(compiled.kernels), *args, *harness_options]
     result = KernelResult(kernel, [], {name: [] for name in batches}, {}, [], [], "")
@@ -270,6 +281,8 @@ def run_kernel(kernel: Kernel, compiled: Compiled, java_home: Path, variants: li
         result.warmup_rounds.append(f"{data['warmup_rounds']}{'' if data['warmup_stable'] else '!'}")
         result.runs_timed.append(original["runs_timed"])
         result.vm = data["vm"]
+        if "ref-floor" in by_name:
+            result.forks_floor_ms.append(by_name["ref-floor"]["median_ns"] / 1e6)
         for name, batch in batches.items():
             v = by_name[name]
             result.forks_counted_ms[name].append(v["median_ns"] / 1e6)
@@ -303,7 +316,7 @@ def part_overhead(args, compiled: Compiled, variants: list) -> list:
     head = f"{'kernel':44} {'original ms':>11}"
     for n in names:
         head += f" {n + ' ms':>14} {'ratio':>6} {'ratios per JVM':>20} {'+ns/bc':>6}"
-    head += f" {'bytecodes/run':>14} {'warm-up':>12} {'timed':>12}"
+    head += f" {'floor ratio':>11} {'bytecodes/run':>14} {'warm-up':>12} {'timed':>12}"
     print(head)
     print("-" * len(head))
     for r in results:
@@ -312,7 +325,7 @@ def part_overhead(args, compiled: Compiled, variants: list) -> list:
             spread = " ".join(f"{x:.2f}" for x in r.fork_ratios(n))
             extra = fmt(r.extra_ns_per_bytecode(n), ".2f")
             line += f" {r.counted_ms[n]:14.3f} {r.ratio(n):6.2f} {spread:>20} {extra:>6}"
-        line += f" {fmt_int(r.bytecodes_per_run.get(names[0])):>14}"
+        line += f" {fmt(r.floor_ratio(), '.2f'):>11} {fmt_int(r.bytecodes_per_run.get(names[0])):>14}"
         line += f" {','.join(r.warmup_rounds):>12} {','.join(map(str, r.runs_timed)):>12}"
         print(line)
     for n in names:
@@ -326,7 +339,8 @@ def part_overhead(args, compiled: Compiled, variants: list) -> list:
     print("(ms: median over the JVMs; ratio: median over the JVMs of counted / original in that JVM; +ns/bc: "
           "time added per executed target bytecode; bytecodes/run: executed by the target methods per kernel run, "
           "from the counters; warm-up: rounds per JVM, ! = timings had not settled at the time limit; timed: "
-          "alternating rounds timed per JVM)")
+          "alternating rounds timed per JVM; floor ratio: a hand-written variant of the target doing one static "
+          "increment per invocation (benchmarks/java/floor), the least any per-invocation report can cost)")
     return results
 
 
@@ -630,12 +644,12 @@ def markdown(machine: str, overhead: Optional[list], throughput: Optional[list],
     if overhead:
         names = list(overhead[0].counted_ms)
         head = "| kernel | original ms |" + "".join(f" {n} ms | {n} × |" for n in names)
-        head += " target bytecodes per run |"
-        out += [head, "| --- | ---: |" + " ---: | ---: |" * len(names) + " ---: |"]
+        head += " floor × | target bytecodes per run |"
+        out += [head, "| --- | ---: |" + " ---: | ---: |" * len(names) + " ---: | ---: |"]
         for r in overhead:
             row = f"| {r.kernel.label} | {r.original_ms:.2f} |"
             row += "".join(f" {r.counted_ms[n]:.2f} | {r.ratio(n):.2f} |" for n in names)
-            out.append(row + f" {fmt_int(r.bytecodes_per_run.get(names[0]))} |")
+            out.append(row + f" {fmt(r.floor_ratio(), '.2f')} | {fmt_int(r.bytecodes_per_run.get(names[0]))} |")
         medians = "".join(f" | {statistics.median(r.ratio(n) for r in overhead):.2f} |" for n in names)
         worsts = "".join(f" | {max(r.ratio(n) for r in overhead):.2f} |" for n in names)
         out.append(f"| **median ratio** | |{medians} |")

@@ -44,11 +44,28 @@ class Instrumented:
 
 
 def instrument(classpath: Classpath, patterns: Iterable[str], progress: Optional[callable] = None,
-               strategy: str = "block") -> Instrumented:
-    """Count the methods matched by ``patterns``. ``strategy``: ``block`` (one counter per basic block,
-    the default) or ``instruction`` (one increment per executed instruction, ByCounter's reference)."""
+               strategy: str = "block", cache_dir: Optional[Path] = None) -> Instrumented:
+    """Count the methods matched by ``patterns``. ``strategy``: ``block`` (counters on basic blocks, the
+    default) or ``instruction`` (one increment per executed instruction, ByCounter's reference).
+    ``cache_dir``: reuse and keep results there (see :mod:`.cache`)."""
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown counting strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}")
+    patterns = list(patterns)
+    key = None
+    if cache_dir is not None:
+        from . import cache
+
+        key = cache.batch_key(classpath, patterns, strategy)
+        hit = cache.load(cache_dir, key) if key else None
+        if hit is not None:
+            return hit
+    result = _instrument(classpath, patterns, progress, strategy)
+    if key is not None:
+        cache.store(cache_dir, key, result)
+    return result
+
+
+def _instrument(classpath: Classpath, patterns: list, progress, strategy: str) -> Instrumented:
     targets = resolve_targets(patterns, classpath)
     batch = Batch(strategy)
     classes = {}

@@ -46,6 +46,8 @@ def pytest_addoption(parser) -> None:
     g.addoption("--bytecount-baseline-dir", help="where baselines live (default: bytecount/ next to each test file)")
     g.addoption("--bytecount-tolerance", default=None, help="default tolerances, e.g. 'total=5%%|100,calls=0'")
     g.addoption("--bytecount-json", metavar="FILE", help="write every counted test's result to FILE")
+    g.addoption("--bytecount-no-cache", action="store_true",
+                help="instrument afresh instead of reusing .bytecount-cache/instrumented (keyed by content hashes)")
 
 
 def pytest_configure(config) -> None:
@@ -186,7 +188,9 @@ class BytecountPlugin:
         batch = self._batches.get(targets)
         if batch is None:
             try:
-                result = instrument(self.classpath(), list(targets))
+                cache = None if self.config.option.bytecount_no_cache else \
+                    Path(self.settings().root) / ".bytecount-cache" / "instrumented"
+                result = instrument(self.classpath(), list(targets), cache_dir=cache)
             except TargetError as e:
                 pytest.fail(f"bytecount: {e}", pytrace=False)
             self.refused.update(result.refused)

@@ -20,7 +20,7 @@ import java.util.function.LongSupplier;
  * over a block of 5 rounds is within 3% of its previous block's (or at warmup-max-s). Prints one JSON
  * object: per variant the median, quartiles and run count, plus for counted variants every counter of
  * {@code pytest_bytecount.Counters.snapshot()}. Exits 2 if checksums differ or a counted variant counted
- * nothing.
+ * nothing. Variants named {@code ref-...} are hand-written references (not counted by us): timed only.
  */
 public final class OverheadHarness {
     private static final int BLOCK = 5;
@@ -128,7 +128,7 @@ public final class OverheadHarness {
                 .append(", \"median_ns\": ").append(median(t))
                 .append(", \"q1_ns\": ").append(t[n / 4])
                 .append(", \"q3_ns\": ").append(t[(3 * n) / 4]);
-            if (i > 0) {
+            if (i > 0 && !names.get(i).startsWith("ref-")) {
                 long[] counts = counters(loaders.get(i));
                 long sum = 0;
                 json.append(", \"counts\": [");

@@ -1,0 +1,135 @@
+"""A disk cache of instrumented batches, so that repeated runs skip parsing and rewriting.
+
+An entry is keyed by a SHA-256 over: this plugin's version and the bytes of its own source files (a
+changed transform never reuses an old entry), the counting strategy, the target patterns, and the name
+and SHA-256 of every class whose name a pattern's class part matches (the classes resolution reads).
+The entry holds the instrumented class files, the counter maps as JSON (data only, never pickle) and a
+manifest with the SHA-256 of every stored file. A hit re-hashes every stored file against the manifest:
+a stale, torn or tampered entry is never used, it is rebuilt. Entries are published atomically (built in
+a temporary folder, then renamed), so concurrent runs and killed processes leave whole entries or none.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import os
+import shutil
+import tempfile
+from pathlib import Path
+from typing import Iterable, Optional
+
+from . import __version__
+from .classpath import Classpath
+from .targets import MethodId, TargetPattern
+from .transform import CounterMap
+
+FORMAT = 2
+_plugin_digest: Optional[str] = None
+
+
+def plugin_digest() -> str:
+    """The plugin version plus a hash of every Python source file of the package."""
+    global _plugin_digest
+    if _plugin_digest is None:
+        root = Path(__file__).resolve().parent
+        h = hashlib.sha256(__version__.encode())
+        for f in sorted(root.rglob("*.py")):
+            h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+        _plugin_digest = h.hexdigest()
+    return _plugin_digest
+
+
+def batch_key(classpath: Classpath, patterns: Iterable[str], strategy: str) -> Optional[str]:
+    """The cache key of a batch, or None when a pattern does not parse (the caller then reports it)."""
+    patterns = list(patterns)
+    try:
+        parsed = [TargetPattern.parse(p) for p in patterns]
+    except ValueError:
+        return None
+    h = hashlib.sha256(f"bytecount-batch {FORMAT}\0{plugin_digest()}\0{strategy}\0".encode())
+    for p in patterns:
+        h.update(p.encode() + b"\0")
+    for name in classpath.class_names():
+        dotted = name.replace("/", ".")
+        if any(p.matches_class(dotted) for p in parsed):
+            h.update(name.encode() + b"\0" + hashlib.sha256(classpath.read(name)).digest())
+    return h.hexdigest()
+
+
+def _map_to_json(m: CounterMap) -> list:
+    """A compact row: block contents refer to the method's opcode and call lists by position."""
+    blocks = None
+    if m.blocks is not None:
+        oi = {k: i for i, k in enumerate(m.opcodes)}
+        ci = {k: i for i, k in enumerate(m.calls)}
+        blocks = [[[x for k, v in ops.items() for x in (oi[k], v)], [x for k, v in cs.items() for x in (ci[k], v)]]
+                  for ops, cs in m.blocks]
+    return [m.method.class_name, m.method.name, m.method.descriptor, m.base, m.opcodes, m.calls, m.code_sha256,
+            blocks, None if m.block_exprs is None else [[x for t in e for x in t] for e in m.block_exprs],
+            [x for t in m.invocation_expr for x in t], m.counters]
+
+
+def _pairs(flat: list) -> tuple:
+    return tuple((int(flat[i]), int(flat[i + 1])) for i in range(0, len(flat), 2))
+
+
+def _map_from_json(row: list) -> CounterMap:
+    cls, name, desc, base, opcodes, calls, sha, blocks, exprs, inv, counters = row
+    if blocks is not None:
+        blocks = [({opcodes[k]: v for k, v in _pairs(ops)}, {calls[k]: v for k, v in _pairs(cs)}) for ops, cs in blocks]
+    return CounterMap(MethodId(str(cls), str(name), str(desc)), int(base), list(opcodes), list(calls), str(sha),
+                      blocks, None if exprs is None else [_pairs(e) for e in exprs], _pairs(inv), int(counters))
+
+
+def _file_name(internal_name: str) -> str:
+    # a flat, safe file name per class: no path separators, no "..", bounded length
+    return hashlib.sha256(internal_name.encode()).hexdigest()[:32] + ".class"
+
+
+def load(cache_dir: Path, key: str):
+    """The cached :class:`~pytest_bytecount.instrument.Instrumented` for ``key``, or None."""
+    from .instrument import Instrumented
+
+    entry = Path(cache_dir) / key
+    try:
+        manifest = json.loads((entry / "manifest.json").read_text(encoding="utf-8"))
+        if manifest.get("format") != FORMAT or manifest.get("key") != key:
+            return None
+        classes = {}
+        for name, digest in manifest["classes"].items():
+            data = (entry / _file_name(name)).read_bytes()
+            if hashlib.sha256(data).hexdigest() != digest:
+                return None
+            classes[name] = data
+        maps = [_map_from_json(d) for d in manifest["maps"]]
+        return Instrumented(classes, maps, list(manifest["refused"]), int(manifest["size"]))
+    except (OSError, ValueError, KeyError, TypeError, AttributeError):
+        return None  # missing, torn or foreign: rebuild
+
+
+def store(cache_dir: Path, key: str, result) -> None:
+    """Publish ``result`` under ``key``; best effort (a read-only or full disk only costs the speed-up)."""
+    cache_dir = Path(cache_dir)
+    final = cache_dir / key
+    try:
+        cache_dir.mkdir(parents=True, exist_ok=True)
+        staging = Path(tempfile.mkdtemp(dir=cache_dir, prefix=".build-"))
+    except OSError:
+        return
+    try:
+        digests = {}
+        for name, data in result.classes.items():
+            (staging / _file_name(name)).write_bytes(data)
+            digests[name] = hashlib.sha256(data).hexdigest()
+        manifest = {"format": FORMAT, "key": key, "classes": digests, "maps": [_map_to_json(m) for m in result.maps],
+                    "refused": result.refused, "size": result.size}
+        (staging / "manifest.json").write_text(json.dumps(manifest, sort_keys=True), encoding="utf-8")
+        if final.exists():  # a bad entry (load refused it): replace it
+            shutil.rmtree(final, ignore_errors=True)
+        os.replace(staging, final)
+    except OSError:
+        pass
+    finally:
+        if staging.exists():
+            shutil.rmtree(staging, ignore_errors=True)
