@@ -2,9 +2,12 @@
 
     python benchmarks/storage.py [--invocations 1000000]
 
-Counts ``demo.Sorting#fib`` (examples/demo), calls ``fib(1)`` once, measures the JVM's used heap after a
-full GC, calls it a million more times (one thread, then 8 threads), and measures again. The counters are
-one ``long[]`` per thread that ran counted code, whatever the number of invocations.
+Counts ``demo.Sorting#fib`` (examples/demo) and loads the original class next to the counted one in the
+same JVM. For 1, then ``--invocations``, then ten times as many invocations of ``fib`` (recursing inside
+Java), it reads the calling thread's exact allocated-bytes counter
+(``com.sun.management.ThreadMXBean.getCurrentThreadAllocatedBytes``) around the calls, for the original
+and for the counted class, and prints what counting allocated on top. Then 8 more threads run counted
+code: each one allocates its own counter array once (8 bytes per counter) and nothing after.
 """
 
 from __future__ import annotations
@@ -23,6 +26,8 @@ from pytest_bytecount.counts import counts_from_values  # noqa: E402
 from pytest_bytecount.instrument import instrument  # noqa: E402
 from pytest_bytecount.jvm import ClassDir, JvmSession, choose_jvm  # noqa: E402
 
+FIB25_CALLS = 242_785  # invocations of fib in one fib(25)
+
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
@@ -30,47 +35,62 @@ def main(argv=None) -> int:
     p.add_argument("--java-home", default="/usr/lib/jvm/java-17-openjdk-amd64")
     args = p.parse_args(argv)
     classes = Path(tempfile.mkdtemp(prefix="bytecount-demo-"))
-    subprocess.run(["javac", "--release", "11", "-d", str(classes), str(ROOT / "examples/demo/src/demo/Sorting.java")],
-                   check=True)
+    subprocess.run([str(Path(args.java_home) / "bin" / "javac"), "--release", "11", "-d", str(classes),
+                    str(ROOT / "examples/demo/src/demo/Sorting.java")], check=True)
     classpath = Classpath.parse([str(classes)])
     batch = instrument(classpath, ["demo.Sorting#fib"])
-    session = JvmSession(choose_jvm(args.java_home), ["-XX:+UseSerialGC"])
+    session = JvmSession(choose_jvm(args.java_home), [])
+    session.start()
     import jpype
 
+    mx = jpype.JClass("java.lang.management.ManagementFactory").getThreadMXBean()
+    mx = jpype.JObject(mx, jpype.JClass("com.sun.management.ThreadMXBean"))
+    forname = jpype.JClass("java.lang.Class").forName
     with ClassDir(batch) as out:
-        loader = session.loader(out.path, classpath.entries)
-        sorting = jpype.JClass(jpype.JClass("java.lang.Class").forName("demo.Sorting", True, loader))
-        runtime = jpype.JClass("java.lang.Runtime").getRuntime()
-        system = jpype.JClass("java.lang.System")
+        counted_loader = session.loader(out.path, classpath.entries)
+        original_loader = session.loader(classes, [])
+        counted = jpype.JClass(forname("demo.Sorting", True, counted_loader))
+        original = jpype.JClass(forname("demo.Sorting", True, original_loader))
 
-        def used() -> int:
-            for _ in range(3):
-                system.gc()
-            return runtime.totalMemory() - runtime.freeMemory()
+        def allocated(cls, invocations: int) -> tuple[int, int]:
+            """(bytes this thread allocated, invocations made) for about ``invocations`` calls of fib."""
+            calls = max(1, invocations // FIB25_CALLS)
+            n = 25 if invocations >= FIB25_CALLS else 1
+            before = mx.getCurrentThreadAllocatedBytes()
+            for _ in range(calls):
+                cls.fib(n)
+            return mx.getCurrentThreadAllocatedBytes() - before, calls * (FIB25_CALLS if n == 25 else 1)
 
-        sorting.fib(1)
-        before = used()
-        # the invocations happen inside Java (fib recursing), not one JPype call each
-        single = 0
-        while single < args.invocations:
-            sorting.fib(25)
-            single += 242_785  # invocations of fib in fib(25)
-        mid = used()
+        allocated(original, 1)  # JPype's own first-call costs, for both
+        allocated(counted, 1)
+        rows = []
+        total = 1  # the counted warm-up call above
+        for wanted in (1, args.invocations, 10 * args.invocations):
+            a_orig, made = allocated(original, wanted)
+            a_counted, made2 = allocated(counted, wanted)
+            assert made == made2
+            total += made
+            rows.append((made, a_orig, a_counted))
         threads = jpype.JClass("java.util.concurrent.Executors").newFixedThreadPool(8)
         task = jpype.JClass("java.util.concurrent.Callable")
-        futures = [threads.submit(jpype.JProxy(task, dict(call=lambda: sorting.fib(22)))) for _ in range(8)]
+        futures = [threads.submit(jpype.JProxy(task, dict(call=lambda: counted.fib(22)))) for _ in range(8)]
         for f in futures:
             f.get()
         threads.shutdown()
-        after = used()
-        counts = counts_from_values(batch.maps, session.read_counters(loader, batch.size))
+        total += 8 * 57_313
+        counts = counts_from_values(batch.maps, session.read_counters(counted_loader, batch.size))
     fib = counts["demo.Sorting#fib(I)I"]
-    print(f"counters in the batch: {batch.size}; invocations counted: {fib['invocations']:,}; "
-          f"bytecodes counted: {fib['total']:,}")
-    assert fib["invocations"] == 1 + single + 8 * 57_313, fib["invocations"]
-    print(f"used heap after 1 invocation: {before / 1e6:.2f} MB; after {single:,} more on one thread: "
-          f"{mid / 1e6:.2f} MB ({(mid - before) / 1e3:+.0f} KB); after 8 threads x 57,313 more: {after / 1e6:.2f} MB "
-          f"({(after - mid) / 1e3:+.0f} KB: 8 arrays of {batch.size} longs, plus the pool's threads)")
+    assert fib["invocations"] == total, (fib["invocations"], total)
+    print(f"demo.Sorting#fib: {batch.size} counters in the batch, a per-thread array of {8 * batch.size} bytes; "
+          f"{fib['invocations']:,} invocations and {fib['total']:,} bytecodes counted (exact)")
+    print()
+    print("| invocations on one thread | bytes allocated, original | bytes allocated, counted | counting's share |")
+    print("| ---: | ---: | ---: | ---: |")
+    for made, a_orig, a_counted in rows:
+        print(f"| {made:,} | {a_orig:,} | {a_counted:,} | {a_counted - a_orig:+,} |")
+    print()
+    print("(the bytes the original allocates are JPype's per-call cost; 8 further threads then each allocated "
+          f"one array of {batch.size} longs)")
     return 0
 
 

@@ -76,7 +76,7 @@ def _instrument(classpath: Classpath, patterns: list, progress, strategy: str) -
         refused += result.refused
         if progress is not None:
             progress(i + 1, len(targets), name)
-    classes[RUNTIME_CLASS] = build_runtime_class(batch.size, batch.arities or {1})
+    classes[RUNTIME_CLASS] = build_runtime_class(batch.size, batch.arities or {("I", 1)})
     return Instrumented(classes, batch.maps, refused, batch.size)
 
 

@@ -30,12 +30,13 @@ LAYOUT_RESOURCE = "Counters.layout"
 MAX_VALUES_PER_CALL = 250  # a static method has at most 255 argument slots (JVMS 4.3.3)
 
 
-def add_descriptor(n_values: int) -> str:
-    return "(" + "I" * (n_values + 1) + ")V"
+def add_descriptor(n_values: int, kind: str = "I") -> str:
+    """``(I` + ``n_values`` values of ``kind`` (``I`` int, ``J`` long) ``)V``."""
+    return "(I" + kind * n_values + ")V"
 
 
-def build_runtime_class(size: int, arities: Iterable[int]) -> bytes:
-    """The Counters class for ``size`` counters, with an ``add`` overload per arity used."""
+def build_runtime_class(size: int, arities: Iterable[tuple]) -> bytes:
+    """The Counters class for ``size`` counters, with an ``add`` overload per (kind, arity) used."""
     cf = new_class(RUNTIME_CLASS, interfaces=["java/lang/Runnable"])
     cp = cf.constant_pool
     size = max(size, 1)
@@ -114,9 +115,11 @@ def build_runtime_class(size: int, arities: Iterable[int]) -> bytes:
         Insn(op.PUTSTATIC, last), Insn(op.RETURN),
     ])
 
-    # static void add(int first, int v0, ..., int vN): this thread's counters[first + i] += vi, vi != 0.
+    # static void add(int first, int|long v0, ..., vN): this thread's counters[first + i] += vi, vi != 0.
     # Plain adds on an array only this thread writes: nothing is lost, nothing is contended.
-    for n in sorted(set(arities)):
+    for kind, n in sorted(set(arities)):
+        width = 2 if kind == "J" else 1
+        array = 1 + width * n
         slow, cache, have = Label(), Label(), Label()
         items = [Insn(op.GETSTATIC, last), Insn(op.DUP), Insn(op.IFNULL, slow),
                  Insn(op.DUP), call(entry, "getKey", "()Ljava/lang/Object;"),
@@ -131,15 +134,20 @@ def build_runtime_class(size: int, arities: Iterable[int]) -> bytes:
                  call(RUNTIME_CLASS, "mine", "()[J", op.INVOKESTATIC),
                  cache,
                  Insn(op.DUP), call(RUNTIME_CLASS, "remember", "([J)V", op.INVOKESTATIC),
-                 have, Insn(op.ASTORE, n + 1)]
+                 have, Insn(op.ASTORE, array)]
         for i in range(n):
             skip = Label()
-            items += [Insn(op.ILOAD, i + 1), Insn(op.IFEQ, skip),
-                      Insn(op.ALOAD, n + 1), Insn(op.ILOAD_0), push_int(cp, i), Insn(op.IADD),
-                      Insn(op.DUP2), Insn(op.LALOAD), Insn(op.ILOAD, i + 1), Insn(op.I2L), Insn(op.LADD),
-                      Insn(op.LASTORE), skip]
+            slot = 1 + width * i
+            if kind == "J":
+                test = [Insn(op.LLOAD, slot), Insn(op.LCONST_0), Insn(op.LCMP), Insn(op.IFEQ, skip)]
+                value = [Insn(op.LLOAD, slot)]
+            else:
+                test = [Insn(op.ILOAD, slot), Insn(op.IFEQ, skip)]
+                value = [Insn(op.ILOAD, slot), Insn(op.I2L)]
+            items += [*test, Insn(op.ALOAD, array), Insn(op.ILOAD_0), push_int(cp, i), Insn(op.IADD),
+                      Insn(op.DUP2), Insn(op.LALOAD), *value, Insn(op.LADD), Insn(op.LASTORE), skip]
         items.append(Insn(op.RETURN))
-        add_method(cf, "add", add_descriptor(n), ACC_PUBLIC | ACC_STATIC, items)
+        add_method(cf, "add", add_descriptor(n, kind), ACC_PUBLIC | ACC_STATIC, items)
 
     add_method(cf, "run", "()V", ACC_PUBLIC, _run_method(cp, call))
     return cf.to_bytes()

@@ -22,7 +22,7 @@ from typing import Iterable, Optional
 from .classfile import ClassFile, CodeTooLargeError, Insn
 from .classfile import opcodes as op
 from .classfile.assemble import push_int
-from .classfile.frames import INTEGER
+from .classfile.frames import INTEGER, LONG
 from .runtime_class import MAX_VALUES_PER_CALL, RUNTIME_CLASS, add_descriptor
 from .targets import MethodId
 
@@ -318,7 +318,38 @@ def _block_likelihood(normal, n: int) -> list:
     return freq
 
 
-def plan_block_counters(code, blocks) -> BlockPlan:
+def loop_heads(found, n: int) -> Optional[set]:
+    """The blocks some depth-first back edge enters (None when the method has no cycle). Every cycle
+    holds a back edge, so a path that enters no such block twice runs every instruction at most once.
+    ``found``: the result of :func:`_block_successors`; None (jsr/ret) makes every block a head."""
+    if found is None:
+        return set(range(n))
+    succs = [a | b for a, b in zip(*found)]
+    heads = set()
+    state = [0] * n  # 0 new, 1 on the stack, 2 done
+    for root in range(n):
+        if state[root]:
+            continue
+        state[root] = 1
+        stack = [(root, iter(sorted(succs[root])))]
+        while stack:
+            v, it = stack[-1]
+            for t in it:
+                if t >= n:
+                    continue
+                if state[t] == 1:
+                    heads.add(t)
+                elif state[t] == 0:
+                    state[t] = 1
+                    stack.append((t, iter(sorted(succs[t]))))
+                    break
+            else:
+                state[v] = 2
+                stack.pop()
+    return heads or None
+
+
+def plan_block_counters(code, blocks, found=...) -> BlockPlan:
     """Count as few blocks as flow conservation allows (Knuth's spanning-tree method).
 
     In an invocation that completes normally, control runs a path from the entry to a return, so each
@@ -334,7 +365,8 @@ def plan_block_counters(code, blocks) -> BlockPlan:
     n = len(blocks)
     returns = tuple((i, 1) for i, b in enumerate(blocks) if b[-1].opcode in op.RETURNS)
     every = BlockPlan(list(range(n)), [((i, 1),) for i in range(n)], returns)
-    found = _block_successors(code, blocks)
+    if found is ...:
+        found = _block_successors(code, blocks)
     if found is None:
         return every
     normal, exceptional = found
@@ -402,7 +434,8 @@ def plan_block_counters(code, blocks) -> BlockPlan:
     return BlockPlan(counted, exprs, tuple(sorted(value[0].items())), entry_once)
 
 
-def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None) -> CounterMap:
+def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
+                      max_blocks: Optional[int] = MAX_BLOCKS) -> CounterMap:
     cf = method.owner
     cp = cf.constant_pool
     _, raw = method.find_attribute("Code")
@@ -415,20 +448,33 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None) ->
     calls = sorted({call_key(i, cp, keys) for i in insns if i.opcode in INVOKES})
     edits: dict = {id(i): [] for i in insns}
 
-    blocks = basic_blocks(code) if batch.strategy == "block" else None
-    plan = plan_block_counters(code, blocks) if blocks is not None else None
-    if plan is not None and len(plan.counted) > MAX_BLOCKS:
-        blocks = plan = None  # a huge method: fewer counters per instruction kind than per block
+    blocks = basic_blocks(code)
+    found = _block_successors(code, blocks)
+    # In a method with a loop one invocation may run an instruction more than 2**31 times. The block
+    # strategy then keeps long counters (exact to 2**63). The per-instruction reference keeps its int
+    # increments and adds each counter into a long at every loop head: between two loop heads each
+    # instruction runs at most once, so an int never holds more than the method's instruction count.
+    heads = loop_heads(found, len(blocks))
+    wide = heads is not None
+    plan = plan_block_counters(code, blocks, found) if batch.strategy == "block" else None
+    if plan is not None and max_blocks is not None and len(plan.counted) > max_blocks:
+        plan = None  # a huge method: fewer counters per instruction kind than per block
+    kind = "J" if wide else "I"
+    spills: list = []  # per value: the long local its int counter is added to, or None
+
     if plan is not None:
         contents = [(Counter(i.mnemonic for i in b), Counter(call_key(i, cp, keys) for i in b if i.opcode in INVOKES))
                     for b in blocks]
         cmap = batch.allocate(MethodId(cf.name, method.name, method.descriptor), opcodes, calls, digest, contents,
                               plan)
         counted = plan.counted[1:] if plan.entry_once else plan.counted
-        slots = code.add_locals([INTEGER] * len(counted))
+        slots = code.add_locals([LONG if wide else INTEGER] * len(counted))
         for blk, slot in zip(counted, slots):
-            edits[id(blocks[blk][0])].append(Insn(op.IINC, (slot, 1)))
+            edits[id(blocks[blk][0])] += ([Insn(op.LLOAD, slot), Insn(op.LCONST_1), Insn(op.LADD),
+                                           Insn(op.LSTORE, slot)] if wide else [Insn(op.IINC, (slot, 1))])
         values = ([None] if plan.entry_once else []) + slots  # None: the constant 1
+        init = [x for slot in slots
+                for x in ([Insn(op.LCONST_0), Insn(op.LSTORE, slot)] if wide else [Insn(op.ICONST_0), Insn(op.ISTORE, slot)])]
     else:
         cmap = batch.allocate(MethodId(cf.name, method.name, method.descriptor), opcodes, calls, digest)
         op_slots = code.add_locals([INTEGER] * (len(opcodes) + len(calls)))
@@ -440,26 +486,46 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None) ->
             if insn.opcode in INVOKES:
                 edits[id(insn)].append(Insn(op.IINC, (call_slot[call_key(insn, cp, keys)], 1)))
         values = [None] + slots  # None: the invocation, 1
+        init = [x for slot in slots for x in (Insn(op.ICONST_0), Insn(op.ISTORE, slot))]
+        if wide:
+            longs = code.add_locals([LONG] * len(slots))
+            spills = [None] + longs
+            flush = []
+            for slot, big in zip(slots, longs):
+                init += [Insn(op.LCONST_0), Insn(op.LSTORE, big)]
+                flush += [Insn(op.LLOAD, big), Insn(op.ILOAD, slot), Insn(op.I2L), Insn(op.LADD), Insn(op.LSTORE, big),
+                          Insn(op.ICONST_0), Insn(op.ISTORE, slot)]
+            for h in sorted(heads):
+                first = blocks[h][0]
+                edits[id(first)] = flush + edits[id(first)]
 
-    # the report before each return: add(first, c0, ..., cN) in chunks of at most 250 values
+    # the report before each return: add(first, c0, ..., cN), as many calls as argument slots need
+    per_call = MAX_VALUES_PER_CALL if not wide else MAX_VALUES_PER_CALL // 2
+
+    def push(j: int, slot) -> list:
+        if slot is None:
+            return [Insn(op.LCONST_1 if wide else op.ICONST_1)]
+        if not wide:
+            return [Insn(op.ILOAD, slot)]
+        if spills and spills[j] is not None:  # the long so far plus the int since the last loop head
+            return [Insn(op.LLOAD, spills[j]), Insn(op.ILOAD, slot), Insn(op.I2L), Insn(op.LADD)]
+        return [Insn(op.LLOAD, slot)]
 
     def report() -> list:
         out = []
-        for start in range(0, len(values), MAX_VALUES_PER_CALL):
-            chunk = values[start:start + MAX_VALUES_PER_CALL]
+        for start in range(0, len(values), per_call):
+            chunk = values[start:start + per_call]
             out.append(push_int(cp, cmap.base + start))
-            out += [Insn(op.ICONST_1) if slot is None else Insn(op.ILOAD, slot) for slot in chunk]
-            out.append(Insn(op.INVOKESTATIC, cp.add_methodref(RUNTIME_CLASS, "add", add_descriptor(len(chunk)))))
-            batch.arities.add(len(chunk))
+            for j, slot in enumerate(chunk, start):
+                out += push(j, slot)
+            out.append(Insn(op.INVOKESTATIC, cp.add_methodref(RUNTIME_CLASS, "add", add_descriptor(len(chunk), kind))))
+            batch.arities.add((kind, len(chunk)))
         return out
 
     if values:
         for insn in insns:
             if insn.opcode in op.RETURNS:
                 edits[id(insn)] += report()
-    init = []
-    for slot in slots:
-        init += [Insn(op.ICONST_0), Insn(op.ISTORE, slot)]
     # zero the counters before everything, and keep jumps to the first instruction (a loop head) after it
     code.insert_many([(insns[0], init, False)] + [(insn, edits[id(insn)], True) for insn in insns if edits[id(insn)]])
     return cmap
@@ -483,27 +549,27 @@ def instrument_class(data: bytes, methods: Optional[Iterable[MethodId]], batch: 
         if not m.has_code() or (wanted is not None and (m.name, m.descriptor) not in wanted):
             continue
         index, original = m.find_attribute("Code")
-        saved = (batch.size, len(batch.maps), set(batch.arities))
-        cmap = instrument_method(m, batch, call_keys)
-        try:
-            m.attributes[index] = m.code.encode()
-        except CodeTooLargeError as e:
-            batch.size, batch.maps[saved[1]:], batch.arities = saved[0], [], saved[2]
-            m.attributes[index] = original
-            if batch.strategy == "block":  # per instruction kind needs fewer counters: try that
-                strategy, batch.strategy = batch.strategy, "instruction"
-                try:
-                    cmap = instrument_method(m, batch, call_keys)
-                    m.attributes[index] = m.code.encode()
-                except CodeTooLargeError as e2:
-                    batch.size, batch.maps[saved[1]:], batch.arities = saved[0], [], saved[2]
-                    m.attributes[index] = original
-                    refused.append(str(e2))
-                    continue
-                finally:
-                    batch.strategy = strategy
-            else:
-                refused.append(str(e))
-                continue
+        # Too big for 64 KB? Per instruction kind needs fewer counters than many blocks; past that, all
+        # blocks may still fit where an increment per instruction does not.
+        attempts = [("block", MAX_BLOCKS), ("instruction", None), ("block", None)] \
+            if batch.strategy == "block" else [("instruction", None)]
+        strategy = batch.strategy
+        error = None
+        for attempt, limit in attempts:
+            saved = (batch.size, len(batch.maps), set(batch.arities))
+            batch.strategy = attempt
+            try:
+                cmap = instrument_method(m, batch, call_keys, limit)
+                m.attributes[index] = m.code.encode()
+                break
+            except CodeTooLargeError as e:
+                batch.size, batch.maps[saved[1]:], batch.arities = saved[0], [], saved[2]
+                m.attributes[index] = original
+                error = e
+            finally:
+                batch.strategy = strategy
+        else:
+            refused.append(str(error))
+            continue
         maps.append(cmap)
     return InstrumentedClass(cf.name, cf.to_bytes(), maps, refused)
