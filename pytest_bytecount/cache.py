@@ -24,7 +24,7 @@ from .classpath import Classpath
 from .targets import MethodId, TargetPattern
 from .transform import CounterMap
 
-FORMAT = 2
+FORMAT = 3
 _plugin_digest: Optional[str] = None
 
 
@@ -41,7 +41,8 @@ def plugin_digest() -> str:
 
 
 def batch_key(classpath: Classpath, patterns: Iterable[str], strategy: str) -> Optional[str]:
-    """The cache key of a batch, or None when a pattern does not parse (the caller then reports it)."""
+    """The cache key of a batch, or None when a pattern does not parse (the caller then reports it).
+    ``strategy``: the strategy and every option that changes the instrumented bytes, as one string."""
     patterns = list(patterns)
     try:
         parsed = [TargetPattern.parse(p) for p in patterns]
@@ -58,16 +59,15 @@ def batch_key(classpath: Classpath, patterns: Iterable[str], strategy: str) -> O
 
 
 def _map_to_json(m: CounterMap) -> list:
-    """A compact row: block contents refer to the method's opcode and call lists by position."""
+    """A compact row: block contents refer to the method's opcode, call and allocation lists by position."""
     blocks = None
     if m.blocks is not None:
-        oi = {k: i for i, k in enumerate(m.opcodes)}
-        ci = {k: i for i, k in enumerate(m.calls)}
-        blocks = [[[x for k, v in ops.items() for x in (oi[k], v)], [x for k, v in cs.items() for x in (ci[k], v)]]
-                  for ops, cs in m.blocks]
+        index = [{k: i for i, k in enumerate(keys)} for keys in (m.opcodes, m.calls, m.allocs or ())]
+        blocks = [[[x for k, v in part.items() for x in (ix[k], v)] for part, ix in zip(b, index)] for b in m.blocks]
     return [m.method.class_name, m.method.name, m.method.descriptor, m.base, m.opcodes, m.calls, m.code_sha256,
             blocks, None if m.block_exprs is None else [[x for t in e for x in t] for e in m.block_exprs],
-            [x for t in m.invocation_expr for x in t], m.counters]
+            [x for t in m.invocation_expr for x in t], m.counters, m.allocs, m.elements,
+            None if m.abrupt is None else _map_to_json(m.abrupt)]
 
 
 def _pairs(flat: list) -> tuple:
@@ -75,11 +75,14 @@ def _pairs(flat: list) -> tuple:
 
 
 def _map_from_json(row: list) -> CounterMap:
-    cls, name, desc, base, opcodes, calls, sha, blocks, exprs, inv, counters = row
+    cls, name, desc, base, opcodes, calls, sha, blocks, exprs, inv, counters, allocs, elements, abrupt = row
     if blocks is not None:
-        blocks = [({opcodes[k]: v for k, v in _pairs(ops)}, {calls[k]: v for k, v in _pairs(cs)}) for ops, cs in blocks]
+        keys = (opcodes, calls, allocs or [])
+        blocks = [tuple({k[j]: v for j, v in _pairs(part)} for part, k in zip(b, keys)) for b in blocks]
     return CounterMap(MethodId(str(cls), str(name), str(desc)), int(base), list(opcodes), list(calls), str(sha),
-                      blocks, None if exprs is None else [_pairs(e) for e in exprs], _pairs(inv), int(counters))
+                      blocks, None if exprs is None else [_pairs(e) for e in exprs], _pairs(inv), int(counters),
+                      None if allocs is None else list(allocs), list(elements),
+                      None if abrupt is None else _map_from_json(abrupt))
 
 
 def _file_name(internal_name: str) -> str:

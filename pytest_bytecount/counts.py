@@ -1,4 +1,6 @@
-"""Counts in the contract's shape: ``{method id: {"invocations", "total", "opcodes", "calls"}}``."""
+"""Counts in the contract's shape: ``{method id: {"invocations", "total", "opcodes", "calls"}}``, plus
+``"abrupt"`` (the same four keys, for invocations that ended by an exception) and ``"allocations"``
+(``{"arrays", "elements", "objects"}``) when those are recorded."""
 
 from __future__ import annotations
 
@@ -8,20 +10,38 @@ from typing import Iterable, Sequence
 from .transform import CounterMap
 
 
+def _group(cmap: CounterMap, values: Sequence[int]) -> dict:
+    opcodes, calls = cmap.derive(values)
+    opcodes = {k: v for k, v in opcodes.items() if v}
+    calls = {k: v for k, v in calls.items() if v}
+    return {
+        "calls": dict(sorted(calls.items())),
+        "invocations": cmap.invocations(values),
+        "opcodes": dict(sorted(opcodes.items())),
+        "total": sum(opcodes.values()),
+    }
+
+
 def counts_from_values(maps: Iterable[CounterMap], values: Sequence[int]) -> dict:
     """Turn the raw counter array of one batch into per-method counts (zero entries left out)."""
     out = {}
     for cmap in maps:
-        opcodes, calls = cmap.derive(values)
-        opcodes = {k: v for k, v in opcodes.items() if v}
-        calls = {k: v for k, v in calls.items() if v}
-        out[str(cmap.method)] = {
-            "calls": dict(sorted(calls.items())),
-            "invocations": cmap.invocations(values),
-            "opcodes": dict(sorted(opcodes.items())),
-            "total": sum(opcodes.values()),
-        }
+        entry = _group(cmap, values)
+        if cmap.allocs is not None:
+            entry["allocations"] = {k: dict(sorted(v.items())) for k, v in cmap.derive_allocations(values).items()}
+        if cmap.abrupt is not None:
+            entry["abrupt"] = _group(cmap.abrupt, values)
+        out[str(cmap.method)] = dict(sorted(entry.items()))
     return dict(sorted(out.items()))
+
+
+def _map(d: dict) -> str:
+    return "{" + ", ".join(f"{json.dumps(k)}: {v}" for k, v in sorted(d.items()) if v) + "}"
+
+
+def _render_group(c: dict) -> str:
+    return (f"\"calls\": {_map(c['calls'])}, \"invocations\": {c['invocations']}, "
+            f"\"opcodes\": {_map(c['opcodes'])}, \"total\": {c['total']}")
 
 
 def render_json(counts: dict) -> str:
@@ -30,8 +50,12 @@ def render_json(counts: dict) -> str:
     lines = []
     for method_id in sorted(counts):
         c = counts[method_id]
-        calls = ", ".join(f"{json.dumps(k)}: {v}" for k, v in sorted(c["calls"].items()) if v)
-        opcodes = ", ".join(f"{json.dumps(k)}: {v}" for k, v in sorted(c["opcodes"].items()) if v)
-        lines.append(f"  {json.dumps(method_id)}: {{\"calls\": {{{calls}}}, \"invocations\": {c['invocations']}, "
-                     f"\"opcodes\": {{{opcodes}}}, \"total\": {c['total']}}}")
+        head = ""
+        if "abrupt" in c:
+            head += f"\"abrupt\": {{{_render_group(c['abrupt'])}}}, "
+        if "allocations" in c:
+            a = c["allocations"]
+            head += (f"\"allocations\": {{\"arrays\": {_map(a['arrays'])}, \"elements\": {_map(a['elements'])}, "
+                     f"\"objects\": {_map(a['objects'])}}}, ")
+        lines.append(f"  {json.dumps(method_id)}: {{{head}{_render_group(c)}}}")
     return "{" + ",".join("\n" + line for line in lines) + "\n}\n"

@@ -44,10 +44,13 @@ class Instrumented:
 
 
 def instrument(classpath: Classpath, patterns: Iterable[str], progress: Optional[callable] = None,
-               strategy: str = "block", cache_dir: Optional[Path] = None) -> Instrumented:
+               strategy: str = "block", cache_dir: Optional[Path] = None, abrupt: bool = False,
+               allocations: bool = False) -> Instrumented:
     """Count the methods matched by ``patterns``. ``strategy``: ``block`` (counters on basic blocks, the
     default) or ``instruction`` (one increment per executed instruction, ByCounter's reference).
-    ``cache_dir``: reuse and keep results there (see :mod:`.cache`)."""
+    ``cache_dir``: reuse and keep results there (see :mod:`.cache`). ``abrupt``: also tally invocations
+    that end by an exception (under ``"abrupt"``). ``allocations``: also record objects and arrays
+    created and the arrays' lengths (under ``"allocations"``)."""
     if strategy not in STRATEGIES:
         raise ValueError(f"unknown counting strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}")
     patterns = list(patterns)
@@ -55,19 +58,18 @@ def instrument(classpath: Classpath, patterns: Iterable[str], progress: Optional
     if cache_dir is not None:
         from . import cache
 
-        key = cache.batch_key(classpath, patterns, strategy)
+        key = cache.batch_key(classpath, patterns, f"{strategy} abrupt={abrupt} allocations={allocations}")
         hit = cache.load(cache_dir, key) if key else None
         if hit is not None:
             return hit
-    result = _instrument(classpath, patterns, progress, strategy)
+    result = _instrument(classpath, patterns, progress, Batch(strategy, abrupt=abrupt, allocations=allocations))
     if key is not None:
         cache.store(cache_dir, key, result)
     return result
 
 
-def _instrument(classpath: Classpath, patterns: list, progress, strategy: str) -> Instrumented:
+def _instrument(classpath: Classpath, patterns: list, progress, batch: Batch) -> Instrumented:
     targets = resolve_targets(patterns, classpath)
-    batch = Batch(strategy)
     classes = {}
     refused = []
     for i, (name, methods) in enumerate(targets.items()):

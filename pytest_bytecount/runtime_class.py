@@ -274,7 +274,7 @@ def _run_method(cp, call) -> list:
     ]
 
 
-def layout_program(entries) -> str:
+def layout_program(entries_arg) -> str:
     """The Counters.layout text for ``entries``: [(method id, CounterMap)] sorted by method id.
 
     Operations, one a line: ``t<text>`` text; ``n`` newline; ``v<i>`` counter i; ``s<a> <b>`` sum of
@@ -285,33 +285,45 @@ def layout_program(entries) -> str:
     """
     import json
 
-    lines = ["t{"]
-    for k, (method_id, cmap) in enumerate(entries):
-        lines.append("t," if k else "t")
-        lines += ["n", f"t  {json.dumps(method_id)}: {{\"calls\": {{", "["]
-        blocks = cmap.blocks is not None
-        for key in sorted(cmap.calls):
-            if blocks:
-                lines += ["z", *(f"w{w} {i}" for i, w in cmap.weights(key, "call")), f"a{json.dumps(key)}: "]
-            else:
-                lines.append(f"e{cmap.call_indexes()[key]} {json.dumps(key)}: ")
-        lines += ["]", "t}, \"invocations\": "]
-        if blocks:
-            lines += ["z", *(f"w{w} {i}" for i, w in cmap.invocation_weights()), "y"]
-        else:
-            lines.append(f"v{cmap.base}")
-        lines += ["t, \"opcodes\": {", "["]
-        for key in sorted(cmap.opcodes):
-            if blocks:
-                lines += ["z", *(f"w{w} {i}" for i, w in cmap.weights(key, "opcode")), f"a{json.dumps(key)}: "]
-            else:
-                lines.append(f"e{cmap.opcode_indexes()[key]} {json.dumps(key)}: ")
-        lines += ["]", "t}, \"total\": "]
-        if blocks:
-            lines += ["z", *(f"w{w} {i}" for i, w in cmap.block_sizes()), "y"]
+    def weighted(pairs) -> list:
+        return ["z", *(f"w{w} {i}" for i, w in pairs)]
+
+    def entries(cmap, keys, kind) -> list:
+        out = ["["]
+        for key in sorted(keys):
+            out += [*weighted(cmap.weights(key, kind)), f"a{json.dumps(key)}: "]
+        return out + ["]"]
+
+    def group(cmap) -> list:
+        out = ["t\"calls\": {", *entries(cmap, cmap.calls, "call"), "t}, \"invocations\": "]
+        out += [*weighted(cmap.invocation_weights()), "y"] if cmap.blocks is not None else [f"v{cmap.base}"]
+        out += ["t, \"opcodes\": {", *entries(cmap, cmap.opcodes, "opcode"), "t}, \"total\": "]
+        if cmap.blocks is not None:
+            out += [*weighted(cmap.block_sizes()), "y"]
         else:
             first, end = cmap.opcode_range()
-            lines.append(f"s{first} {end}")
-        lines.append("t}")
+            out.append(f"s{first} {end}")
+        return out
+
+    lines = ["t{"]
+    for k, (method_id, cmap) in enumerate(entries_arg):
+        lines.append("t," if k else "t")
+        lines += ["n", f"t  {json.dumps(method_id)}: {{"]
+        if cmap.abrupt is not None:
+            lines += ["t\"abrupt\": {", *group(cmap.abrupt), "t}, "]
+        if cmap.allocs is not None:
+            objects = [k[2:] for k in cmap.allocs if k.startswith("o:")]
+            arrays = [k[2:] for k in cmap.allocs if k.startswith("a:")]
+            lines += ["t\"allocations\": {\"arrays\": {", "["]
+            for key in sorted(arrays):
+                lines += [*weighted(cmap.weights("a:" + key, "alloc")), f"a{json.dumps(key)}: "]
+            lines += ["]", "t}, \"elements\": {", "["]
+            for key, i in sorted(cmap.element_indexes().items()):
+                lines.append(f"e{i} {json.dumps(key)}: ")
+            lines += ["]", "t}, \"objects\": {", "["]
+            for key in sorted(objects):
+                lines += [*weighted(cmap.weights("o:" + key, "alloc")), f"a{json.dumps(key)}: "]
+            lines += ["]", "t}}, "]
+        lines += [*group(cmap), "t}"]
     lines += ["n", "t}", "n"]
     return "\n".join(lines) + "\n"

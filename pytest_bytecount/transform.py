@@ -33,12 +33,17 @@ INVOKES = frozenset((op.INVOKEVIRTUAL, op.INVOKESPECIAL, op.INVOKESTATIC, op.INV
 class CounterMap:
     """One method's counters, from index ``base`` on, per strategy:
 
-    - ``instruction``: counter ``base`` counts invocations, then one counter per opcode (``opcodes``), then
-      one per call signature (``calls``);
-    - ``block``: ``counters`` raw counters. ``blocks[i]`` holds basic block i's static opcode and call
-      counts; ``block_exprs[i]`` says how often block i ran, as a sum of raw counters times coefficients
-      ``((offset from base, coefficient), ...)`` (flow conservation, see :func:`plan_block_counters`);
-      ``invocation_expr`` likewise gives the number of normal completions.
+    - ``instruction``: counter ``base`` counts invocations, then one counter per opcode (``opcodes``), one
+      per call signature (``calls``) and, when allocations are recorded, one per allocation key
+      (``allocs``);
+    - ``block``: ``counters`` raw counters. ``blocks[i]`` holds basic block i's static opcode, call and
+      allocation counts; ``block_exprs[i]`` says how often block i ran, as a sum of raw counters times
+      coefficients ``((offset from base, coefficient), ...)`` (flow conservation, see
+      :func:`plan_block_counters`); ``invocation_expr`` likewise gives the number of completions.
+
+    Either way the last ``len(elements)`` counters hold the total length of the arrays created per array
+    type (allocation recording), and ``abrupt`` (when exits by exception are tallied) is a map of the
+    same shape over a range of its own, for the invocations that ended by an exception.
     """
 
     method: MethodId
@@ -46,16 +51,19 @@ class CounterMap:
     opcodes: list  # mnemonics present, sorted
     calls: list  # call signatures present, sorted
     code_sha256: str = ""
-    blocks: Optional[list] = None  # [(Counter of opcodes, Counter of calls)] for the block strategy
+    blocks: Optional[list] = None  # [(opcodes, calls, allocations) Counters] for the block strategy
     block_exprs: Optional[list] = None
     invocation_expr: tuple = ((0, 1),)
     counters: int = 0
+    allocs: Optional[list] = None  # allocation keys present ("o:" + class, "a:" + array type), or None
+    elements: list = field(default_factory=list)  # array types whose element totals are counted
+    abrupt: Optional["CounterMap"] = None
 
     @property
     def size(self) -> int:
         if self.blocks is not None:
             return self.counters
-        return 1 + len(self.opcodes) + len(self.calls)
+        return 1 + len(self.opcodes) + len(self.calls) + len(self.allocs or ()) + len(self.elements)
 
     def opcode_indexes(self) -> dict:
         return {k: self.base + 1 + i for i, k in enumerate(self.opcodes)}
@@ -63,6 +71,14 @@ class CounterMap:
     def call_indexes(self) -> dict:
         first = self.base + 1 + len(self.opcodes)
         return {k: first + i for i, k in enumerate(self.calls)}
+
+    def alloc_indexes(self) -> dict:
+        first = self.base + 1 + len(self.opcodes) + len(self.calls)
+        return {k: first + i for i, k in enumerate(self.allocs or ())}
+
+    def element_indexes(self) -> dict:
+        first = self.base + self.size - len(self.elements)
+        return {k: first + i for i, k in enumerate(self.elements)}
 
     def opcode_range(self) -> tuple[int, int]:
         return self.base + 1, self.base + 1 + len(self.opcodes)
@@ -78,8 +94,12 @@ class CounterMap:
         return [(self.base + off, w) for off, w in sorted(acc.items()) if w]
 
     def weights(self, key: str, kind: str) -> list:
-        """Block strategy: [(counter index, weight)] whose weighted sum is the count of ``key``."""
-        which = 0 if kind == "opcode" else 1
+        """[(counter index, weight)] whose weighted sum is the count of ``key``; ``kind``: opcode, call or
+        alloc."""
+        if self.blocks is None:
+            index = {"opcode": self.opcode_indexes, "call": self.call_indexes, "alloc": self.alloc_indexes}[kind]()
+            return [(index[key], 1)]
+        which = {"opcode": 0, "call": 1, "alloc": 2}[kind]
         return self._combine(lambda i: self.blocks[i][which].get(key, 0))
 
     def block_sizes(self) -> list:
@@ -99,7 +119,7 @@ class CounterMap:
                     {k: values[i] for k, i in self.call_indexes().items()})
         opcodes: dict = {}
         calls: dict = {}
-        for (ops, cs), expr in zip(self.blocks, self.block_exprs):
+        for (ops, cs, _), expr in zip(self.blocks, self.block_exprs):
             n = sum(values[self.base + off] * coef for off, coef in expr)
             if n:
                 for k, w in ops.items():
@@ -107,6 +127,18 @@ class CounterMap:
                 for k, w in cs.items():
                     calls[k] = calls.get(k, 0) + n * w
         return opcodes, calls
+
+    def derive_allocations(self, values) -> dict:
+        """{"arrays", "elements", "objects"} from the raw values (allocation recording only)."""
+        out: dict = {"arrays": {}, "elements": {}, "objects": {}}
+        for key in self.allocs or ():
+            n = sum(values[i] * w for i, w in self.weights(key, "alloc"))
+            if n:
+                out["objects" if key.startswith("o:") else "arrays"][key[2:]] = n
+        for key, i in self.element_indexes().items():
+            if values[i]:
+                out["elements"][key] = values[i]
+        return out
 
 
 STRATEGIES = ("instruction", "block")
@@ -117,21 +149,25 @@ MAX_BLOCKS = 256
 
 @dataclass
 class Batch:
-    """Counter indexes handed out to every method instrumented together (one Counters class)."""
+    """Counter indexes handed out to every method instrumented together (one Counters class).
+
+    ``abrupt``: also tally the invocations that end by an exception (a catch-all handler over each
+    method). ``allocations``: also record objects and arrays created and the arrays' lengths."""
 
     strategy: str = "instruction"
     maps: list = field(default_factory=list)
     size: int = 0
     arities: set = field(default_factory=set)
+    abrupt: bool = False
+    allocations: bool = False
 
-    def allocate(self, method: MethodId, opcodes: list, calls: list, code_sha256: str, blocks=None,
-                 plan=None) -> CounterMap:
-        if plan is None:
-            cmap = CounterMap(method, self.size, opcodes, calls, code_sha256)
-        else:
-            cmap = CounterMap(method, self.size, opcodes, calls, code_sha256, blocks, plan.block_exprs,
-                              plan.invocation_expr, len(plan.counted))
+    def add(self, cmap: CounterMap) -> CounterMap:
+        """Give ``cmap`` (and its abrupt part) the next free indexes."""
+        cmap.base = self.size
         self.size += cmap.size
+        if cmap.abrupt is not None:
+            cmap.abrupt.base = self.size
+            self.size += cmap.abrupt.size
         self.maps.append(cmap)
         return cmap
 
@@ -170,11 +206,11 @@ _ENDS_BLOCK = frozenset([*range(op.IFEQ, op.RETURN + 1), op.ATHROW, op.IFNULL, o
                          op.JSR_W])
 
 
-def basic_blocks(code) -> list[list[Insn]]:
+def basic_blocks(code, precise: bool = False) -> list[list[Insn]]:
     """Split the code into blocks: one entry (the first instruction), executed all or nothing, except
     for an exception thrown by the last instruction. Leaders: the first instruction, every jump, switch
     and handler target, the instruction after any branch, switch, return, throw, jsr or ret, and the
-    instruction after one that can throw inside a try range."""
+    instruction after one that can throw inside a try range (anywhere when ``precise``)."""
     targets = set()
     for insn in code.instructions:
         k = op.KIND[insn.opcode]
@@ -204,7 +240,7 @@ def basic_blocks(code) -> list[list[Insn]]:
             current = []
         leader = False
         current.append(item)
-        if item.opcode in _ENDS_BLOCK or (open_ranges > 0 and item.opcode not in _CANNOT_THROW):
+        if item.opcode in _ENDS_BLOCK or ((precise or open_ranges > 0) and item.opcode not in _CANNOT_THROW):
             leader = True
     if current:
         blocks.append(current)
@@ -434,8 +470,54 @@ def plan_block_counters(code, blocks, found=...) -> BlockPlan:
     return BlockPlan(counted, exprs, tuple(sorted(value[0].items())), entry_once)
 
 
+_NEWARRAY_TYPES = {4: "[Z", 5: "[C", 6: "[F", 7: "[D", 8: "[B", 9: "[S", 10: "[I", 11: "[J"}
+
+
+def alloc_key(insn: Insn, cp) -> Optional[str]:
+    """``o:`` + class for ``new``, ``a:`` + array type for ``newarray``/``anewarray``/``multianewarray``."""
+    o = insn.opcode
+    if o == op.NEW:
+        return "o:" + cp.class_name(insn.arg)
+    if o == op.NEWARRAY:
+        return "a:" + _NEWARRAY_TYPES[insn.arg]
+    if o == op.ANEWARRAY:
+        c = cp.class_name(insn.arg)
+        return "a:[" + (c if c.startswith("[") else f"L{c};")
+    if o == op.MULTIANEWARRAY:
+        return "a:" + cp.class_name(insn.arg[0])
+    return None
+
+
+def _this_uninitialized(code, cf) -> Optional[list]:
+    """In a constructor: per instruction, whether ``this`` is still uninitialized there (before the
+    super/this call), found by simulating types from each stack map frame. None when some instruction
+    holds an uninitialized ``this`` elsewhere than in local 0 (then no handler is added)."""
+    from .classfile.frames import UNINITIALIZED_THIS, TypeState, entries_to_slots, initial_locals
+
+    m = code.method
+    state = TypeState(entries_to_slots(initial_locals(cf.name, m.name, m.descriptor, False)), [])
+    flags = []
+    for item in code.items:
+        if type(item) is not Insn:
+            if item.frame is not None:
+                state = TypeState(entries_to_slots(item.frame.locals), list(item.frame.stack))
+            continue
+        uninit = UNINITIALIZED_THIS in state.locals
+        if uninit and state.locals[0] != UNINITIALIZED_THIS:
+            return None
+        flags.append(uninit)
+        try:
+            state.step(item, cf.constant_pool, cf.name)
+        except Exception:  # noqa: BLE001 - a state we cannot follow: no handler rather than a bad one
+            return None
+    return flags
+
+
 def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
                       max_blocks: Optional[int] = MAX_BLOCKS) -> CounterMap:
+    from .classfile.code import Handler, Label
+    from .classfile.frames import UNINITIALIZED_THIS, Frame, Obj, TOP, with_locals
+
     cf = method.owner
     cp = cf.constant_pool
     _, raw = method.find_attribute("Code")
@@ -447,77 +529,134 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
     keys = call_keys if call_keys is not None else {}
     calls = sorted({call_key(i, cp, keys) for i in insns if i.opcode in INVOKES})
     edits: dict = {id(i): [] for i in insns}
+    mid = MethodId(cf.name, method.name, method.descriptor)
 
-    blocks = basic_blocks(code)
+    # Allocation recording: which allocations the code holds; array lengths need runtime values.
+    allocs = sorted({k for k in (alloc_key(i, cp) for i in insns) if k}) if batch.allocations else None
+    elements = sorted({k[2:] for k in allocs if k.startswith("a:")}) if allocs else []
+    # Exits by exception: one handler over the whole body, in constructors one per stretch where ``this``
+    # is (un)initialized. Its frame holds only the counters, so the verifier accepts it anywhere.
+    uninit = None
+    abrupt = batch.abrupt
+    if abrupt and method.name == "<init>" and cf.major_version >= 50:  # older: no frames to write
+        uninit = _this_uninitialized(code, cf)
+        abrupt = uninit is not None
+    # Blocks end after every instruction that can throw when the handler covers everything, so that an
+    # exception never leaves a block counted in part.
+    blocks = basic_blocks(code, precise=abrupt)
     found = _block_successors(code, blocks)
     # In a method with a loop one invocation may run an instruction more than 2**31 times. The block
     # strategy then keeps long counters (exact to 2**63). The per-instruction reference keeps its int
     # increments and adds each counter into a long at every loop head: between two loop heads each
     # instruction runs at most once, so an int never holds more than the method's instruction count.
     heads = loop_heads(found, len(blocks))
-    wide = heads is not None
-    plan = plan_block_counters(code, blocks, found) if batch.strategy == "block" else None
-    if plan is not None and max_blocks is not None and len(plan.counted) > max_blocks:
-        plan = None  # a huge method: fewer counters per instruction kind than per block
+    wide = heads is not None or bool(elements)
+    plan = None
+    if batch.strategy == "block":
+        plan = plan_block_counters(code, blocks, found) if not abrupt else _every_block(blocks)
+        if max_blocks is not None and len(plan.counted) > max_blocks:
+            plan = None  # a huge method: fewer counters per instruction kind than per block
     kind = "J" if wide else "I"
     spills: list = []  # per value: the long local its int counter is added to, or None
+    typed: list = []  # (slot, type) of every local added, for the handler's frame
+
+    def longs(n: int) -> list:
+        slots = code.add_locals([LONG] * n)
+        typed.extend((x, LONG) for x in slots)
+        return slots
+
+    def ints(n: int) -> list:
+        slots = code.add_locals([INTEGER] * n)
+        typed.extend((x, INTEGER) for x in slots)
+        return slots
 
     if plan is not None:
-        contents = [(Counter(i.mnemonic for i in b), Counter(call_key(i, cp, keys) for i in b if i.opcode in INVOKES))
+        contents = [(Counter(i.mnemonic for i in b), Counter(call_key(i, cp, keys) for i in b if i.opcode in INVOKES),
+                     Counter(k for k in (alloc_key(i, cp) for i in b) if k) if allocs is not None else Counter())
                     for b in blocks]
-        cmap = batch.allocate(MethodId(cf.name, method.name, method.descriptor), opcodes, calls, digest, contents,
-                              plan)
+        cmap = CounterMap(mid, 0, opcodes, calls, digest, contents, plan.block_exprs, plan.invocation_expr,
+                          len(plan.counted) + len(elements), allocs, elements)
         counted = plan.counted[1:] if plan.entry_once else plan.counted
-        slots = code.add_locals([LONG if wide else INTEGER] * len(counted))
+        slots = longs(len(counted)) if wide else ints(len(counted))
         for blk, slot in zip(counted, slots):
             edits[id(blocks[blk][0])] += ([Insn(op.LLOAD, slot), Insn(op.LCONST_1), Insn(op.LADD),
                                            Insn(op.LSTORE, slot)] if wide else [Insn(op.IINC, (slot, 1))])
         values = ([None] if plan.entry_once else []) + slots  # None: the constant 1
         init = [x for slot in slots
                 for x in ([Insn(op.LCONST_0), Insn(op.LSTORE, slot)] if wide else [Insn(op.ICONST_0), Insn(op.ISTORE, slot)])]
+        if abrupt:  # the same counters, after an invocation counter of its own (the constant 1)
+            cmap.abrupt = CounterMap(mid, 0, opcodes, calls, digest, contents,
+                                     [tuple((off + 1, c) for off, c in e) for e in plan.block_exprs], ((0, 1),),
+                                     1 + cmap.counters, allocs, elements)
     else:
-        cmap = batch.allocate(MethodId(cf.name, method.name, method.descriptor), opcodes, calls, digest)
-        op_slots = code.add_locals([INTEGER] * (len(opcodes) + len(calls)))
+        cmap = CounterMap(mid, 0, opcodes, calls, digest, allocs=allocs, elements=elements)
+        op_slots = ints(len(opcodes) + len(calls) + len(allocs or ()))
         op_slot = dict(zip(opcodes, op_slots))
         call_slot = dict(zip(calls, op_slots[len(opcodes):]))
-        slots = [op_slot[k] for k in opcodes] + [call_slot[k] for k in calls]
+        alloc_slot = dict(zip(allocs or (), op_slots[len(opcodes) + len(calls):]))
+        slots = list(op_slots)
         for insn in insns:
             edits[id(insn)].append(Insn(op.IINC, (op_slot[insn.mnemonic], 1)))
             if insn.opcode in INVOKES:
                 edits[id(insn)].append(Insn(op.IINC, (call_slot[call_key(insn, cp, keys)], 1)))
+            if allocs:
+                k = alloc_key(insn, cp)
+                if k:
+                    edits[id(insn)].append(Insn(op.IINC, (alloc_slot[k], 1)))
         values = [None] + slots  # None: the invocation, 1
         init = [x for slot in slots for x in (Insn(op.ICONST_0), Insn(op.ISTORE, slot))]
         if wide:
-            longs = code.add_locals([LONG] * len(slots))
-            spills = [None] + longs
+            big = longs(len(slots))
+            spills = [None] + big
             flush = []
-            for slot, big in zip(slots, longs):
-                init += [Insn(op.LCONST_0), Insn(op.LSTORE, big)]
-                flush += [Insn(op.LLOAD, big), Insn(op.ILOAD, slot), Insn(op.I2L), Insn(op.LADD), Insn(op.LSTORE, big),
+            for slot, b in zip(slots, big):
+                init += [Insn(op.LCONST_0), Insn(op.LSTORE, b)]
+                flush += [Insn(op.LLOAD, b), Insn(op.ILOAD, slot), Insn(op.I2L), Insn(op.LADD), Insn(op.LSTORE, b),
                           Insn(op.ICONST_0), Insn(op.ISTORE, slot)]
-            for h in sorted(heads):
+            for h in sorted(heads or ()):
                 first = blocks[h][0]
                 edits[id(first)] = flush + edits[id(first)]
+        if abrupt:
+            cmap.abrupt = CounterMap(mid, 0, opcodes, calls, digest, allocs=allocs, elements=elements)
 
-    # the report before each return: add(first, c0, ..., cN), as many calls as argument slots need
+    batch.add(cmap)  # the map's place in the batch: the reports below push its first indexes
+
+    # array lengths: after each array creation, its length is added to a long per array type
+    after: list = []
+    if elements:
+        element_slot = dict(zip(elements, longs(len(elements))))
+        for slot in element_slot.values():
+            init += [Insn(op.LCONST_0), Insn(op.LSTORE, slot)]
+        for i, insn in enumerate(insns):
+            k = alloc_key(insn, cp)
+            if k and k.startswith("a:"):
+                slot = element_slot[k[2:]]
+                after.append((insns[i + 1], [Insn(op.DUP), Insn(op.ARRAYLENGTH), Insn(op.I2L), Insn(op.LLOAD, slot),
+                                             Insn(op.LADD), Insn(op.LSTORE, slot)], False))
+        values += [("elements", element_slot[k]) for k in elements]
+        spills += [None] * len(elements) if spills else []
+
+    # the report: add(first, c0, ..., cN), as many calls as argument slots need
     per_call = MAX_VALUES_PER_CALL if not wide else MAX_VALUES_PER_CALL // 2
 
     def push(j: int, slot) -> list:
         if slot is None:
             return [Insn(op.LCONST_1 if wide else op.ICONST_1)]
+        if isinstance(slot, tuple):  # an element total: always a long
+            return [Insn(op.LLOAD, slot[1])]
         if not wide:
             return [Insn(op.ILOAD, slot)]
         if spills and spills[j] is not None:  # the long so far plus the int since the last loop head
             return [Insn(op.LLOAD, spills[j]), Insn(op.ILOAD, slot), Insn(op.I2L), Insn(op.LADD)]
         return [Insn(op.LLOAD, slot)]
 
-    def report() -> list:
+    def report(target: CounterMap, vals: list, shift: int = 0) -> list:
         out = []
-        for start in range(0, len(values), per_call):
-            chunk = values[start:start + per_call]
-            out.append(push_int(cp, cmap.base + start))
+        for start in range(0, len(vals), per_call):
+            chunk = vals[start:start + per_call]
+            out.append(push_int(cp, target.base + start))
             for j, slot in enumerate(chunk, start):
-                out += push(j, slot)
+                out += [Insn(op.LCONST_1 if wide else op.ICONST_1)] if slot == "one" else push(j - shift, slot)
             out.append(Insn(op.INVOKESTATIC, cp.add_methodref(RUNTIME_CLASS, "add", add_descriptor(len(chunk), kind))))
             batch.arities.add((kind, len(chunk)))
         return out
@@ -525,10 +664,66 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
     if values:
         for insn in insns:
             if insn.opcode in op.RETURNS:
-                edits[id(insn)] += report()
+                edits[id(insn)] += report(cmap, values)
+    start = Label()
+    init.append(start)  # the handler's range begins after the counters are zeroed
+    # stretches of the body with one handler each: everything, or in a constructor the stretches where
+    # `this` is uninitialized (the handler's frame says so) and those where it is not
+    stretches = [(start, False)]  # (start label, uninitialized?)
+    bounds = []
+    if abrupt and uninit is not None:
+        # The call that initializes `this` gets no handler: HotSpot checks its handlers with the locals
+        # after the call but the flags before it, which no stack map frame can express. An exception
+        # thrown by the super(...) or this(...) constructor itself is therefore not tallied here.
+        flags = list(uninit)
+        for k, insn in enumerate(insns[:-1]):
+            if flags[k] and flags[k + 1] is False and insn.opcode == op.INVOKESPECIAL \
+                    and cp.member_ref(insn.arg)[1] == "<init>":
+                flags[k] = None
+        stretches = []
+        state = "start"
+        for insn, flag in zip(insns, flags):
+            if flag != state:
+                lab = start if state == "start" else Label()
+                if state != "start":
+                    bounds.append((insn, [lab], False))
+                stretches.append((lab, flag))
+                state = flag
     # zero the counters before everything, and keep jumps to the first instruction (a loop head) after it
-    code.insert_many([(insns[0], init, False)] + [(insn, edits[id(insn)], True) for insn in insns if edits[id(insn)]])
+    # (an array's length is read right after the instruction that created it: before the next one's
+    # labels, so that no jump skips it; a stretch begins before the next instruction's own code)
+    code.insert_many([(insns[0], init, False)] + after + bounds
+                     + [(insn, edits[id(insn)], True) for insn in insns if edits[id(insn)]])
+
+    if abrupt:
+        first_counter = min((x for x, _ in typed), default=code.max_locals)
+        counters = [t for _, t in sorted(typed)]
+        end = Label()
+        code.items.append(end)
+        handlers = {}
+        for flag in sorted({f for _, f in stretches if f is not None}):
+            label = Label()
+            local0 = (UNINITIALIZED_THIS,) if flag else ()
+            label.frame = Frame(with_locals(local0, first_counter, counters), (Obj("java/lang/Throwable"),))
+            code.items.append(label)
+            if plan is not None:  # block counters: an invocation counter first, the constant 1
+                code.items += report(cmap.abrupt, ["one"] + values, shift=1)
+            else:  # per instruction: the same layout as the normal report
+                code.items += report(cmap.abrupt, values)
+            code.items.append(Insn(op.ATHROW))
+            handlers[flag] = label
+        ends = [lab for lab, _ in stretches[1:]] + [end]
+        for (lab, flag), stop in zip(stretches, ends):
+            if flag is not None:
+                code.handlers.append(Handler(lab, stop, handlers[flag], 0))
+
     return cmap
+
+
+def _every_block(blocks) -> BlockPlan:
+    n = len(blocks)
+    returns = tuple((i, 1) for i, b in enumerate(blocks) if b[-1].opcode in op.RETURNS)
+    return BlockPlan(list(range(n)), [((i, 1),) for i in range(n)], returns)
 
 
 @dataclass

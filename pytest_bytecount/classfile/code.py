@@ -484,7 +484,8 @@ class Code:
 
         new_frames = self._widening_frames(insns, long_branches, cp) if long_branches else []
         attrs = list(self.attributes)
-        if new_frames and not any(type(a) is StackMapTable for a in attrs) and cf.major_version >= 50:
+        if (new_frames or any(type(i) is Label and i.frame is not None for i in items)) \
+                and not any(type(a) is StackMapTable for a in attrs) and cf.major_version >= 50:
             attrs.append(StackMapTable(cp.add_utf8("StackMapTable")))
         body += _u2.pack(len(attrs))
         for a in attrs:

@@ -3,7 +3,7 @@
     python count_worker.py JOBS.json RESULTS.json
 
 JOBS.json: {"java_home": ..., "variant": "server"|"zero", "jobs": [{"classpath": [...], "targets": [...],
-"main": "pkg.Main", "args": [...]}, ...]}. RESULTS.json gets {"jvm": description, "results": [counts...]}
+"main": "pkg.Main", "args": [...], "strategy": "block", "abrupt": false, "allocations": false}, ...]}. RESULTS.json gets {"jvm": description, "results": [counts...]}
 where each entry is the contract's JSON for that job (or {"error": ...}). Runs through the same public
 layers as ``python -m pytest_bytecount count``.
 """
@@ -25,7 +25,8 @@ def main(jobs_file: str, results_file: str) -> int:
     results = []
     for job in spec["jobs"]:
         classpath = Classpath.parse(job["classpath"])
-        batch = instrument(classpath, job["targets"], strategy=job.get("strategy", "block"))
+        batch = instrument(classpath, job["targets"], strategy=job.get("strategy", "block"),
+                           abrupt=job.get("abrupt", False), allocations=job.get("allocations", False))
         with ClassDir(batch) as classes:
             loader = session.loader(classes.path, classpath.entries)
             try:

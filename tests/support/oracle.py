@@ -90,13 +90,17 @@ class OracleCounts(dict):
     """Method id -> ``{"invocations", "total", "opcodes", "calls"}``, sorted by method id.
 
     ``abrupt``: method id -> invocations that ended by an exception (not in the counts).
+    ``abrupt_counts``: method id -> the same shape as the counts, for those invocations (the
+    instruction that threw, or whose callee threw, included).
     ``stats``: the agent's statistics (see the C file). ``seconds``: wall time of the JVM run.
     """
 
     def __init__(self, counts=(), abrupt: Optional[Dict[str, int]] = None,
-                 stats: Optional[Dict[str, int]] = None, seconds: float = 0.0):
+                 stats: Optional[Dict[str, int]] = None, seconds: float = 0.0,
+                 abrupt_counts: Optional[Dict[str, dict]] = None):
         super().__init__(counts)
         self.abrupt = dict(abrupt or {})
+        self.abrupt_counts = dict(abrupt_counts or {})
         self.stats = dict(stats or {})
         self.seconds = seconds
 
@@ -177,17 +181,19 @@ class AgentOutput:
     steps: Dict[MethodKey, Dict[int, int]]
     abrupt: Dict[MethodKey, int]
     stats: Dict[str, int]
+    abrupt_steps: Dict[MethodKey, Dict[int, int]]
 
 
 def parse_agent_output(text: str) -> AgentOutput:
     """Read the agent's file (format in the C file's header); duplicate methods (one class loaded by
     two loaders) are summed."""
     lines = text.splitlines()
-    if not lines or not lines[0].startswith("# bytecount-oracle 1"):
-        raise OracleRunError(f"not a bytecount-oracle v1 result: {lines[:1]!r}")
+    if not lines or not lines[0].startswith("# bytecount-oracle 2"):
+        raise OracleRunError(f"not a bytecount-oracle v2 result: {lines[:1]!r}")
     invocations: Dict[MethodKey, int] = {}
     steps: Dict[MethodKey, Dict[int, int]] = {}
     abrupt: Dict[MethodKey, int] = {}
+    abrupt_steps: Dict[MethodKey, Dict[int, int]] = {}
     stats: Dict[str, int] = {}
     current: Optional[Dict[int, int]] = None
     for line in lines[1:]:
@@ -198,13 +204,13 @@ def parse_agent_output(text: str) -> AgentOutput:
             key = (fields[1], fields[2], fields[3])
             table = invocations if fields[0] == "M" else abrupt
             table[key] = table.get(key, 0) + int(fields[4])
-            current = steps.setdefault(key, {}) if fields[0] == "M" else None
+            current = (steps if fields[0] == "M" else abrupt_steps).setdefault(key, {})
         elif current is not None and len(fields) == 2:
             bci, count = int(fields[0]), int(fields[1])
             current[bci] = current.get(bci, 0) + count
         elif line:
             raise OracleRunError(f"unexpected line in the oracle's output: {line!r}")
-    return AgentOutput(invocations, steps, abrupt, stats)
+    return AgentOutput(invocations, steps, abrupt, stats, abrupt_steps)
 
 
 def _java_command(java: Optional[JavaCommand]) -> List[str]:
@@ -448,30 +454,36 @@ def method_id(key: MethodKey) -> str:
     return f"{internal.replace('/', '.')}#{name}{descriptor}"
 
 
+def _named(key: MethodKey, invocations: int, steps: Mapping[int, int],
+           listing: Mapping[MethodKey, Mapping[int, Instruction]]) -> dict:
+    instructions = listing.get(key)
+    if instructions is None:
+        raise OracleMismatch(f"javap shows no method {method_id(key)} (a different class file was loaded?)")
+    opcodes: Dict[str, int] = {}
+    calls: Dict[str, int] = {}
+    for bci, count in steps.items():
+        instruction = instructions.get(bci)
+        if instruction is None:
+            raise OracleMismatch(f"{method_id(key)}: the JVM executed bci {bci}, where javap shows no instruction")
+        opcodes[instruction.mnemonic] = opcodes.get(instruction.mnemonic, 0) + count
+        if instruction.call is not None:
+            calls[instruction.call] = calls.get(instruction.call, 0) + count
+    return {
+        "invocations": invocations,
+        "total": sum(opcodes.values()),
+        "opcodes": dict(sorted(opcodes.items())),
+        "calls": dict(sorted(calls.items())),
+    }
+
+
 def to_contract(output: AgentOutput, listing: Mapping[MethodKey, Mapping[int, Instruction]]) -> OracleCounts:
     """Name the agent's (method, bci) counts by javap's listing: the contract's JSON shape."""
-    counts: Dict[str, dict] = {}
-    for key in sorted(output.invocations, key=method_id):
-        instructions = listing.get(key)
-        if instructions is None:
-            raise OracleMismatch(f"javap shows no method {method_id(key)} (a different class file was loaded?)")
-        opcodes: Dict[str, int] = {}
-        calls: Dict[str, int] = {}
-        for bci, count in output.steps.get(key, {}).items():
-            instruction = instructions.get(bci)
-            if instruction is None:
-                raise OracleMismatch(f"{method_id(key)}: the JVM executed bci {bci}, where javap shows no instruction")
-            opcodes[instruction.mnemonic] = opcodes.get(instruction.mnemonic, 0) + count
-            if instruction.call is not None:
-                calls[instruction.call] = calls.get(instruction.call, 0) + count
-        counts[method_id(key)] = {
-            "invocations": output.invocations[key],
-            "total": sum(opcodes.values()),
-            "opcodes": dict(sorted(opcodes.items())),
-            "calls": dict(sorted(calls.items())),
-        }
+    counts = {method_id(key): _named(key, output.invocations[key], output.steps.get(key, {}), listing)
+              for key in sorted(output.invocations, key=method_id)}
+    abrupt_counts = {method_id(key): _named(key, n, output.abrupt_steps.get(key, {}), listing)
+                     for key, n in sorted(output.abrupt.items(), key=lambda item: method_id(item[0]))}
     abrupt = {method_id(key): n for key, n in sorted(output.abrupt.items(), key=lambda item: method_id(item[0]))}
-    return OracleCounts(counts, abrupt=abrupt, stats=output.stats)
+    return OracleCounts(counts, abrupt=abrupt, stats=output.stats, abrupt_counts=abrupt_counts)
 
 
 def oracle_counts(classpath: Sequence[Union[str, Path]], classes: Sequence[str], main: str,

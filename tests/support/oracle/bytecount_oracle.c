@@ -55,6 +55,7 @@
  *   M <class-internal-name> <name> <descriptor> <normal-invocations>
  *   <bci> <count>                                         (each bci with count > 0)
  *   A <class-internal-name> <name> <descriptor> <invocations-ended-by-exception>   (when > 0)
+ *   <bci> <count>      (one line per executed bci of those invocations, the throwing one included)
  */
 
 #include <jvmti.h>
@@ -64,7 +65,7 @@
 #include <stdlib.h>
 #include <string.h>
 
-#define ORACLE_FORMAT 1
+#define ORACLE_FORMAT 2
 
 typedef struct MethodInfo {
     jmethodID id;
@@ -77,6 +78,7 @@ typedef struct MethodInfo {
     uint64_t invocations;
     uint64_t abrupt;
     uint64_t *counts; /* [code_length] */
+    uint64_t *abrupt_counts; /* [code_length]: executions in invocations that ended by an exception */
     struct MethodInfo *next;
 } MethodInfo;
 
@@ -354,6 +356,7 @@ static void register_class(jvmtiEnv *jvmti, jclass klass) {
         m->descriptor = xstrdup(descriptor);
         m->code_length = (jint)(end + 1);
         m->counts = xcalloc((size_t)m->code_length, sizeof(uint64_t));
+        m->abrupt_counts = xcalloc((size_t)m->code_length, sizeof(uint64_t));
         (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
         (*jvmti)->Deallocate(jvmti, (unsigned char *)descriptor);
         jint count = 0;
@@ -507,6 +510,10 @@ static void JNICALL on_method_exit(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
     if (was_popped_by_exception) {
         lock();
         m->abrupt++;
+        for (jint i = 0; i < f->ntouched; i++) {
+            jint bci = f->touched[i];
+            m->abrupt_counts[bci] += f->counts[bci];
+        }
         unlock();
         frame_clear(f);
         return;
@@ -586,8 +593,12 @@ static void write_results(void) {
             for (jint bci = 0; bci < m->code_length; bci++)
                 if (m->counts[bci] > 0) fprintf(out, "%d %llu\n", (int)bci, (unsigned long long)m->counts[bci]);
         }
-        if (m->abrupt > 0)
+        if (m->abrupt > 0) {
             fprintf(out, "A %s %s %s %llu\n", m->class_name, m->name, m->descriptor, (unsigned long long)m->abrupt);
+            for (jint bci = 0; bci < m->code_length; bci++)
+                if (m->abrupt_counts[bci] > 0)
+                    fprintf(out, "%d %llu\n", (int)bci, (unsigned long long)m->abrupt_counts[bci]);
+        }
     }
     if (fclose(out) != 0) perror(g_out_path);
 }
