@@ -11,25 +11,122 @@
       }
     }
 
-Keys are sorted and indented, one count a line, so a change is a small diff. Writes go to a temporary
-file in the same folder and are renamed over the old one (atomic on POSIX and Windows). A file that does
-not parse is an error naming it; it is never overwritten silently.
+Keys are sorted and indented, one count a line, so a change is a small diff. A file is data only (JSON,
+never executed) and is checked whole on reading: a file that does not parse, misses a key, holds a
+negative or non-integer count, or was written by a newer format is an error naming the file and the key,
+and it is never overwritten, except by an explicit update, which first copies it to ``<name>.bak``.
+
+Writing (:func:`update`):
+- Under an exclusive ``flock`` of the baseline folder itself (no lock file is left behind), the file is
+  re-read, the change is applied to what is on disk now, and the result is written. Two pytest processes
+  updating the same file therefore never lose each other's entries.
+- The new text goes to a temporary file in the same folder, is fsynced, renamed over the old file
+  (``os.replace``, atomic) and the folder is fsynced: a reader, or a process killed at any point, sees
+  the old file or the new one, never a torn one. Temporary files of killed writers are ignored by readers
+  and removed by the next writer (which holds the lock, so no live writer owns them).
 """
 
 from __future__ import annotations
 
 import json
 import os
+import shutil
 import tempfile
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Iterator, Optional
+
+try:
+    import fcntl
+except ImportError:  # pragma: no cover - Windows: updates are atomic but not serialised between processes
+    fcntl = None
 
 FORMAT = 1
+_TMP_SUFFIX = ".tmp"
 
 
 class BaselineError(ValueError):
     """A baseline file that cannot be read or written."""
+
+    def __init__(self, path: Path, message: str):
+        self.path = Path(path)
+        super().__init__(message)
+
+
+class NewerFormatError(BaselineError):
+    """A baseline file written by a newer pytest-bytecount (a higher ``format``)."""
+
+
+def _short(key: str, limit: int = 80) -> str:
+    text = repr(key)
+    return text if len(text) <= limit else text[: limit - 5] + "...'"
+
+
+def _count_problem(value) -> Optional[str]:
+    if type(value) is not int:  # bool is an int subclass, and not a count
+        return f"is {json.dumps(value)[:40]}, not an integer"
+    if value < 0:
+        return f"is {value}, a negative count"
+    return None
+
+
+def _check(path: Path, data) -> dict:
+    """The ``tests`` table of a parsed baseline file, or :class:`BaselineError` naming the bad key."""
+
+    def bad(where: str, problem: str) -> BaselineError:
+        return BaselineError(path, f"baseline file {path}: {where} {problem}; fix it by hand, or re-record it with "
+                                   f"--bytecount-update (which keeps the current file as {path.name}.bak)")
+
+    if not isinstance(data, dict):
+        raise bad("the top level", "must be an object with 'format' and 'tests'")
+    if "format" not in data:
+        raise bad("the top level", "has no 'format' key")
+    version = data["format"]
+    if type(version) is not int:
+        raise bad("'format'", f"is {json.dumps(version)[:40]}, not an integer")
+    if version > FORMAT:
+        raise NewerFormatError(path, f"baseline file {path} has format {version}, written by a newer "
+                                     f"pytest-bytecount; this one reads format {FORMAT}. Upgrade pytest-bytecount "
+                                     f"(the file is left as it is; --bytecount-update would rewrite it in format "
+                                     f"{FORMAT}, keeping the current file as {path.name}.bak)")
+    if version < 1:
+        raise bad("'format'", f"is {version}; formats start at 1")
+    if "tests" not in data:
+        raise bad("the top level", "has no 'tests' key")
+    tests = data["tests"]
+    if not isinstance(tests, dict):
+        raise bad("'tests'", "must be an object")
+    for key, entry in tests.items():
+        where = f"tests[{_short(key)}]"
+        if not isinstance(entry, dict):
+            raise bad(where, "must be an object")
+        if "methods" not in entry:
+            raise bad(where, "has no 'methods' key")
+        if not isinstance(entry["methods"], dict):
+            raise bad(f"{where}.methods", "must be an object")
+        for method, counts in entry["methods"].items():
+            mwhere = f"{where}.methods[{_short(method)}]"
+            if not isinstance(counts, dict):
+                raise bad(mwhere, "must be an object")
+            for metric in ("total", "invocations"):
+                if metric not in counts:
+                    raise bad(mwhere, f"has no '{metric}' key")
+                problem = _count_problem(counts[metric])
+                if problem:
+                    raise bad(f"{mwhere}.{metric}", problem)
+            for table in ("opcodes", "calls"):
+                if table not in counts:
+                    continue
+                if not isinstance(counts[table], dict):
+                    raise bad(f"{mwhere}.{table}", "must be an object")
+                for name, value in counts[table].items():
+                    problem = _count_problem(value)
+                    if problem:
+                        raise bad(f"{mwhere}.{table}[{_short(name)}]", problem)
+            if "bytecode_sha256" in counts and not isinstance(counts["bytecode_sha256"], str):
+                raise bad(f"{mwhere}.bytecode_sha256", "must be a string")
+    return tests
 
 
 @dataclass
@@ -37,53 +134,186 @@ class BaselineFile:
     path: Path
     tests: dict = field(default_factory=dict)  # test key -> {"jvm", "plugin", "methods": {...}}
     exists: bool = False
+    _text: Optional[bytes] = field(default=None, repr=False)  # what was read or written last
+    _chunks: dict = field(default_factory=dict, repr=False)  # test key -> (entry, rendered text)
 
     @classmethod
     def load(cls, path: Path) -> "BaselineFile":
         path = Path(path)
-        if not path.exists():
-            return cls(path)
         try:
-            data = json.loads(path.read_text(encoding="utf-8"))
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            return cls(path)
+        except OSError as e:
+            raise BaselineError(path, f"baseline file {path} cannot be read: {e}") from None
+        return cls.parse(path, raw)
+
+    @classmethod
+    def parse(cls, path: Path, raw: bytes) -> "BaselineFile":
+        try:
+            data = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise BaselineError(f"baseline file {path} is not valid JSON ({e}); fix it by hand or delete it "
-                                f"and re-record with --bytecount-update") from None
-        if not isinstance(data, dict) or not isinstance(data.get("tests"), dict):
-            raise BaselineError(f"baseline file {path} does not hold a 'tests' table; fix it by hand or delete it "
-                                f"and re-record with --bytecount-update")
-        version = data.get("format")
-        if version != FORMAT:
-            raise BaselineError(f"baseline file {path} has format {version!r}; this pytest-bytecount reads format "
-                                f"{FORMAT}. Upgrade pytest-bytecount, or re-record with --bytecount-update")
-        for key, entry in data["tests"].items():
-            if not isinstance(entry, dict) or not isinstance(entry.get("methods"), dict) or not all(
-                    isinstance(m, dict) and isinstance(m.get("total"), int) and isinstance(m.get("invocations"), int)
-                    for m in entry["methods"].values()):
-                raise BaselineError(f"baseline file {path}: entry {key!r} is malformed (each method needs integer "
-                                    f"'total' and 'invocations'); fix it or re-record with --bytecount-update")
-        return cls(path, data["tests"], True)
+            raise BaselineError(path, f"baseline file {path} is not valid JSON ({e}); fix it by hand, or re-record "
+                                      f"it with --bytecount-update (which keeps the current file as "
+                                      f"{path.name}.bak)") from None
+        return cls(path, _check(path, data), True, raw)
 
     def get(self, test_key: str) -> Optional[dict]:
         entry = self.tests.get(test_key)
         return None if entry is None else entry["methods"]
 
     def render(self) -> str:
-        return json.dumps({"format": FORMAT, "tests": self.tests}, indent=2, sort_keys=True, ensure_ascii=False) + "\n"
+        """``json.dumps({"format": FORMAT, "tests": tests}, indent=2, sort_keys=True, ensure_ascii=False)``
+        plus a newline, with each test's text kept between writes (a file is rewritten after every test)."""
+        if not self.tests:
+            return '{\n  "format": %d,\n  "tests": {}\n}\n' % FORMAT
+        parts = []
+        for key in sorted(self.tests):
+            entry = self.tests[key]
+            cached = self._chunks.get(key)
+            if cached is None or cached[0] is not entry:
+                body = json.dumps(entry, indent=2, sort_keys=True, ensure_ascii=False).replace("\n", "\n    ")
+                cached = self._chunks[key] = (entry, f"    {json.dumps(key, ensure_ascii=False)}: {body}")
+            parts.append(cached[1])
+        return '{\n  "format": %d,\n  "tests": {\n%s\n  }\n}\n' % (FORMAT, ",\n".join(parts))
 
     def save(self) -> None:
-        self.path.parent.mkdir(parents=True, exist_ok=True)
-        text = self.render()
-        fd, tmp = tempfile.mkstemp(dir=self.path.parent, prefix=f".{self.path.name}.", suffix=".tmp")
-        try:
-            with os.fdopen(fd, "w", encoding="utf-8", newline="\n") as f:
-                f.write(text)
-                f.flush()
-                os.fsync(f.fileno())
-            os.replace(tmp, self.path)
-        except BaseException:
-            try:
-                os.unlink(tmp)
-            except OSError:
-                pass
-            raise
+        """Write atomically (:func:`write_atomically`). Call it under :func:`folder_lock` (as :func:`update`
+        does) when other processes may write the same folder."""
+        data = self.render().encode("utf-8")
+        write_atomically(self.path, data)
         self.exists = True
+        self._text = data
+
+
+def write_atomically(path: Path, data: bytes) -> None:
+    """Temporary file in the same folder, fsync, rename over ``path``, fsync the folder: readers and a
+    process killed at any point see the old file or the new one. The mode of an existing file is kept."""
+    path = Path(path)
+    path.parent.mkdir(parents=True, exist_ok=True)
+    mode = _file_mode(path)
+    fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}.", suffix=_TMP_SUFFIX)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            if hasattr(os, "fchmod"):  # mkstemp makes it owner-only
+                os.fchmod(f.fileno(), mode)
+            f.write(data)
+            f.flush()
+            os.fsync(f.fileno())
+        os.replace(tmp, path)
+    except BaseException:
+        try:
+            os.unlink(tmp)
+        except OSError:
+            pass
+        raise
+    _fsync_dir(path.parent)
+
+
+def _file_mode(path: Path) -> int:
+    try:
+        return os.stat(path).st_mode & 0o777
+    except OSError:
+        umask = os.umask(0)  # the only way to read it; set straight back
+        os.umask(umask)
+        return 0o666 & ~umask
+
+
+def _fsync_dir(folder: Path) -> None:
+    try:
+        fd = os.open(folder, os.O_RDONLY)
+    except OSError:  # pragma: no cover - not possible on Windows; the rename is still atomic
+        return
+    try:
+        os.fsync(fd)
+    except OSError:  # pragma: no cover - some filesystems refuse fsync on a directory
+        pass
+    finally:
+        os.close(fd)
+
+
+@contextmanager
+def folder_lock(folder: Path) -> Iterator[None]:
+    """Hold an exclusive lock on the baseline folder: an ``flock`` of the folder itself, or, where a
+    filesystem refuses that, of a ``.bytecount.lock`` file in it. Blocks until other writers are done."""
+    folder = Path(folder)
+    folder.mkdir(parents=True, exist_ok=True)
+    if fcntl is None:  # pragma: no cover
+        yield
+        return
+    fd = os.open(folder, os.O_RDONLY)
+    try:
+        try:
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        except OSError:  # pragma: no cover - e.g. a network filesystem without flock on directories
+            os.close(fd)
+            fd = os.open(folder / ".bytecount.lock", os.O_RDWR | os.O_CREAT, 0o666)
+            fcntl.flock(fd, fcntl.LOCK_EX)
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def _remove_orphans(folder: Path) -> None:
+    """Temporary files of writers killed mid-write; only called under the folder lock."""
+    for tmp in folder.glob(f".*.json.*{_TMP_SUFFIX}"):
+        try:
+            tmp.unlink()
+        except OSError:
+            pass
+
+
+def _backup_path(path: Path) -> Path:
+    candidate = path.with_name(path.name + ".bak")
+    n = 1
+    while candidate.exists():
+        candidate = path.with_name(f"{path.name}.bak.{n}")
+        n += 1
+    return candidate
+
+
+@dataclass
+class Update:
+    baseline: BaselineFile  # the file as written (or as found, when nothing changed)
+    written: bool
+    backup: Optional[Path] = None  # where an unreadable file was kept before it was replaced
+    replaced_error: Optional[BaselineError] = None
+
+
+def update(path: Path, change: Callable[[BaselineFile], bool], previous: Optional[BaselineFile] = None,
+           replace_unreadable: bool = False) -> Update:
+    """Apply ``change`` (returns whether it changed anything) to the file as it is on disk now, under the
+    folder lock, and write the result if it changed.
+
+    ``previous`` is a view this process read or wrote before; it is reused when the file still holds
+    exactly its bytes, so a series of updates does not re-parse the file each time. An unreadable file
+    raises :class:`BaselineError`, unless ``replace_unreadable``: then it is copied to ``<name>.bak``
+    and replaced.
+    """
+    path = Path(path)
+    with folder_lock(path.parent):
+        _remove_orphans(path.parent)
+        try:
+            raw = path.read_bytes()
+        except FileNotFoundError:
+            raw = None
+        except OSError as e:
+            raise BaselineError(path, f"baseline file {path} cannot be read: {e}") from None
+        backup = replaced = None
+        if raw is None:
+            current = BaselineFile(path)
+        elif previous is not None and previous._text == raw:
+            current = previous
+        else:
+            try:
+                current = BaselineFile.parse(path, raw)
+            except BaselineError as e:
+                if not replace_unreadable:
+                    raise
+                backup, replaced = _backup_path(path), e
+                shutil.copy2(path, backup)
+                current = BaselineFile(path, exists=True)
+        written = change(current) or backup is not None
+        if written:
+            current.save()
+        return Update(current, written, backup, replaced)

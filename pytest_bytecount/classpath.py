@@ -80,6 +80,11 @@ class Classpath:
             return (entry / f"{internal_name}.class").read_bytes()
         return self._jars[entry].read(member)
 
+    def location(self, internal_name: str) -> str:
+        """Where the class comes from, for messages: ``dir/pkg/Cls.class`` or ``lib.jar!pkg/Cls.class``."""
+        entry, member = self.index[internal_name]
+        return str(entry / f"{internal_name}.class") if member is None else f"{entry}!{member}"
+
     def __contains__(self, internal_name: str) -> bool:
         return internal_name in self.index
 

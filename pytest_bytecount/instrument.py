@@ -9,6 +9,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Optional
 
+from .classfile import ClassFormatError
 from .classpath import Classpath
 from .runtime_class import LAYOUT_RESOURCE, RUNTIME_CLASS, build_runtime_class, layout_program
 from .targets import resolve_targets
@@ -73,7 +74,11 @@ def _instrument(classpath: Classpath, patterns: list, progress, batch: Batch) ->
     classes = {}
     refused = []
     for i, (name, methods) in enumerate(targets.items()):
-        result = instrument_class(classpath.read(name), methods, batch)
+        try:
+            result = instrument_class(classpath.read(name), methods, batch)
+        except ClassFormatError as e:
+            raise ClassFormatError(f"class {name.replace('/', '.')} ({classpath.location(name)}) cannot be "
+                                   f"instrumented: {e}") from None
         classes[name] = result.data
         refused += result.refused
         if progress is not None:

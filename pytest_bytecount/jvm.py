@@ -144,6 +144,16 @@ class JvmSession:
         parent = jpype.JClass("java.lang.ClassLoader").getPlatformClassLoader()
         return jpype.JClass("java.net.URLClassLoader")(urls, parent)
 
+    def loader_without_instrumentation(self, classpath: Sequence[Path]):
+        """A fresh URLClassLoader over the user classpath alone, to tell a broken class from a broken copy."""
+        import jpype
+
+        self.start()
+        URL = jpype.JClass("java.net.URL")
+        urls = jpype.JArray(URL)([jpype.JClass("java.io.File")(str(p)).toURI().toURL() for p in classpath])
+        parent = jpype.JClass("java.lang.ClassLoader").getPlatformClassLoader()
+        return jpype.JClass("java.net.URLClassLoader")(urls, parent)
+
     def run_main(self, loader, main_class: str, args: Sequence[str]) -> None:
         import jpype
 

@@ -6,7 +6,6 @@ and storage live in their own modules.
 
 from __future__ import annotations
 
-import json
 import os
 import shlex
 from pathlib import Path
@@ -15,13 +14,15 @@ from typing import Optional
 import pytest
 
 from . import __version__
-from .baseline import BaselineError, BaselineFile
+from .baseline import BaselineError, BaselineFile, update
+from .classfile import ClassFormatError
 from .classpath import Classpath, ClasspathError
 from .compare import ToleranceError, compare, parse_tolerances, render_verdict
 from .config import ConfigError, Settings, load_settings
 from .counts import counts_from_values
 from .instrument import instrument
-from .jvm import ClassDir, JvmError, JvmSession, choose_jvm
+from .jvm import ClassDir, JvmChoice, JvmError, JvmSession, choose_jvm
+from .results import ResultsFile
 from .targets import TargetError
 
 MARKER = "bytecount"
@@ -67,17 +68,23 @@ class BytecountFixture:
     def __init__(self, plugin: "BytecountPlugin", targets: tuple):
         self._plugin = plugin
         self.targets = targets
+        if plugin.unusable:
+            pytest.fail(plugin.unusable, pytrace=False)
         self._batch, classdir = plugin.batch_for(targets)
-        session = plugin.session()
-        self._session = session
-        self._loader = session.loader(classdir.path, plugin.classpath().entries)
+        self._session = plugin.session()
+        self._loader = plugin.loader(classdir.path)
 
     def jclass(self, name: str):
         """The class ``name`` (``pkg.Cls`` or ``pkg.Outer$Inner``) from this test's own class loader."""
         import jpype
 
-        cls = jpype.JClass("java.lang.Class").forName(name, True, self._loader)
-        return jpype.JClass(cls)
+        try:
+            return jpype.JClass(jpype.JClass("java.lang.Class").forName(name, True, self._loader))
+        except jpype.JClass("java.lang.LinkageError") as e:  # VerifyError, ClassFormatError, ...
+            if isinstance(e, jpype.JClass("java.lang.ExceptionInInitializerError")):
+                raise  # the class's own static initializer threw: the test may expect that
+            failure = self._plugin.load_failure(name, e)
+        pytest.fail(failure, pytrace=False)  # outside the except: no "during handling" chain
 
     def counts(self) -> dict:
         """Counts of the targets so far, in the contract's shape."""
@@ -115,6 +122,13 @@ def bytecount(request):
 _fixture_key = pytest.StashKey[BytecountFixture]()
 
 
+def _remove(tests: dict, keys) -> bool:
+    gone = [k for k in keys if k in tests]
+    for k in gone:
+        del tests[k]
+    return bool(gone)
+
+
 class BytecountPlugin:
     def __init__(self, config):
         self.config = config
@@ -127,8 +141,16 @@ class BytecountPlugin:
         self.collected: dict = {}  # baseline path -> set of test keys collected
         self.partial_modules: set = set()
         self.refused: set = set()
-        self.errors: list = []  # methods left uncounted (over 64 KB), shown in the summary
+        self.errors: list = []  # problems shown in red in the summary
+        self.notes: list = []  # baseline files kept as .bak and re-recorded, cache entries rebuilt
+        self.written: set = set()  # baseline files written this session
+        self._views: dict = {}  # baseline path -> the BaselineFile this process last wrote
+        self._jvm_choice: Optional[JvmChoice] = None
+        self.unusable: Optional[str] = None  # why no counted test can run (every one fails with it)
+        self.bad_markers = False
         self.is_worker = hasattr(config, "workerinput")
+        json_out = config.option.bytecount_json
+        self._results_file = ResultsFile(Path(json_out)) if json_out and not self.is_worker else None
         opt = config.option
         self.update = opt.bytecount_update
         self.strict = opt.bytecount_strict
@@ -155,7 +177,7 @@ class BytecountPlugin:
                 from .javac import compile_sources
 
                 try:
-                    entries.insert(0, str(compile_sources([Path(p) for p in s.sources], s, entries)))
+                    entries.insert(0, str(compile_sources([Path(p) for p in s.sources], s, entries, self._say)))
                 except ConfigError as e:
                     raise pytest.UsageError(f"bytecount: {e}") from None
             try:
@@ -164,24 +186,62 @@ class BytecountPlugin:
                 raise pytest.UsageError(f"bytecount: {e}") from None
         return self._classpath
 
-    def session(self) -> JvmSession:
-        if self._session is None:
+    def jvm_choice(self) -> JvmChoice:
+        if self._jvm_choice is None:
             s = self.settings()
             try:
-                choice = choose_jvm(s.java_home, s.jvm)
+                self._jvm_choice = choose_jvm(s.java_home, s.jvm)
             except JvmError as e:
                 raise pytest.UsageError(f"bytecount: {e}") from None
-            self._session = JvmSession(choice, s.jvm_options)
+        return self._jvm_choice
+
+    def session(self) -> JvmSession:
+        if self._session is None:
+            choice = self.jvm_choice()
+            self._session = JvmSession(choice, self.settings().jvm_options)
             self.jvm_version = choice.version
-            reporter = self.config.pluginmanager.get_plugin("terminalreporter")
-            capture = self.config.pluginmanager.get_plugin("capturemanager")
-            if reporter is not None and not self.is_worker:
-                if capture is not None:
-                    with capture.global_and_fixture_disabled():
-                        reporter.write_line(f"bytecount: using {choice.describe()}")
-                else:
-                    reporter.write_line(f"bytecount: using {choice.describe()}")
+            self._say(f"bytecount: using {choice.describe()}")
         return self._session
+
+    def loader(self, first: Path):
+        """A class loader over ``first`` then the classpath. The JVM starts on first use; when it cannot,
+        this test and every later counted test fail with the reason (JPype cannot retry a start)."""
+        try:
+            return self.session().loader(first, self.classpath().entries)
+        except JvmError as e:
+            self.unusable = f"bytecount: {e}"
+        pytest.fail(self.unusable, pytrace=False)
+
+    def load_failure(self, name: str, error) -> str:
+        """What a test says when a class does not load: the JVM's own message (the verifier's, for a
+        VerifyError) and whether the class fails the same way without instrumentation."""
+        import jpype
+
+        message = error.getMessage()
+        text = f"bytecount: class {name} cannot be loaded: {error.getClass().getName()}" + (
+            f": {message}" if message is not None else "")
+        plain = self.session().loader_without_instrumentation(self.classpath().entries)
+        try:
+            jpype.JClass("java.lang.Class").forName(name, True, plain)
+        except jpype.JClass("java.lang.Throwable") as original:
+            return (f"{text}\nThe class fails the same way without instrumentation "
+                    f"({original.getClass().getName()}): fix or rebuild it.")
+        finally:
+            plain.close()
+        return (f"{text}\nThe uninstrumented class loads, so this is a bug in pytest-bytecount {__version__}: "
+                f"please report it with the class file.")
+
+    def _say(self, line: str) -> None:
+        """A line on the terminal, outside output capture (the controller's, under xdist)."""
+        reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+        capture = self.config.pluginmanager.get_plugin("capturemanager")
+        if reporter is None or self.is_worker:
+            return
+        if capture is not None:
+            with capture.global_and_fixture_disabled():
+                reporter.write_line(line)
+        else:
+            reporter.write_line(line)
 
     def batch_for(self, targets: tuple):
         """Instrument the targets once per session; each test still gets its own loader over them."""
@@ -191,8 +251,10 @@ class BytecountPlugin:
                 cache = None if self.config.option.bytecount_no_cache else \
                     Path(self.settings().root) / ".bytecount-cache" / "instrumented"
                 result = instrument(self.classpath(), list(targets), cache_dir=cache)
-            except TargetError as e:
-                pytest.fail(f"bytecount: {e}", pytrace=False)
+            except (TargetError, ClassFormatError) as e:
+                result = f"bytecount: {e}"
+            if isinstance(result, str):
+                pytest.fail(result, pytrace=False)
             self.refused.update(result.refused)
             batch = self._batches[targets] = (result, ClassDir(result))
         return batch
@@ -243,11 +305,30 @@ class BytecountPlugin:
             if "bytecount" not in item.fixturenames:
                 item.fixturenames.append("bytecount")
         if problems:
+            self.bad_markers = True
             raise pytest.UsageError("bytecount: bad marker arguments:\n  " + "\n  ".join(problems))
         if any(item.get_closest_marker(MARKER) for item in items):
             for item in items:
                 if item.get_closest_marker(MARKER):
                     self.collected.setdefault(self.baseline_path(item), set()).add(self.test_key(item))
+
+    def pytest_collection_finish(self, session) -> None:
+        """Check the session-wide setup once, before any test runs: the settings, the classpath (javac
+        runs here for ``sources``) and the JVM's files. A problem is one UsageError, not one error per
+        test; on an xdist worker, where a UsageError would crash the worker, every counted test fails
+        with it instead. The JVM itself starts with the first counted test."""
+        if self.bad_markers:  # called even so (pytest runs it in a finally): say that first
+            return
+        if self.config.option.collectonly or not any(item.get_closest_marker(MARKER) for item in session.items):
+            return
+        try:
+            self.settings()
+            self.classpath()
+            self.jvm_choice()
+        except pytest.UsageError as e:
+            if not self.is_worker:
+                raise
+            self.unusable = str(e)
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_xdist_node_collection_finished(self, node, ids) -> None:
@@ -289,9 +370,11 @@ class BytecountPlugin:
         try:
             stored = self.baseline(path).get(key)
         except BaselineError as e:
-            report.outcome = "failed"
-            report.longrepr = f"bytecount: {e}"
-            return
+            if not self.update:
+                report.outcome = "failed"
+                report.longrepr = f"bytecount: {e}"
+                return
+            stored = None  # re-recorded: the unreadable file is kept as .bak when it is replaced
         verdict = compare(stored, now, tolerances, strict)
         accept = f"pytest {shlex.quote(item.nodeid)} --bytecount-update"
         result = {"nodeid": item.nodeid, "baseline": str(path), "key": key, "status": verdict.status,
@@ -315,21 +398,55 @@ class BytecountPlugin:
                 report.sections.append(("bytecount", text))
 
     def pytest_runtest_logreport(self, report) -> None:
+        """Each result is saved as soon as its test ends (by the controller, under xdist): a crash of the
+        JVM, which takes the process with it, loses nothing of the tests that finished before it."""
         result = getattr(report, "bytecount", None)
-        if result is not None and report.when == "call":
-            result = dict(result)
-            result["test_outcome"] = report.outcome
-            self.results[report.nodeid] = result
+        if result is None or report.when != "call" or self.is_worker:
+            return
+        result = dict(result)
+        result["test_outcome"] = report.outcome
+        self.results[report.nodeid] = result
+        if self._results_file is not None:
+            self._results_file.add(report.nodeid, result)
+        if self.update and report.outcome == "passed":  # a failing test's counts are not a baseline
+            self._record(result)
+
+    def _record(self, r: dict) -> None:
+        path, key = Path(r["baseline"]), r["key"]
+        entry = {"jvm": r["jvm"], "plugin": r["plugin"], "methods": r["counts"]}
+
+        def change(b: BaselineFile) -> bool:
+            if (self.update == "new" and key in b.tests) or b.tests.get(key) == entry:
+                return False
+            b.tests[key] = entry
+            return True
+
+        self._update(path, change)
+
+    def _update(self, path: Path, change) -> None:
+        try:
+            done = update(path, change, self._views.get(path), replace_unreadable=True)
+        except (BaselineError, OSError) as e:
+            message = f"not updated: {e}"
+            if message not in self.errors:
+                self.errors.append(message)
+            return
+        self._views[path] = done.baseline
+        if done.written:
+            self.written.add(path)
+        if done.backup is not None:
+            self.notes.append(f"{path} could not be read ({done.replaced_error}); it was kept as "
+                              f"{done.backup} and re-recorded")
 
     def pytest_sessionfinish(self, session, exitstatus) -> None:
         if self.is_worker:
             return
         self.stale = self._stale_entries()
-        if self.update and self.results:
-            self._write_baselines()
-        json_out = self.config.option.bytecount_json
-        if json_out:
-            Path(json_out).write_text(json.dumps(self.results, indent=2, sort_keys=True) + "\n", encoding="utf-8")
+        if self.update == "all":
+            for path, keys in self.stale.items():
+                self._update(path, lambda b, keys=keys: _remove(b.tests, keys))
+        if self._results_file is not None:
+            self._results_file.finish(self.results)
         summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
         if summary_file and self.results:
             with open(summary_file, "a", encoding="utf-8") as f:
@@ -346,42 +463,13 @@ class BytecountPlugin:
             if path in self.partial_modules:
                 continue
             try:
-                b = self.baseline(path)
+                b = BaselineFile.load(path)  # as it is now, with this session's updates
             except BaselineError:
                 continue
             gone = sorted(set(b.tests) - keys)
             if gone:
                 stale[path] = gone
         return stale
-
-    def _write_baselines(self) -> None:
-        by_file: dict = {}
-        for r in self.results.values():
-            if r["test_outcome"] != "passed":
-                continue  # a failing or skipped test's counts are not a baseline
-            by_file.setdefault(Path(r["baseline"]), []).append(r)
-        self.written = []
-        for path, results in sorted(by_file.items()):
-            try:
-                b = self.baseline(path)
-            except BaselineError as e:
-                self.errors.append(f"not updated: {e}")
-                continue
-            changed = False
-            for r in results:
-                if self.update == "new" and r["key"] in b.tests:
-                    continue
-                entry = {"jvm": r["jvm"], "plugin": r["plugin"], "methods": r["counts"]}
-                if b.tests.get(r["key"]) != entry:
-                    b.tests[r["key"]] = entry
-                    changed = True
-            if self.update == "all" and path in self.stale:
-                for key in self.stale[path]:
-                    b.tests.pop(key, None)
-                changed = True
-            if changed or not b.exists:
-                b.save()
-                self.written.append(path)
 
     def _markdown(self) -> str:
         lines = ["### pytest-bytecount", "", "| test | status | method | total | invocations |", "|---|---|---|---:|---:|"]
@@ -391,7 +479,8 @@ class BytecountPlugin:
         return "\n".join(lines) + "\n\n"
 
     def pytest_terminal_summary(self, terminalreporter, exitstatus, config) -> None:
-        if self.is_worker or not (self.results or getattr(self, "stale", None) or self.refused or self.errors):
+        if self.is_worker or not (self.results or getattr(self, "stale", None) or self.refused or self.errors
+                                  or self.notes):
             return
         tally: dict = {}
         for r in self.results.values():
@@ -405,14 +494,18 @@ class BytecountPlugin:
             terminalreporter.write_line(f"stale baseline entries in {path}: {', '.join(keys)} ({action})")
         for message in self.errors:
             terminalreporter.write_line(f"bytecount: {message}", red=True)
+        for message in self.notes:
+            terminalreporter.write_line(f"bytecount: {message}", yellow=True)
         for message in sorted(self.refused):
             terminalreporter.write_line(f"not counted: {message}")
-        for path in getattr(self, "written", []):
+        for path in sorted(self.written):
             terminalreporter.write_line(f"bytecount: wrote {path}")
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_unconfigure(self, config) -> None:
         # before faulthandler's unconfigure swaps the signal handlers back (jpype issues 842, 1261)
+        if self._results_file is not None:
+            self._results_file.close()
         for _, classdir in self._batches.values():
             classdir.close()
         if self._session is not None:

@@ -13,7 +13,7 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from .classfile import ClassFile
+from .classfile import ClassFile, ClassFormatError
 from .classpath import Classpath
 
 
@@ -77,6 +77,16 @@ class TargetPattern:
         return self.descriptor is None or self.descriptor == descriptor
 
 
+def parse_class(classpath: Classpath, internal_name: str) -> ClassFile:
+    """The class from the classpath; a file that is not a readable class file is a
+    :class:`ClassFormatError` naming the class and where it comes from."""
+    try:
+        return ClassFile.parse(classpath.read(internal_name))
+    except ClassFormatError as e:
+        raise ClassFormatError(f"class {internal_name.replace('/', '.')} ({classpath.location(internal_name)}) "
+                               f"is not a valid class file: {e}") from None
+
+
 def resolve_targets(patterns: Iterable[str], classpath: Classpath) -> dict[str, list[MethodId]]:
     """{class internal name: [MethodId]} for every method with code matched by any pattern.
 
@@ -94,7 +104,7 @@ def resolve_targets(patterns: Iterable[str], classpath: Classpath) -> dict[str, 
         hits = 0
         codeless = []
         for n in classes:
-            cf = ClassFile.parse(classpath.read(n))
+            cf = parse_class(classpath, n)
             for m in cf.methods:
                 name, desc = m.name, m.descriptor
                 if not pat.matches_method(name, desc):
@@ -106,7 +116,7 @@ def resolve_targets(patterns: Iterable[str], classpath: Classpath) -> dict[str, 
                 hits += 1
         if hits:
             continue
-        if codeless and pat.method not in (None, "*"):
+        if codeless:
             raise TargetError(
                 f"target {pat.text!r} names only methods without bytecode (abstract, interface or native): "
                 f"{', '.join(codeless[:5])}; target an implementation instead")
@@ -123,7 +133,7 @@ def _no_match_message(pat: TargetPattern, classes, names, dotted, classpath) -> 
                 f"({len(names)} classes in {classpath.as_string()}){hint}")
     methods = []
     for n in classes[:50]:
-        cf = ClassFile.parse(classpath.read(n))
+        cf = parse_class(classpath, n)
         methods += [f"{dotted[n]}#{m.name}{m.descriptor}" for m in cf.methods]
     wanted = pat.text if pat.descriptor else pat.text + "("
     close = difflib.get_close_matches(wanted, methods, n=5, cutoff=0.5) or methods[:5]

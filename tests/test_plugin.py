@@ -169,10 +169,14 @@ def test_a_corrupt_baseline_is_a_clear_error_and_is_not_overwritten(project):
     (project.path / "bytecount").mkdir()
     broken = project.path / "bytecount" / "test_demo.json"
     broken.write_text('{"format": 1, "tests": {')
-    result = run(project, "--bytecount-update")
+    result = run(project)
     result.stdout.fnmatch_lines(["*baseline file *test_demo.json is not valid JSON*"])
     assert broken.read_text() == '{"format": 1, "tests": {'
     assert result.ret != 0
+    # only an explicit update replaces it, and keeps it as .bak (more cases: test_plugin_bad_input.py)
+    run(project, "--bytecount-update").assert_outcomes(passed=4)
+    assert (project.path / "bytecount" / "test_demo.json.bak").read_text() == '{"format": 1, "tests": {'
+    assert sorted(baseline(project)["tests"]) == ["test_fib", "test_sort[10]", "test_sort[50]"]
 
 
 def test_bad_marker_arguments_are_reported_at_collection_naming_the_test(pytester):

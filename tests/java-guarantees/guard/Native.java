@@ -1,0 +1,9 @@
+package guard;
+
+public class Native {
+    public native int raw();
+
+    public int cooked() {
+        return 1;
+    }
+}

@@ -1,0 +1,93 @@
+"""Baseline storage on its own (no JVM): the file format, validation, and read-merge-write under the lock."""
+
+from __future__ import annotations
+
+import json
+import os
+import stat
+
+import pytest
+
+from pytest_bytecount.baseline import FORMAT, BaselineError, BaselineFile, NewerFormatError, update
+
+
+def entry(total: int, **extra) -> dict:
+    return {"jvm": "17.0.19", "plugin": "0.1", "methods": {"demo.Sorting#fib(I)I": {
+        "bytecode_sha256": "ab" * 32, "calls": {"demo/Sorting.fib(I)I": total - 1}, "invocations": total,
+        "opcodes": {"iload_0": 2 * total, "ireturn": total}, "total": 3 * total, **extra}}}
+
+
+def test_the_text_is_json_dumps_with_sorted_keys_kept_between_writes(tmp_path):
+    b = BaselineFile(tmp_path / "t.json")
+    assert json.loads(b.render()) == {"format": FORMAT, "tests": {}}
+    assert b.render() == json.dumps({"format": FORMAT, "tests": {}}, indent=2, sort_keys=True) + "\n"
+    b.tests = {"test_b[x::y]": entry(3), "test_a[ünï]": entry(5, note="ok \"quoted\"\nline"), "test_c": entry(1)}
+    expected = lambda: json.dumps({"format": FORMAT, "tests": b.tests}, indent=2, sort_keys=True,  # noqa: E731
+                                  ensure_ascii=False) + "\n"
+    assert b.render() == expected()
+    b.tests["test_b[x::y]"] = entry(4)  # a replaced entry is rendered again
+    del b.tests["test_c"]
+    assert b.render() == expected()
+
+
+def test_a_baseline_file_has_the_mode_of_an_ordinary_file(tmp_path):
+    path = tmp_path / "bytecount" / "t.json"
+    update(path, lambda b: b.tests.update(t=entry(1)) or True)
+    umask = os.umask(0)
+    os.umask(umask)
+    assert stat.S_IMODE(path.stat().st_mode) == 0o666 & ~umask  # not mkstemp's owner-only 0600
+
+
+def test_an_update_merges_with_what_another_process_wrote_in_between(tmp_path):
+    path = tmp_path / "t.json"
+    mine = update(path, lambda b: b.tests.update(test_1=entry(1)) or True).baseline
+    # another process (a view of its own) adds an entry
+    update(path, lambda b: b.tests.update(test_2=entry(2)) or True)
+    # this process updates again from its now stale view: the file is re-read first
+    update(path, lambda b: b.tests.update(test_3=entry(3)) or True, previous=mine)
+    assert sorted(BaselineFile.load(path).tests) == ["test_1", "test_2", "test_3"]
+
+
+def test_an_unreadable_file_is_only_replaced_on_request_and_then_kept_as_bak(tmp_path):
+    path = tmp_path / "t.json"
+    path.write_text("{not json")
+    with pytest.raises(BaselineError, match="is not valid JSON"):
+        update(path, lambda b: b.tests.update(t=entry(1)) or True)
+    assert path.read_text() == "{not json"
+    done = update(path, lambda b: b.tests.update(t=entry(1)) or True, replace_unreadable=True)
+    assert done.backup == tmp_path / "t.json.bak" and done.backup.read_text() == "{not json"
+    assert BaselineFile.load(path).get("t") == entry(1)["methods"]
+
+
+@pytest.mark.parametrize("mutate, message", [
+    (lambda d: d.pop("format"), "the top level has no 'format' key"),
+    (lambda d: d.update(format="1"), "'format' is \"1\", not an integer"),
+    (lambda d: d.update(tests=[]), "'tests' must be an object"),
+    (lambda d: d["tests"]["t"].pop("methods"), "tests['t'] has no 'methods' key"),
+    (lambda d: d["tests"]["t"]["methods"]["demo.Sorting#fib(I)I"].update(invocations=True),
+     "tests['t'].methods['demo.Sorting#fib(I)I'].invocations is true, not an integer"),
+    (lambda d: d["tests"]["t"]["methods"]["demo.Sorting#fib(I)I"].update(total=-1),
+     "tests['t'].methods['demo.Sorting#fib(I)I'].total is -1, a negative count"),
+    (lambda d: d["tests"]["t"]["methods"]["demo.Sorting#fib(I)I"]["calls"].update({"a/B.c()V": 1.5}),
+     "tests['t'].methods['demo.Sorting#fib(I)I'].calls['a/B.c()V'] is 1.5, not an integer"),
+    (lambda d: d["tests"]["t"]["methods"]["demo.Sorting#fib(I)I"].update(bytecode_sha256=7),
+     "tests['t'].methods['demo.Sorting#fib(I)I'].bytecode_sha256 must be a string"),
+])
+def test_a_hand_edited_file_is_an_error_naming_the_file_and_the_key(tmp_path, mutate, message):
+    data = {"format": FORMAT, "tests": {"t": entry(2)}}
+    mutate(data)
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(data))
+    with pytest.raises(BaselineError) as e:
+        BaselineFile.load(path)
+    assert str(e.value).startswith(f"baseline file {path}: {message}; ")
+
+
+def test_a_newer_format_is_refused_and_extra_keys_are_allowed(tmp_path):
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps({"format": FORMAT + 1, "tests": {}}))
+    with pytest.raises(NewerFormatError, match=f"has format {FORMAT + 1}, written by a newer pytest-bytecount"):
+        BaselineFile.load(path)
+    data = {"format": FORMAT, "comment": "kept by readers", "tests": {"t": {**entry(1), "note": "x"}}}
+    path.write_text(json.dumps(data))
+    assert BaselineFile.load(path).get("t") == entry(1)["methods"]
