@@ -20,6 +20,7 @@ from .classpath import Classpath, ClasspathError
 from .compare import ToleranceError, compare, parse_tolerances, render_verdict
 from .config import ConfigError, Settings, load_settings
 from .counts import counts_from_values
+from .determinism import DeterminismCheck, check_in_fresh_loader
 from .instrument import instrument
 from .jvm import ClassDir, JvmError, JvmSession, choose_jvm
 from .targets import TargetError
@@ -53,6 +54,8 @@ def pytest_addoption(parser) -> None:
                 help="instrument afresh instead of reusing .bytecount-cache/instrumented (keyed by content hashes)")
     g.addoption("--bytecount-weights", metavar="FILE|default|none",
                 help="cost weights (TOML): adds a weighted 'cost' to every method's counts, usable in tolerances")
+    g.addoption("--bytecount-check-determinism", action="store_true",
+                help="run each marked test a second time in a fresh class loader and fail it if the counts differ")
 
 
 def pytest_configure(config) -> None:
@@ -96,6 +99,12 @@ class BytecountFixture:
         weights = self._plugin.weights
         return counts if weights is None else weights.with_costs(counts)
 
+    def reload(self):
+        """Switch to a fresh class loader (fresh statics, zero counts); returns the previous loader."""
+        old = self._loader
+        self._loader = self._session.loader(self._classdir.path, self._plugin.classpath().entries)
+        return old
+
     def close(self) -> None:
         try:
             self._loader.close()
@@ -122,6 +131,7 @@ def bytecount(request):
 
 
 _fixture_key = pytest.StashKey[BytecountFixture]()
+_determinism_key = pytest.StashKey[DeterminismCheck]()
 
 
 class BytecountPlugin:
@@ -141,6 +151,7 @@ class BytecountPlugin:
         opt = config.option
         self.update = opt.bytecount_update
         self.strict = opt.bytecount_strict
+        self.check_determinism = opt.bytecount_check_determinism
         self.weights = None  # a weights.WeightTable once settings() found one
 
     # --- configuration, lazily: a run without marked tests never touches Java ----------------------
@@ -283,6 +294,16 @@ class BytecountPlugin:
             if item.get_closest_marker(MARKER):
                 self.partial_modules.add(self.baseline_path(item))
 
+    @pytest.hookimpl(trylast=True)
+    def pytest_runtest_call(self, item) -> None:
+        """--bytecount-check-determinism: runs after the test function passed (trylast: after pytest's own)."""
+        fixture = item.stash.get(_fixture_key, None)
+        if not self.check_determinism or fixture is None:
+            return
+        check = item.stash[_determinism_key] = check_in_fresh_loader(fixture, item.runtest)
+        if not check.ok:
+            pytest.fail(check.message(), pytrace=False)
+
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):
         outcome = yield
@@ -324,6 +345,9 @@ class BytecountPlugin:
         result["message"] = text
         if self.weights is not None:
             result["weights"] = self.weights.describe()
+        determinism = item.stash.get(_determinism_key, None)
+        if determinism is not None and not determinism.ok:
+            result["status"] = determinism.status
         for method, c in now.items():
             item.user_properties.append((f"bytecount {method} total", c["total"]))
             item.user_properties.append((f"bytecount {method} invocations", c["invocations"]))
@@ -425,7 +449,10 @@ class BytecountPlugin:
             tally[r["status"]] = tally.get(r["status"], 0) + 1
         stale = sum(len(v) for v in getattr(self, "stale", {}).values())
         terminalreporter.section("bytecount")
-        parts = [f"{tally.get(s, 0)} {s}" for s in ("passed", "regressed", "improved", "changed", "new")]
+        statuses = ("passed", "regressed", "improved", "changed", "new") + \
+            (("nondeterministic",) if self.check_determinism else ())
+        statuses += tuple(sorted(set(tally) - set(statuses)))  # e.g. "unchecked"
+        parts = [f"{tally.get(s, 0)} {s}" for s in statuses]
         terminalreporter.write_line(", ".join(parts) + f", {stale} stale")
         weights = sorted({r["weights"] for r in self.results.values() if "weights" in r})  # from xdist workers too
         if weights:
