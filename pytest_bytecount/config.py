@@ -9,6 +9,7 @@
     baseline-dir = "tests/bytecount"                  # default: a bytecount/ folder next to each test file;
                                                       # a relative one must stay inside the project
     tolerance = "total=0"                             # default tolerances, see compare.Tolerance
+    weights = "default"                               # optional cost weights: "default" or a TOML file
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
-KNOWN_KEYS = {"classpath", "sources", "java-home", "jvm", "jvm-options", "baseline-dir", "tolerance"}
+KNOWN_KEYS = {"classpath", "sources", "java-home", "jvm", "jvm-options", "baseline-dir", "tolerance", "weights"}
 
 
 class ConfigError(ValueError):
@@ -41,6 +42,7 @@ class Settings:
     jvm_options: list = field(default_factory=list)
     baseline_dir: Optional[Path] = None
     tolerance: str = ""
+    weights: Optional[str] = None  # "default", a TOML file's path, or None (no cost)
     source_file: Optional[Path] = None
 
 
@@ -65,6 +67,13 @@ def _baseline_dir(value: str, relative_to: Path, root: Path, what: str) -> Path:
         raise ConfigError(f"{what} {value!r} resolves to {resolved}, outside the project {project}; baselines are "
                           f"only written inside it unless you give an absolute path")
     return resolved
+
+
+def _weights_spec(value: str, base: Path) -> Optional[str]:
+    """``default`` stays a name, ``none`` switches cost off, anything else is a path relative to ``base``."""
+    if value in ("default", "none"):
+        return None if value == "none" else value
+    return str((base / value).resolve())
 
 
 def load_settings(rootdir: Path, option) -> Settings:
@@ -100,6 +109,11 @@ def load_settings(rootdir: Path, option) -> Settings:
     s.tolerance = table.get("tolerance", "")
     if not isinstance(s.tolerance, str):
         raise ConfigError(f"{pyproject}: [tool.bytecount] tolerance must be a string such as 'total=5%|100'")
+    weights = table.get("weights")
+    if weights is not None:
+        if not isinstance(weights, str) or not weights.strip():
+            raise ConfigError(f"{pyproject}: [tool.bytecount] weights must be \"default\" or the path of a TOML file")
+        s.weights = _weights_spec(weights, base)
 
     # command-line options win (paths on the command line are relative to the invocation directory)
     if option.bytecount_classpath:
@@ -116,6 +130,8 @@ def load_settings(rootdir: Path, option) -> Settings:
         s.baseline_dir = _baseline_dir(option.bytecount_baseline_dir, Path.cwd(), base, "--bytecount-baseline-dir")
     if option.bytecount_tolerance is not None:
         s.tolerance = option.bytecount_tolerance
+    if getattr(option, "bytecount_weights", None):
+        s.weights = _weights_spec(option.bytecount_weights, Path.cwd())
     if s.jvm not in ("server", "zero", "client"):
         raise ConfigError(f"jvm must be 'server' or 'zero', not {s.jvm!r}")
     return s

@@ -40,13 +40,15 @@ def _map(d: dict) -> str:
 
 
 def _render_group(c: dict) -> str:
-    return (f"\"calls\": {_map(c['calls'])}, \"invocations\": {c['invocations']}, "
+    cost = f"\"cost\": {c['cost']}, " if "cost" in c else ""  # only with a weight table (sorted between keys)
+    return (f"\"calls\": {_map(c['calls'])}, {cost}\"invocations\": {c['invocations']}, "
             f"\"opcodes\": {_map(c['opcodes'])}, \"total\": {c['total']}")
 
 
 def render_json(counts: dict) -> str:
     """The JSON text, one method a line, sorted keys; the instrumented classes' own exit hook writes the
-    same text (see :func:`pytest_bytecount.runtime_class.layout_program`)."""
+    same text (see :func:`pytest_bytecount.runtime_class.layout_program`). A ``cost`` key (from a weight
+    table, :mod:`pytest_bytecount.weights`) is kept, in its sorted place."""
     lines = []
     for method_id in sorted(counts):
         c = counts[method_id]

@@ -20,13 +20,17 @@ from .classpath import Classpath, ClasspathError
 from .compare import ToleranceError, compare, parse_tolerances, render_verdict
 from .config import ConfigError, Settings, load_settings
 from .counts import counts_from_values
+from .determinism import DeterminismCheck, check_in_fresh_loader
 from .instrument import instrument
 from .jvm import ClassDir, JvmChoice, JvmError, JvmSession, choose_jvm
 from .results import ResultsFile
 from .targets import TargetError
+from .weights import WeightsError, load_weights
 
 MARKER = "bytecount"
 MARKER_OPTIONS = {"tolerance", "strict"}
+NO_WEIGHTS = ("sets a cost tolerance, but no weight table is active: set [tool.bytecount] weights = \"default\" "
+              "(or a TOML file) or pass --bytecount-weights=default")
 plugin_key = pytest.StashKey["BytecountPlugin"]()
 
 
@@ -49,6 +53,10 @@ def pytest_addoption(parser) -> None:
     g.addoption("--bytecount-json", metavar="FILE", help="write every counted test's result to FILE")
     g.addoption("--bytecount-no-cache", action="store_true",
                 help="instrument afresh instead of reusing .bytecount-cache/instrumented (keyed by content hashes)")
+    g.addoption("--bytecount-weights", metavar="FILE|default|none",
+                help="cost weights (TOML): adds a weighted 'cost' to every method's counts, usable in tolerances")
+    g.addoption("--bytecount-check-determinism", action="store_true",
+                help="run each marked test a second time in a fresh class loader and fail it if the counts differ")
 
 
 def pytest_configure(config) -> None:
@@ -70,9 +78,9 @@ class BytecountFixture:
         self.targets = targets
         if plugin.unusable:
             pytest.fail(plugin.unusable, pytrace=False)
-        self._batch, classdir = plugin.batch_for(targets)
+        self._batch, self._classdir = plugin.batch_for(targets)
         self._session = plugin.session()
-        self._loader = plugin.loader(classdir.path)
+        self._loader = plugin.loader(self._classdir.path)
 
     def jclass(self, name: str):
         """The class ``name`` (``pkg.Cls`` or ``pkg.Outer$Inner``) from this test's own class loader."""
@@ -87,12 +95,22 @@ class BytecountFixture:
         pytest.fail(failure, pytrace=False)  # outside the except: no "during handling" chain
 
     def counts(self) -> dict:
-        """Counts of the targets so far, in the contract's shape."""
-        values = self._session.read_counters(self._loader, self._batch.size)
+        """Counts of the targets so far, in the contract's shape (plus ``cost`` when weights are active)."""
+        return self.counts_in(self._loader)
+
+    def counts_in(self, loader) -> dict:
+        values = self._session.read_counters(loader, self._batch.size)
         counts = counts_from_values(self._batch.maps, values)
         for cmap in self._batch.maps:
             counts[str(cmap.method)]["bytecode_sha256"] = cmap.code_sha256
-        return counts
+        weights = self._plugin.weights
+        return counts if weights is None else weights.with_costs(counts)
+
+    def reload(self):
+        """Switch to a fresh class loader (fresh statics, zero counts); returns the previous loader."""
+        old = self._loader
+        self._loader = self._plugin.loader(self._classdir.path)
+        return old
 
     def close(self) -> None:
         try:
@@ -120,6 +138,7 @@ def bytecount(request):
 
 
 _fixture_key = pytest.StashKey[BytecountFixture]()
+_determinism_key = pytest.StashKey[DeterminismCheck]()
 
 
 def _remove(tests: dict, keys) -> bool:
@@ -154,15 +173,21 @@ class BytecountPlugin:
         opt = config.option
         self.update = opt.bytecount_update
         self.strict = opt.bytecount_strict
+        self.check_determinism = opt.bytecount_check_determinism
+        self.weights = None  # a weights.WeightTable once settings() found one
 
     # --- configuration, lazily: a run without marked tests never touches Java ----------------------
     def settings(self) -> Settings:
         if self._settings is None:
             try:
-                self._settings = load_settings(Path(self.config.rootpath), self.config.option)
-                self.default_tolerances = parse_tolerances(self._settings.tolerance)
-            except (ConfigError, ToleranceError) as e:
+                settings = load_settings(Path(self.config.rootpath), self.config.option)
+                self.default_tolerances = parse_tolerances(settings.tolerance)
+                self.weights = load_weights(settings.weights) if settings.weights else None
+            except (ConfigError, ToleranceError, WeightsError) as e:
                 raise pytest.UsageError(f"bytecount: {e}") from None
+            if "cost" in self.default_tolerances and self.weights is None:
+                raise pytest.UsageError(f"bytecount: the default tolerance {settings.tolerance!r} {NO_WEIGHTS}")
+            self._settings = settings
         return self._settings
 
     def classpath(self) -> Classpath:
@@ -299,7 +324,10 @@ class BytecountPlugin:
                                 f"known: {sorted(MARKER_OPTIONS)}")
             if "tolerance" in marker.kwargs:
                 try:
-                    parse_tolerances(marker.kwargs["tolerance"] or "")
+                    if "cost" in parse_tolerances(marker.kwargs["tolerance"] or ""):
+                        self.settings()  # loads the weight table, if any
+                        if self.weights is None:
+                            problems.append(f"{item.nodeid}: tolerance {marker.kwargs['tolerance']!r} {NO_WEIGHTS}")
                 except (ToleranceError, AttributeError) as e:
                     problems.append(f"{item.nodeid}: {e}")
             if "bytecount" not in item.fixturenames:
@@ -347,6 +375,16 @@ class BytecountPlugin:
             if item.get_closest_marker(MARKER):
                 self.partial_modules.add(self.baseline_path(item))
 
+    @pytest.hookimpl(trylast=True)
+    def pytest_runtest_call(self, item) -> None:
+        """--bytecount-check-determinism: runs after the test function passed (trylast: after pytest's own)."""
+        fixture = item.stash.get(_fixture_key, None)
+        if not self.check_determinism or fixture is None:
+            return
+        check = item.stash[_determinism_key] = check_in_fresh_loader(fixture, item.runtest)
+        if not check.ok:
+            pytest.fail(check.message(), pytrace=False)
+
     @pytest.hookimpl(hookwrapper=True)
     def pytest_runtest_makereport(self, item, call):
         outcome = yield
@@ -375,6 +413,8 @@ class BytecountPlugin:
                 report.longrepr = f"bytecount: {e}"
                 return
             stored = None  # re-recorded: the unreadable file is kept as .bak when it is replaced
+        if stored is not None and self.weights is not None:
+            stored = self.weights.with_costs(stored)  # from the stored counts: a new table never stales baselines
         verdict = compare(stored, now, tolerances, strict)
         accept = f"pytest {shlex.quote(item.nodeid)} --bytecount-update"
         result = {"nodeid": item.nodeid, "baseline": str(path), "key": key, "status": verdict.status,
@@ -386,9 +426,16 @@ class BytecountPlugin:
         elif verdict.status != "passed":
             text = render_verdict(verdict, accept)
         result["message"] = text
+        if self.weights is not None:
+            result["weights"] = self.weights.describe()
+        determinism = item.stash.get(_determinism_key, None)
+        if determinism is not None and not determinism.ok:
+            result["status"] = determinism.status
         for method, c in now.items():
             item.user_properties.append((f"bytecount {method} total", c["total"]))
             item.user_properties.append((f"bytecount {method} invocations", c["invocations"]))
+            if "cost" in c:
+                item.user_properties.append((f"bytecount {method} cost", c["cost"]))
         report.bytecount = result
         if report.outcome == "passed" and not self.update:
             if verdict.failed:
@@ -472,10 +519,14 @@ class BytecountPlugin:
         return stale
 
     def _markdown(self) -> str:
-        lines = ["### pytest-bytecount", "", "| test | status | method | total | invocations |", "|---|---|---|---:|---:|"]
+        cost = any("cost" in c for r in self.results.values() for c in r["counts"].values())
+        lines = ["### pytest-bytecount", "",
+                 "| test | status | method | total | invocations |" + (" cost |" if cost else ""),
+                 "|---|---|---|---:|---:|" + ("---:|" if cost else "")]
         for nodeid, r in sorted(self.results.items()):
             for method, c in sorted(r["counts"].items()):
-                lines.append(f"| `{nodeid}` | {r['status']} | `{method}` | {c['total']:,} | {c['invocations']:,} |")
+                lines.append(f"| `{nodeid}` | {r['status']} | `{method}` | {c['total']:,} | {c['invocations']:,} |"
+                             + (f" {c['cost']:,} |" if "cost" in c else (" |" if cost else "")))
         return "\n".join(lines) + "\n\n"
 
     def pytest_terminal_summary(self, terminalreporter, exitstatus, config) -> None:
@@ -487,8 +538,14 @@ class BytecountPlugin:
             tally[r["status"]] = tally.get(r["status"], 0) + 1
         stale = sum(len(v) for v in getattr(self, "stale", {}).values())
         terminalreporter.section("bytecount")
-        parts = [f"{tally.get(s, 0)} {s}" for s in ("passed", "regressed", "improved", "changed", "new")]
+        statuses = ("passed", "regressed", "improved", "changed", "new") + \
+            (("nondeterministic",) if self.check_determinism else ())
+        statuses += tuple(sorted(set(tally) - set(statuses)))  # e.g. "unchecked"
+        parts = [f"{tally.get(s, 0)} {s}" for s in statuses]
         terminalreporter.write_line(", ".join(parts) + f", {stale} stale")
+        weights = sorted({r["weights"] for r in self.results.values() if "weights" in r})  # from xdist workers too
+        if weights:
+            terminalreporter.write_line(f"cost weights: {'; '.join(weights)}")
         for path, keys in sorted(getattr(self, "stale", {}).items()):
             action = "removed" if self.update == "all" else "run a full --bytecount-update to remove them"
             terminalreporter.write_line(f"stale baseline entries in {path}: {', '.join(keys)} ({action})")

@@ -53,3 +53,15 @@ def test_the_failure_text_says_what_changed_and_why():
     assert text.endswith("to accept: pytest t.py::x --bytecount-update")
     same = render_verdict(compare({m: counts(100)}, {m: counts(150)}, {}), "cmd")
     assert "same bytecode as the baseline" in same
+
+
+def test_cost_is_a_metric_with_its_own_tolerance_when_both_sides_have_it():
+    m = "a.B#c()V"
+    cheap, dear = {**counts(10), "cost": 100}, {**counts(10), "cost": 104}
+    assert parse_tolerances("cost=3%")["cost"] == Tolerance(0, 0.03)
+    v = compare({m: cheap}, {m: dear}, parse_tolerances("total=10%,cost=3%"))
+    assert v.status == "regressed"  # same total, 4% more cost
+    assert "    cost                  100 -> 104          +4 (+4.0%)" in render_verdict(v, "cmd")
+    assert compare({m: cheap}, {m: dear}, parse_tolerances("cost=5%")).status == "passed"
+    assert compare({m: dear}, {m: cheap}, {}).status == "improved"
+    assert compare({m: counts(10)}, {m: dear}, {}).status == "passed"  # no cost in the baseline: not compared

@@ -1,0 +1,118 @@
+"""``--bytecount-check-determinism``: run a marked test a second time in a fresh class loader and compare counts.
+
+Counts are exact, so two runs of the same test on fresh statics must agree. When they do not, the code
+under test depends on something outside its inputs: identity hash codes (``HashSet``/``HashMap`` order of
+objects without their own ``hashCode``, ``System.identityHashCode``), thread timing, clocks or random
+numbers. Such a test would make a flaky baseline; this check names the method and the metric that moved.
+
+The second run calls the test function again with the same fixtures; only ``bytecount`` changes to a new
+class loader (fresh statics, zero counts). Classes a fixture fetched from the first loader would still run
+the first loader's code, so that is detected and reported instead of being mistaken for a difference.
+"""
+
+from __future__ import annotations
+
+import traceback
+from dataclasses import dataclass, field
+from typing import Callable, Optional
+
+import pytest
+
+SCALARS = ("invocations", "total", "cost")
+CAUSES = ("iteration over hash-based collections of objects without their own hashCode (identity hashes "
+          "differ from run to run), System.identityHashCode, thread timing, clocks or random numbers")
+
+
+@dataclass(frozen=True)
+class CountDifference:
+    method: str
+    metric: str  # "invocations", "total", "cost", "opcode <mnemonic>" or "call <signature>"
+    first: int
+    second: int
+
+
+def differences(first: dict, second: dict) -> list:
+    """Every count that differs between two runs' ``{method: counts}``, scalars first, then by size."""
+    out = []
+    for method in sorted(set(first) | set(second)):
+        a, b = first.get(method, {}), second.get(method, {})
+        scalars = [CountDifference(method, m, a.get(m, 0), b.get(m, 0))
+                   for m in SCALARS if (m in a or m in b) and a.get(m, 0) != b.get(m, 0)]
+        keyed = []
+        for kind, table in (("opcode", "opcodes"), ("call", "calls")):
+            x, y = a.get(table, {}), b.get(table, {})
+            keyed += [CountDifference(method, f"{kind} {k}", x.get(k, 0), y.get(k, 0))
+                      for k in set(x) | set(y) if x.get(k, 0) != y.get(k, 0)]
+        out += scalars + sorted(keyed, key=lambda d: (-abs(d.second - d.first), d.metric))
+    return out
+
+
+@dataclass
+class DeterminismCheck:
+    """What the second run found; ``ok`` when the counts agree and nothing else went wrong."""
+
+    differences: list = field(default_factory=list)
+    second_run_error: Optional[str] = None  # the test passed once and failed in the fresh loader
+    stale_loader_methods: list = field(default_factory=list)  # first loader's code ran during the second run
+
+    @property
+    def ok(self) -> bool:
+        return not (self.differences or self.second_run_error or self.stale_loader_methods)
+
+    @property
+    def status(self) -> str:
+        """For results and the summary: deterministic, nondeterministic, or unchecked (stale loader in use)."""
+        if self.stale_loader_methods:
+            return "unchecked"
+        return "deterministic" if self.ok else "nondeterministic"
+
+    def message(self, top: int = 8) -> str:
+        if self.second_run_error:
+            return ("bytecount: not deterministic: the test passed, then failed when run again in a fresh class "
+                    f"loader (--bytecount-check-determinism):\n{self.second_run_error.rstrip()}\n"
+                    "Likely causes: state kept outside the JVM classes (Python globals, files), or " + CAUSES + ".")
+        if self.stale_loader_methods:
+            return ("bytecount: cannot check determinism: during the second run, code loaded for the first run "
+                    f"kept counting ({', '.join(self.stale_loader_methods)}). A fixture probably holds a class "
+                    "from bytecount.jclass(...), or the test left a thread running. Call bytecount.jclass(...) "
+                    "inside the test (or in a fixture that returns bytecount itself), and join the test's threads.")
+        lines = ["bytecount: not deterministic: counts differ between two runs of this test, each in a fresh "
+                 "class loader (--bytecount-check-determinism):"]
+        by_method: dict = {}
+        for d in self.differences:
+            by_method.setdefault(d.method, []).append(d)
+        for method, diffs in by_method.items():
+            width = max(len(d.metric) for d in diffs[:top])
+            lines.append(f"{method}:")
+            lines.append(f"    {'':{width}}  {'first run':>12}  {'second run':>12}  {'difference':>12}")
+            for d in diffs[:top]:
+                lines.append(f"    {d.metric:{width}}  {d.first:>12,}  {d.second:>12,}  {d.second - d.first:>+12,}")
+            if len(diffs) > top:
+                lines.append(f"    and {len(diffs) - top} more")
+        lines.append(f"A baseline of this test would be flaky. Likely causes: {CAUSES}.")
+        return "\n".join(lines)
+
+
+def check_in_fresh_loader(fixture, rerun: Callable[[], None]) -> DeterminismCheck:
+    """Run ``rerun`` (the test function) again with ``fixture`` switched to a fresh loader; compare counts.
+
+    ``fixture`` is the test's :class:`~pytest_bytecount.plugin.BytecountFixture` after a passing first run.
+    """
+    first = fixture.counts()
+    old_loader = fixture.reload()
+    try:
+        try:
+            rerun()
+        except (Exception, pytest.fail.Exception) as e:  # noqa: BLE001 - a failing second run is the finding
+            return DeterminismCheck(second_run_error="".join(traceback.format_exception_only(type(e), e)))
+        second = fixture.counts()
+        after = fixture.counts_in(old_loader)
+    finally:
+        try:
+            old_loader.close()
+        except Exception:  # noqa: BLE001 - best effort
+            pass
+    stale = sorted(m for m in after if after[m] != first.get(m))
+    if stale:
+        return DeterminismCheck(stale_loader_methods=stale)
+    return DeterminismCheck(differences=differences(first, second))

@@ -1,0 +1,178 @@
+"""--bytecount-check-determinism: each marked test runs twice, each run in a fresh class loader, and counts that
+differ fail the test naming the method and the metric. End to end with pytester (one JVM per process)."""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+
+from pytest_bytecount.determinism import CountDifference, DeterminismCheck, differences
+
+JDK17 = "/usr/lib/jvm/java-17-openjdk-amd64"
+
+SET_WALK = '''
+package order;
+
+import java.util.HashSet;
+import java.util.Set;
+
+/** Puts keys 0..n-1 in a HashSet, reads them back in the set's order, and sorts what it read. */
+public class SetWalk {
+    /** No hashCode of its own: the set's order follows identity hash codes, which are new every run. */
+    static final class IdentityKey {
+        final int id;
+        IdentityKey(int id) { this.id = id; }
+    }
+
+    /** hashCode from the value: the set's order is the same every run. */
+    static final class ValueKey {
+        final int id;
+        ValueKey(int id) { this.id = id; }
+        @Override public int hashCode() { return id; }
+        @Override public boolean equals(Object o) { return o instanceof ValueKey && ((ValueKey) o).id == id; }
+    }
+
+    public static int byIdentity(int n) {
+        Set<IdentityKey> set = new HashSet<>();
+        for (int i = 0; i < n; i++) set.add(new IdentityKey(i));
+        int[] ids = new int[n];
+        int k = 0;
+        for (IdentityKey key : set) ids[k++] = key.id;
+        return insertionSort(ids);
+    }
+
+    public static int byValue(int n) {
+        Set<ValueKey> set = new HashSet<>();
+        for (int i = n - 1; i >= 0; i--) set.add(new ValueKey(i));
+        int[] ids = new int[n];
+        int k = 0;
+        for (ValueKey key : set) ids[k++] = key.id;
+        return insertionSort(ids);
+    }
+
+    /** Sorts a and returns the number of shifts: the work depends on the order a came in. */
+    static int insertionSort(int[] a) {
+        int shifts = 0;
+        for (int i = 1; i < a.length; i++) {
+            int x = a[i];
+            int j = i - 1;
+            while (j >= 0 && a[j] > x) {
+                a[j + 1] = a[j];
+                j--;
+                shifts++;
+            }
+            a[j + 1] = x;
+        }
+        return shifts;
+    }
+}
+'''
+# 1,000 keys in identity-hash order: the shift count is the number of inversions of a random permutation,
+# about 250,000 give or take 5,000 (its standard deviation), so two runs agreeing by chance is very unlikely.
+ORDER_TESTS = '''
+import pytest
+
+@pytest.mark.bytecount("order.SetWalk#insertionSort")
+def test_value_order(bytecount):
+    assert bytecount.jclass("order.SetWalk").byValue(1000) == 0   # HashSet of small ints: already sorted
+
+@pytest.mark.bytecount("order.SetWalk#insertionSort")
+def test_identity_order(bytecount):
+    assert bytecount.jclass("order.SetWalk").byIdentity(1000) >= 0
+'''
+
+
+@pytest.fixture
+def project(pytester):
+    (pytester.path / "src" / "order").mkdir(parents=True)
+    (pytester.path / "src" / "order" / "SetWalk.java").write_text(textwrap.dedent(SET_WALK))
+    pytester.makepyprojecttoml(f'[tool.bytecount]\nsources = ["src"]\njava-home = "{JDK17}"\n')
+    return pytester
+
+
+def run(pytester, *args):
+    return pytester.runpytest_subprocess("-p", "no:faulthandler", "-p", "no:cacheprovider", *args, timeout=600)
+
+
+def test_counts_that_depend_on_identity_hash_order_fail_naming_method_and_metric(project):
+    project.makepyfile(test_order=ORDER_TESTS)
+    result = run(project, "--bytecount-check-determinism", "--bytecount-update", "--bytecount-weights=default")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines([
+        "*_ test_identity_order _*",
+        "bytecount: not deterministic: counts differ between two runs of this test, each in a fresh class loader "
+        "(--bytecount-check-determinism):",
+        "order.SetWalk#insertionSort([[]I)I:",
+        "                       first run    second run    difference",
+        "    total      * [+-]*",
+        "    cost       * [+-]*",
+        "    opcode *",
+        "A baseline of this test would be flaky. Likely causes: iteration over hash-based collections of objects "
+        "without their own hashCode*",
+    ])
+    assert "invocations" not in result.stdout.str()  # one call per run either way: only what moved is named
+    result.stdout.fnmatch_lines(["*0 passed, 0 regressed, 0 improved, 0 changed, 1 new, 1 nondeterministic, 0 stale*"])
+    tests = json.loads((project.path / "bytecount" / "test_order.json").read_text())["tests"]
+    assert list(tests) == ["test_value_order"]  # a nondeterministic test never becomes a baseline
+
+
+def test_fixtures_holding_classes_and_python_state_are_told_apart_from_nondeterminism(project):
+    project.makepyfile(test_fixtures='''
+        import pytest
+
+        @pytest.fixture
+        def walk_class(bytecount):
+            return bytecount.jclass("order.SetWalk")   # a class of the first run's loader
+
+        @pytest.fixture
+        def walk(bytecount):
+            return lambda n: bytecount.jclass("order.SetWalk").byValue(n)   # looks the class up on each call
+
+        @pytest.mark.bytecount("order.SetWalk#insertionSort")
+        def test_holds_a_class(walk_class):
+            assert walk_class.byValue(100) == 0
+
+        @pytest.mark.bytecount("order.SetWalk#insertionSort")
+        def test_holds_the_fixture(walk):
+            assert walk(100) == 0
+
+        runs = []
+
+        @pytest.mark.bytecount("order.SetWalk#insertionSort")
+        def test_python_state(bytecount):
+            runs.append(1)
+            assert bytecount.jclass("order.SetWalk").byValue(10) == 0
+            assert len(runs) == 1
+    ''')
+    result = run(project, "--bytecount-check-determinism", "--bytecount-update")
+    result.assert_outcomes(passed=1, failed=2)
+    result.stdout.fnmatch_lines([
+        "*_ test_holds_a_class _*",
+        "bytecount: cannot check determinism: during the second run, code loaded for the first run kept counting "
+        "(order.SetWalk#insertionSort([[]I)I). A fixture probably holds a class from bytecount.jclass(...)*",
+        "*_ test_python_state _*",
+        "bytecount: not deterministic: the test passed, then failed when run again in a fresh class loader*",
+        "AssertionError: assert 2 == 1*",
+    ])
+    result.stdout.fnmatch_lines(["*0 changed, 1 new, 1 nondeterministic, 1 unchecked, 0 stale*"])
+    tests = json.loads((project.path / "bytecount" / "test_fixtures.json").read_text())["tests"]
+    assert list(tests) == ["test_holds_the_fixture"]
+
+
+def test_differences_name_each_metric_with_both_values():
+    m = "a.B#c()V"
+    first = {m: {"invocations": 1, "total": 10, "opcodes": {"iadd": 4, "nop": 6}, "calls": {"x/Y.z()V": 2}}}
+    second = {m: {"invocations": 1, "total": 12, "opcodes": {"iadd": 4, "nop": 7, "pop": 1}, "calls": {}}}
+    assert differences(first, second) == [
+        CountDifference(m, "total", 10, 12),
+        CountDifference(m, "call x/Y.z()V", 2, 0),
+        CountDifference(m, "opcode nop", 6, 7),
+        CountDifference(m, "opcode pop", 0, 1),
+    ]
+    assert differences(first, first) == []
+    text = DeterminismCheck(differences(first, second)).message()
+    assert "a.B#c()V:\n" in text
+    assert "    call x/Y.z()V             2             0            -2" in text
+    assert DeterminismCheck().ok and not DeterminismCheck(second_run_error="boom").ok
