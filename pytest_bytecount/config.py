@@ -8,6 +8,7 @@
     jvm-options = ["-Xss4m"]
     baseline-dir = "tests/bytecount"                  # default: a bytecount/ folder next to each test file
     tolerance = "total=0"                             # default tolerances, see compare.Tolerance
+    html = "build/bytecount-report"                   # optional: write the HTML report there (index.html)
 """
 
 from __future__ import annotations
@@ -23,7 +24,7 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
-KNOWN_KEYS = {"classpath", "sources", "java-home", "jvm", "jvm-options", "baseline-dir", "tolerance"}
+KNOWN_KEYS = {"classpath", "sources", "java-home", "jvm", "jvm-options", "baseline-dir", "tolerance", "html"}
 
 
 class ConfigError(ValueError):
@@ -40,6 +41,7 @@ class Settings:
     jvm_options: list = field(default_factory=list)
     baseline_dir: Optional[Path] = None
     tolerance: str = ""
+    html: Optional[Path] = None
     source_file: Optional[Path] = None
 
 
@@ -77,6 +79,8 @@ def load_settings(rootdir: Path, option) -> Settings:
     if table.get("baseline-dir"):
         s.baseline_dir = base / table["baseline-dir"]
     s.tolerance = table.get("tolerance", "")
+    if table.get("html"):
+        s.html = base / table["html"]
     if not isinstance(s.tolerance, str):
         raise ConfigError(f"{pyproject}: [tool.bytecount] tolerance must be a string such as 'total=5%|100'")
 
