@@ -10,6 +10,7 @@
                                                       # a relative one must stay inside the project
     tolerance = "total=0"                             # default tolerances, see compare.Tolerance
     weights = "default"                               # optional cost weights: "default" or a TOML file
+    html = "build/bytecount-report"                   # optional: write the HTML report there (index.html)
 """
 
 from __future__ import annotations
@@ -25,7 +26,8 @@ if sys.version_info >= (3, 11):
 else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
-KNOWN_KEYS = {"classpath", "sources", "java-home", "jvm", "jvm-options", "baseline-dir", "tolerance", "weights"}
+KNOWN_KEYS = {"classpath", "sources", "java-home", "jvm", "jvm-options", "baseline-dir", "tolerance", "weights",
+              "html"}
 
 
 class ConfigError(ValueError):
@@ -43,6 +45,7 @@ class Settings:
     baseline_dir: Optional[Path] = None
     tolerance: str = ""
     weights: Optional[str] = None  # "default", a TOML file's path, or None (no cost)
+    html: Optional[Path] = None
     source_file: Optional[Path] = None
 
 
@@ -107,6 +110,8 @@ def load_settings(rootdir: Path, option) -> Settings:
             raise ConfigError(f"{pyproject}: [tool.bytecount] baseline-dir must be a string")
         s.baseline_dir = _baseline_dir(table["baseline-dir"], base, base, f"{pyproject}: [tool.bytecount] baseline-dir")
     s.tolerance = table.get("tolerance", "")
+    if table.get("html"):
+        s.html = base / table["html"]
     if not isinstance(s.tolerance, str):
         raise ConfigError(f"{pyproject}: [tool.bytecount] tolerance must be a string such as 'total=5%|100'")
     weights = table.get("weights")

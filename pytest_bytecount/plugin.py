@@ -51,6 +51,7 @@ def pytest_addoption(parser) -> None:
     g.addoption("--bytecount-baseline-dir", help="where baselines live (default: bytecount/ next to each test file)")
     g.addoption("--bytecount-tolerance", default=None, help="default tolerances, e.g. 'total=5%%|100,calls=0'")
     g.addoption("--bytecount-json", metavar="FILE", help="write every counted test's result to FILE")
+    g.addoption("--bytecount-html", metavar="DIR", help="write a self-contained HTML report to DIR/index.html")
     g.addoption("--bytecount-no-cache", action="store_true",
                 help="instrument afresh instead of reusing .bytecount-cache/instrumented (keyed by content hashes)")
     g.addoption("--bytecount-weights", metavar="FILE|default|none",
@@ -419,6 +420,8 @@ class BytecountPlugin:
         accept = f"pytest {shlex.quote(item.nodeid)} --bytecount-update"
         result = {"nodeid": item.nodeid, "baseline": str(path), "key": key, "status": verdict.status,
                   "counts": now, "jvm": self.jvm_version, "plugin": __version__}
+        # for the HTML report: the stored counts and each method's own verdict
+        result.update(baseline_counts=stored, method_status={d.method: d.status for d in verdict.diffs})
         text = ""
         if verdict.status == "new":
             text = (f"bytecount: no baseline for {key} in {path}.\nRecord it with: "
@@ -494,10 +497,23 @@ class BytecountPlugin:
                 self._update(path, lambda b, keys=keys: _remove(b.tests, keys))
         if self._results_file is not None:
             self._results_file.finish(self.results)
+        html_dir = self._html_dir()
+        if html_dir is not None:
+            from .report_html import write_report
+
+            self.html_report = write_report(self.results, html_dir)
         summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
         if summary_file and self.results:
             with open(summary_file, "a", encoding="utf-8") as f:
                 f.write(self._markdown())
+
+    def _html_dir(self) -> Optional[Path]:
+        if self.config.option.bytecount_html:
+            return Path(self.config.option.bytecount_html)
+        try:
+            return self.settings().html  # [tool.bytecount] html, relative to pyproject.toml
+        except pytest.UsageError:
+            return None
 
     def _stale_entries(self) -> dict:
         """Baseline entries whose tests no longer exist, only for modules collected in full."""
@@ -557,6 +573,8 @@ class BytecountPlugin:
             terminalreporter.write_line(f"not counted: {message}")
         for path in sorted(self.written):
             terminalreporter.write_line(f"bytecount: wrote {path}")
+        if getattr(self, "html_report", None):
+            terminalreporter.write_line(f"bytecount: HTML report {self.html_report}")
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_unconfigure(self, config) -> None:

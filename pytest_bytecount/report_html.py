@@ -1,0 +1,398 @@
+"""The ``--bytecount-html=DIR`` report: one self-contained ``DIR/index.html`` for a reviewer or a CI artifact.
+
+Inline CSS and inline SVG drawn here, no script, no font, no URL: the file opens offline and shows the
+same thing everywhere. Input is the plugin's per-test result dicts (what ``--bytecount-json`` writes);
+the keys read are ``status``, ``counts``, ``baseline_counts``, ``method_status``, ``message`` and the
+optional ``scaling``. Every string from a test or a class file (test ids, ``<init>``, ``$``, unicode) goes
+through :func:`esc`.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import html
+import math
+import shlex
+from pathlib import Path
+from typing import Iterable, Optional
+
+STATUSES = ("passed", "regressed", "improved", "changed", "new")
+# per-method statuses that get a section with charts, worst first
+SECTION_STATUSES = ("regressed", "changed", "improved")
+TOP = 10  # changed opcodes / calls shown per method
+# complexity orders from cheapest to dearest, to tell whether a fitted order got worse
+ORDER_RANK = {o: i for i, o in enumerate(("1", "log n", "n", "n log n", "n^2", "n^3", "2^n"))}
+
+BASELINE_COLOR = "#9aa7b4"
+NOW_COLOR = "#2b5b84"
+UP_COLOR = "#c0392b"
+DOWN_COLOR = "#27864a"
+
+CSS = """
+body { font: 14px/1.4 system-ui, sans-serif; margin: 1.5em auto; max-width: 72em; padding: 0 1em; color: #1d232a; }
+h1 { font-size: 1.5em; margin-bottom: .2em; } h2 { margin-top: 1.6em; border-bottom: 1px solid #d5dbe1; }
+h3 { font-size: 1.05em; margin: 0 0 .4em; word-break: break-all; }
+code, .mono { font-family: ui-monospace, monospace; font-size: 12.5px; }
+.meta { color: #5b6670; }
+.summary { display: flex; gap: .6em; list-style: none; padding: 0; flex-wrap: wrap; }
+.summary li { border: 1px solid #d5dbe1; border-radius: 6px; padding: .35em .8em; }
+.summary .n { font-size: 1.4em; font-weight: 600; margin-right: .25em; }
+.summary .nonzero[data-status=regressed] .n, .summary .nonzero[data-status=changed] .n { color: #c0392b; }
+.summary .nonzero[data-status=new] .n { color: #c77c02; }
+.status { display: inline-block; border-radius: 4px; padding: 0 .4em; font-size: 12px; font-weight: 600; color: #fff; background: #7b8794; }
+.status-passed, .status-same { background: #27864a; } .status-regressed { background: #c0392b; }
+.status-improved { background: #2b6cb0; } .status-changed { background: #c77c02; }
+table { border-collapse: collapse; width: 100%; margin: .5em 0; }
+th, td { border-bottom: 1px solid #e4e8ec; padding: .25em .5em; text-align: left; vertical-align: top; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
+td.id { word-break: break-all; }
+.up { color: #c0392b; } .down { color: #27864a; }
+section.method, section.scaling { border: 1px solid #d5dbe1; border-radius: 8px; padding: 1em; margin: 1em 0; }
+svg text { font: 12px ui-monospace, monospace; fill: #1d232a; }
+svg text.up { fill: #c0392b; } svg text.down { fill: #27864a; } svg text.same { fill: #5b6670; }
+svg .axis { stroke: #7b8794; stroke-width: 1; } svg .grid { stroke: #e4e8ec; stroke-width: 1; }
+svg .fit { stroke: #c77c02; stroke-width: 1.5; stroke-dasharray: 5 4; fill: none; }
+.legend span { display: inline-block; width: .9em; height: .9em; vertical-align: -.1em; margin: 0 .3em 0 .8em; }
+pre { background: #f4f6f8; padding: .6em; overflow-x: auto; font-size: 12.5px; }
+tr.chosen td { font-weight: 600; }
+.worse { color: #c0392b; font-weight: 600; } .better { color: #27864a; font-weight: 600; }
+"""
+
+
+def esc(value) -> str:
+    """Text or attribute value, escaped for HTML (quotes included)."""
+    return html.escape(str(value), quote=True)
+
+
+def _n(value) -> str:
+    return f"{value:,}" if isinstance(value, int) else esc(value)
+
+
+def _delta(base: int, now: int) -> str:
+    d = now - base
+    pct = "" if base == 0 else f" ({d / base * 100:+.1f}%)"
+    return f"{d:+,}{pct}"
+
+
+def _anchor(nodeid: str, method: str) -> str:
+    return "m-" + hashlib.sha1(f"{nodeid}\0{method}".encode("utf-8", "surrogatepass")).hexdigest()[:12]
+
+
+def _short(text: str, limit: int = 46) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def _changes(base: dict, now: dict) -> list:
+    """[(key, base, now)] that differ, largest |delta| first (the same order as the failure text)."""
+    keys = set(base) | set(now)
+    out = [(k, base.get(k, 0), now.get(k, 0)) for k in keys if base.get(k, 0) != now.get(k, 0)]
+    return sorted(out, key=lambda c: (-abs(c[2] - c[1]), c[0]))
+
+
+def method_statuses(result: dict) -> dict:
+    """method id -> same | regressed | improved | changed | new | gone, from the plugin's verdict when
+    the result carries it, else "changed" for any difference (no tolerances known here)."""
+    given = result.get("method_status")
+    if given:
+        return dict(given)
+    now, base = result.get("counts") or {}, result.get("baseline_counts")
+    if base is None:
+        return {m: "new" for m in now}
+    out = {}
+    for m in sorted(set(now) | set(base)):
+        if m not in base or m not in now:
+            out[m] = "new" if m not in base else "gone"
+        else:
+            b, n = base[m], now[m]
+            same = all(b.get(k) == n.get(k) for k in ("total", "invocations")) and not _changes(
+                b.get("opcodes", {}), n.get("opcodes", {})) and not _changes(b.get("calls", {}), n.get("calls", {}))
+            out[m] = "same" if same else "changed"
+    return out
+
+
+# --- SVG charts ----------------------------------------------------------------------------------------
+
+def baseline_vs_now_chart(base: dict, now: dict, width: int = 760) -> str:
+    """Horizontal bars baseline vs now for ``total`` and ``invocations``, each metric on its own scale."""
+    label_w, series_w, bar_max, row_h = 100, 70, 330, 22
+    rows = []
+    y = 6
+    for metric in ("total", "invocations"):
+        b, n = int(base.get(metric, 0)), int(now.get(metric, 0))
+        top = max(b, n, 1)
+        rows.append(f'<text x="0" y="{y + 15}" font-weight="bold">{esc(metric)}</text>')
+        for series, value, color in (("baseline", b, BASELINE_COLOR), ("now", n, NOW_COLOR)):
+            w = round(bar_max * value / top, 1)
+            x0 = label_w + series_w
+            rows.append(f'<text x="{label_w}" y="{y + 15}">{series}</text>'
+                        f'<rect class="bar {series}" data-metric="{metric}" data-value="{value}" x="{x0}" y="{y + 3}" '
+                        f'width="{w}" height="{row_h - 6}" fill="{color}"><title>{metric} {series}: {value:,}</title></rect>'
+                        f'<text class="value" x="{x0 + w + 6}" y="{y + 15}">{value:,}</text>')
+            y += row_h
+        cls = "up" if n > b else "down" if n < b else "same"
+        rows.append(f'<text class="delta {cls}" x="{label_w + series_w + bar_max + 100}" y="{y - row_h + 3}">'
+                    f'{esc(_delta(b, n)) if n != b else "no change"}</text>')
+        y += 8
+    return (f'<svg class="chart baseline-vs-now" role="img" width="{width}" height="{y}" viewBox="0 0 {width} {y}">'
+            f'<title>baseline vs now: total and invocations</title>{"".join(rows)}</svg>')
+
+
+def changes_chart(title: str, changes: list, top: int = TOP, width: int = 760) -> str:
+    """Bars of |delta| for the ``top`` most changed keys (red up, green down), labelled base -> now."""
+    if not changes:
+        return f'<p class="no-changes">no {esc(title)} changed</p>'
+    shown = changes[:top]
+    label_w, bar_max, row_h = 330, 220, 20
+    biggest = max(abs(n - b) for _, b, n in shown) or 1
+    rows = []
+    for i, (key, b, n) in enumerate(shown):
+        y = i * row_h
+        d = n - b
+        w = round(bar_max * abs(d) / biggest, 1)
+        color = UP_COLOR if d > 0 else DOWN_COLOR
+        rows.append(f'<text x="0" y="{y + 14}"><title>{esc(key)}</title>{esc(_short(key))}</text>'
+                    f'<rect class="bar delta" data-key="{esc(key)}" data-delta="{d}" x="{label_w}" y="{y + 3}" '
+                    f'width="{w}" height="{row_h - 6}" fill="{color}"><title>{esc(key)}: {b:,} -&gt; {n:,}</title></rect>'
+                    f'<text x="{label_w + w + 6}" y="{y + 14}">{d:+,}  ({b:,} \u2192 {n:,})</text>')
+    height = len(shown) * row_h + 4
+    more = f'<p class="meta">and {len(changes) - top} more</p>' if len(changes) > top else ""
+    return (f'<svg class="chart changes {esc(title)}" role="img" width="{width}" height="{height}" '
+            f'viewBox="0 0 {width} {height}"><title>top changed {esc(title)}</title>{"".join(rows)}</svg>{more}')
+
+
+def _decades(lo: float, hi: float, data: list) -> list:
+    """Tick values for a log axis: the powers of ten inside [lo, hi], else the smallest and largest data value."""
+    ticks = [10.0 ** k for k in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1)
+             if lo <= 10.0 ** k <= hi]
+    return ticks if len(ticks) >= 2 else sorted({min(data), max(data)})
+
+
+def _tick(v: float) -> str:
+    for unit, div in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
+        if v >= div:
+            return f"{v / div:.3g}{unit}"
+    return f"{v:.3g}"
+
+
+def loglog_chart(sizes: list, values: list, exponent: Optional[float], metric: str = "total",
+                 width: int = 440, height: int = 280) -> str:
+    """Values against sizes on log-log axes, with the power-law line of the fitted exponent (least squares
+    intercept). Points with a non-positive size or value cannot be placed and are left out."""
+    pts = [(float(s), float(v)) for s, v in zip(sizes, values)
+           if isinstance(s, (int, float)) and isinstance(v, (int, float)) and s > 0 and v > 0]
+    if not pts:
+        return '<p class="meta">no positive values to plot</p>'
+    ml, mr, mt, mb = 64, 16, 12, 36
+    xs, ys = [math.log10(s) for s, _ in pts], [math.log10(v) for _, v in pts]
+    x0, x1 = min(xs), max(xs)
+    y0, y1 = min(ys), max(ys)
+    if exponent is not None and math.isfinite(exponent):
+        c = sum(ys) / len(ys) - exponent * sum(xs) / len(xs)
+        y0, y1 = min(y0, exponent * x0 + c, exponent * x1 + c), max(y1, exponent * x0 + c, exponent * x1 + c)
+    if x1 == x0:
+        x0, x1 = x0 - 0.5, x1 + 0.5
+    if y1 == y0:
+        y0, y1 = y0 - 0.5, y1 + 0.5
+    # a margin of 4% in log space, so points at the ends are drawn whole
+    x0, x1 = x0 - (x1 - x0) * 0.04, x1 + (x1 - x0) * 0.04
+    y0, y1 = y0 - (y1 - y0) * 0.04, y1 + (y1 - y0) * 0.04
+
+    def px(lx: float) -> float:
+        return round(ml + (lx - x0) / (x1 - x0) * (width - ml - mr), 1)
+
+    def py(ly: float) -> float:
+        return round(height - mb - (ly - y0) / (y1 - y0) * (height - mt - mb), 1)
+
+    parts = [f'<line class="axis" x1="{ml}" y1="{height - mb}" x2="{width - mr}" y2="{height - mb}"/>',
+             f'<line class="axis" x1="{ml}" y1="{mt}" x2="{ml}" y2="{height - mb}"/>']
+    for t in _decades(10 ** x0, 10 ** x1, [s for s, _ in pts]):
+        x = px(math.log10(t))
+        parts.append(f'<line class="grid" x1="{x}" y1="{mt}" x2="{x}" y2="{height - mb}"/>'
+                     f'<text x="{x}" y="{height - mb + 15}" text-anchor="middle">{_tick(t)}</text>')
+    for t in _decades(10 ** y0, 10 ** y1, [v for _, v in pts]):
+        y = py(math.log10(t))
+        parts.append(f'<line class="grid" x1="{ml}" y1="{y}" x2="{width - mr}" y2="{y}"/>'
+                     f'<text x="{ml - 5}" y="{y + 4}" text-anchor="end">{_tick(t)}</text>')
+    parts.append(f'<text x="{(ml + width - mr) / 2}" y="{height - 4}" text-anchor="middle">size n (log)</text>')
+    parts.append(f'<text x="12" y="{(mt + height - mb) / 2}" text-anchor="middle" '
+                 f'transform="rotate(-90 12 {(mt + height - mb) / 2})">{esc(metric)} (log)</text>')
+    if exponent is not None and math.isfinite(exponent):
+        a, b = min(xs), max(xs)  # the line spans the measured sizes
+        parts.append(f'<line class="fit" data-exponent="{exponent:g}" x1="{px(a)}" y1="{py(exponent * a + c)}" '
+                     f'x2="{px(b)}" y2="{py(exponent * b + c)}"/>')
+    for (s, v), lx, ly in zip(pts, xs, ys):
+        parts.append(f'<circle class="point" data-size="{s:g}" data-value="{v:g}" cx="{px(lx)}" cy="{py(ly)}" r="4" '
+                     f'fill="{NOW_COLOR}"><title>n={s:g}: {v:,.0f}</title></circle>')
+    return (f'<svg class="chart loglog" role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}">'
+            f'<title>count against size, log-log</title>{"".join(parts)}</svg>')
+
+
+# --- page parts ----------------------------------------------------------------------------------------
+
+def _status(s: str) -> str:
+    return f'<span class="status status-{esc(s)}">{esc(s)}</span>'
+
+
+def tally(results: dict) -> dict:
+    out = {s: 0 for s in STATUSES}
+    for r in results.values():
+        out[r.get("status", "new")] = out.get(r.get("status", "new"), 0) + 1
+    return out
+
+
+def _summary(results: dict) -> str:
+    items = "".join(f'<li class="count status-count{" nonzero" if n else ""}" data-status="{esc(s)}" data-count="{n}">'
+                    f'<span class="n">{n}</span>{esc(s)}</li>' for s, n in tally(results).items())
+    return f'<ul class="summary">{items}</ul>'
+
+
+def _table(results: dict, sections: set) -> str:
+    head = ('<tr><th>test</th><th>test status</th><th>method</th><th>method status</th><th class="num">baseline total</th>'
+            '<th class="num">total now</th><th class="num">&Delta; total</th><th class="num">baseline invocations</th>'
+            '<th class="num">invocations now</th></tr>')
+    rows = []
+    for nodeid, r in sorted(results.items()):
+        now, base = r.get("counts") or {}, r.get("baseline_counts") or {}
+        statuses = method_statuses(r)
+        for method in sorted(set(now) | set(base)):
+            b, n = base.get(method), now.get(method)
+            bt, nt = (b or {}).get("total"), (n or {}).get("total")
+            bi, ni = (b or {}).get("invocations"), (n or {}).get("invocations")
+            delta = ""
+            if isinstance(bt, int) and isinstance(nt, int):
+                cls = "up" if nt > bt else "down" if nt < bt else ""
+                delta = f'<span class="{cls}">{esc(_delta(bt, nt))}</span>' if nt != bt else "0"
+            anchor = _anchor(nodeid, method)
+            name = f'<a href="#{anchor}">{esc(method)}</a>' if anchor in sections else esc(method)
+            rows.append(f'<tr data-test="{esc(nodeid)}" data-method="{esc(method)}"><td class="id mono">{esc(nodeid)}</td>'
+                        f'<td>{_status(r.get("status", ""))}</td><td class="id mono">{name}</td>'
+                        f'<td>{_status(statuses.get(method, ""))}</td>'
+                        f'<td class="num baseline-total">{_n(bt) if bt is not None else "&ndash;"}</td>'
+                        f'<td class="num now-total">{_n(nt) if nt is not None else "&ndash;"}</td>'
+                        f'<td class="num">{delta}</td>'
+                        f'<td class="num">{_n(bi) if bi is not None else "&ndash;"}</td>'
+                        f'<td class="num">{_n(ni) if ni is not None else "&ndash;"}</td></tr>')
+    return f'<table class="all">{head}{"".join(rows)}</table>'
+
+
+def _method_section(nodeid: str, result: dict, method: str, status: str) -> str:
+    b, n = result["baseline_counts"][method], result["counts"][method]
+    hb, hn = b.get("bytecode_sha256"), n.get("bytecode_sha256")
+    if hb and hn:
+        code = ("the method's bytecode changed since the baseline" if hb != hn else
+                "same bytecode as the baseline: the code took another path (inputs or callees changed)")
+    else:
+        code = "unknown whether the bytecode changed (no bytecode hash in the baseline)"
+    accept = f"pytest {shlex.quote(nodeid)} --bytecount-update"
+    parts = [f'<section class="method" id="{_anchor(nodeid, method)}" data-test="{esc(nodeid)}" '
+             f'data-method="{esc(method)}" data-status="{esc(status)}">',
+             f'<h3>{_status(status)} <span class="mono method-id">{esc(method)}</span></h3>',
+             f'<p class="meta">in <code>{esc(nodeid)}</code></p>',
+             '<p class="legend">baseline vs now<span style="background:%s"></span>baseline<span style="background:%s">'
+             '</span>now</p>' % (BASELINE_COLOR, NOW_COLOR),
+             baseline_vs_now_chart(b, n),
+             '<h4>top changed opcodes</h4>', changes_chart("opcodes", _changes(b.get("opcodes", {}), n.get("opcodes", {}))),
+             '<h4>top changed calls</h4>', changes_chart("calls", _changes(b.get("calls", {}), n.get("calls", {}))),
+             f'<p class="bytecode">{esc(code)}</p>',
+             f'<p>to accept: <code class="accept">{esc(accept)}</code></p>']
+    if result.get("message"):
+        parts.append(f'<details><summary>failure text</summary><pre>{esc(result["message"])}</pre></details>')
+    parts.append("</section>")
+    return "".join(parts)
+
+
+def order_change(order: Optional[str], baseline_order: Optional[str]) -> str:
+    """worse | better | same | unknown (no baseline order, or an order we cannot rank)."""
+    if not baseline_order or order not in ORDER_RANK or baseline_order not in ORDER_RANK:
+        return "same" if order and order == baseline_order else "unknown"
+    a, b = ORDER_RANK[order], ORDER_RANK[baseline_order]
+    return "worse" if a > b else "better" if a < b else "same"
+
+
+def _sort_residual(v) -> float:
+    return float(v) if isinstance(v, (int, float)) and math.isfinite(v) else math.inf
+
+
+def _residual(v) -> str:
+    return f"{v:.3g}" if isinstance(v, (int, float)) else "&ndash;"
+
+
+def _scaling_section(nodeid: str, scaling: dict) -> str:
+    metric, sizes = scaling.get("metric", "total"), scaling.get("sizes") or []
+    out = []
+    for method, m in sorted((scaling.get("methods") or {}).items()):
+        order, exponent, base_order = m.get("order"), m.get("exponent"), m.get("baseline_order")
+        change = order_change(order, base_order)
+        verdict = {"worse": "worse than the baseline", "better": "better than the baseline",
+                   "same": "same as the baseline", "unknown": "no baseline order to compare with"}[change]
+        exp_text = f"{exponent:.2f}" if isinstance(exponent, (int, float)) else "?"
+        fits = sorted((m.get("fits") or {}).items(), key=lambda kv: (_sort_residual(kv[1]), kv[0]))
+        fit_rows = "".join(f'<tr class="{"chosen" if k == order else ""}"><td class="mono">{esc(k)}</td>'
+                           f'<td class="num">{_residual(v)}</td></tr>' for k, v in fits)
+        points = "".join(f'<tr><td class="num">{_n(s)}</td><td class="num">{_n(v)}</td></tr>'
+                         for s, v in zip(sizes, m.get("values") or []))
+        out.append(
+            f'<section class="scaling" data-test="{esc(nodeid)}" data-method="{esc(method)}" data-order="{esc(order)}" '
+            f'data-change="{change}"><h3><span class="mono method-id">{esc(method)}</span></h3>'
+            f'<p class="meta">in <code>{esc(nodeid)}</code>; metric {esc(metric)}</p>'
+            f'<p>fitted order <b class="order">{esc(order)}</b>, exponent <b class="exponent">{exp_text}</b>; '
+            f'baseline order <b class="baseline-order">{esc(base_order) if base_order else "none"}</b>: '
+            f'<span class="{change}">{verdict}</span></p>'
+            f'{loglog_chart(sizes, m.get("values") or [], exponent if isinstance(exponent, (int, float)) else None, metric)}'
+            f'<div style="display:flex;gap:2em"><table class="fits" style="width:auto"><tr><th>order</th>'
+            f'<th class="num">relative residual</th></tr>{fit_rows}</table>'
+            f'<table class="points" style="width:auto"><tr><th class="num">n</th><th class="num">{esc(metric)}</th></tr>'
+            f'{points}</table></div></section>')
+    return "".join(out)
+
+
+def _ordered_sections(results: dict) -> Iterable:
+    found = []
+    for nodeid, r in results.items():
+        if not r.get("baseline_counts"):
+            continue
+        for method, status in method_statuses(r).items():
+            if status in SECTION_STATUSES and method in r["baseline_counts"] and method in (r.get("counts") or {}):
+                b, n = r["baseline_counts"][method]["total"], r["counts"][method]["total"]
+                # worst status first, then the largest relative change of the total
+                found.append((SECTION_STATUSES.index(status), -abs(n - b) / max(b, 1), nodeid, method, status))
+    return [(nodeid, method, status) for _, _, nodeid, method, status in sorted(found)]
+
+
+def render(results: dict, title: str = "pytest-bytecount report") -> str:
+    """The whole page for ``{nodeid: result}``."""
+    sections = list(_ordered_sections(results))
+    anchors = {_anchor(nodeid, method) for nodeid, method, _ in sections}
+    jvms = sorted({str(r["jvm"]) for r in results.values() if r.get("jvm")})
+    plugins = sorted({str(r["plugin"]) for r in results.values() if r.get("plugin")})
+    meta = f"{len(results)} counted test{'s' if len(results) != 1 else ''}"
+    if jvms:
+        meta += f"; JVM {', '.join(jvms)}"
+    if plugins:
+        meta += f"; pytest-bytecount {', '.join(plugins)}"
+    body = [f"<h1>{esc(title)}</h1>", f'<p class="meta">{esc(meta)}</p>', _summary(results)]
+    if not results:
+        body.append('<p class="empty">No counted tests in this run.</p>')
+    if sections:
+        body.append(f"<h2>Changed methods ({len(sections)})</h2>")
+        body.extend(_method_section(nodeid, results[nodeid], method, status) for nodeid, method, status in sections)
+    scaled = [(nodeid, r["scaling"]) for nodeid, r in sorted(results.items()) if r.get("scaling")]
+    if scaled:
+        body.append("<h2>Scaling</h2>")
+        body.extend(_scaling_section(nodeid, s) for nodeid, s in scaled)
+    if results:
+        body.append("<h2>All counted tests</h2>")
+        body.append(_table(results, anchors))
+    return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{esc(title)}</title><style>{CSS}</style></head>\n<body>\n" + "\n".join(body) + "\n</body></html>\n")
+
+
+def write_report(results: dict, directory: Path) -> Path:
+    """Write ``directory/index.html`` (the folder is created) and return its path."""
+    directory = Path(directory)
+    directory.mkdir(parents=True, exist_ok=True)
+    path = directory / "index.html"
+    with open(path, "w", encoding="utf-8", errors="replace", newline="\n") as f:
+        f.write(render(results))
+    return path
