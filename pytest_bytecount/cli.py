@@ -36,6 +36,10 @@ def _parser() -> argparse.ArgumentParser:
                         help="methods to count: pkg.Cls#name, pkg.Cls#name(desc), pkg.Cls, pkg.*, pkg.** (repeatable)")
         sp.add_argument("--strategy", choices=["block", "instruction"], default="block",
                         help="one counter per basic block (default) or one increment per instruction (reference)")
+        sp.add_argument("--abrupt", action="store_true",
+                        help="also tally invocations that end by an exception, under \"abrupt\"")
+        sp.add_argument("--allocations", action="store_true",
+                        help="also record objects and arrays created and the arrays' lengths, under \"allocations\"")
 
     c = sub.add_parser("count", help="run MAIN.main(ARGS) with the targets counted, print the counts as JSON")
     common(c)
@@ -70,7 +74,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return _cost(args, weights)
     try:
         classpath = Classpath.parse(args.classpath)
-        result = instrument(classpath, args.target, stderr_progress, strategy=args.strategy)
+        result = instrument(classpath, args.target, stderr_progress, strategy=args.strategy, abrupt=args.abrupt,
+                            allocations=args.allocations)
     except (ClasspathError, TargetError, ClassFormatError) as e:
         print(f"bytecount: error: {e}", file=sys.stderr)
         return 2

@@ -6,9 +6,23 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-METRICS = ("total", "invocations", "cost", "calls")
-# per-method figures compared as one number each; "cost" exists only when a weight table is active
-SCALAR_METRICS = ("total", "invocations", "cost")
+METRICS = ("total", "invocations", "cost", "allocated", "elements", "abrupt", "calls")
+# per-method figures compared as one number each; "cost" exists only when a weight table is active,
+# "allocated" (objects and arrays created) and "elements" (their lengths) with allocation recording,
+# "abrupt" (invocations that ended by an exception) when those are tallied
+SCALAR_METRICS = ("total", "invocations", "cost", "allocated", "elements", "abrupt")
+
+
+def scalars(entry: dict) -> dict:
+    """The scalar metrics one method's counts have."""
+    out = {m: entry[m] for m in ("total", "invocations", "cost") if m in entry}
+    a = entry.get("allocations")
+    if isinstance(a, dict):
+        out["allocated"] = sum(a.get("objects", {}).values()) + sum(a.get("arrays", {}).values())
+        out["elements"] = sum(a.get("elements", {}).values())
+    if isinstance(entry.get("abrupt"), dict):
+        out["abrupt"] = entry["abrupt"].get("invocations", 0)
+    return out
 
 
 class ToleranceError(ValueError):
@@ -101,7 +115,8 @@ def compare(baseline: Optional[dict], now: dict, tolerances: dict, strict: bool 
             diffs.append(MethodDiff(method, status))
             worst = "changed" if worst != "regressed" else worst
             continue
-        metrics = [(m, b[m], n[m]) for m in SCALAR_METRICS if m in b and m in n and b[m] != n[m]]
+        sb, sn = scalars(b), scalars(n)
+        metrics = [(m, sb[m], sn[m]) for m in SCALAR_METRICS if m in sb and m in sn and sb[m] != sn[m]]
         calls = _changes(b.get("calls", {}), n.get("calls", {}))
         opcodes = _changes(b.get("opcodes", {}), n.get("opcodes", {}))
         regressed = any(not tolerances.get(m, Tolerance()).allows(bv, nv) for m, bv, nv in metrics) or any(

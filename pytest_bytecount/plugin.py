@@ -28,7 +28,7 @@ from .targets import TargetError
 from .weights import WeightsError, load_weights
 
 MARKER = "bytecount"
-MARKER_OPTIONS = {"tolerance", "strict"}
+MARKER_OPTIONS = {"tolerance", "strict", "abrupt", "allocations"}
 NO_WEIGHTS = ("sets a cost tolerance, but no weight table is active: set [tool.bytecount] weights = \"default\" "
               "(or a TOML file) or pass --bytecount-weights=default")
 plugin_key = pytest.StashKey["BytecountPlugin"]()
@@ -63,7 +63,7 @@ def pytest_addoption(parser) -> None:
 def pytest_configure(config) -> None:
     config.addinivalue_line(
         "markers",
-        "bytecount(*targets, tolerance=None, strict=None): count executed bytecode of the target Java methods "
+        "bytecount(*targets, tolerance=None, strict=None, abrupt=False, allocations=False): count executed bytecode of the target Java methods "
         "(pkg.Cls#method, pkg.Cls, pkg.**) and compare it with the stored baseline",
     )
     plugin = BytecountPlugin(config)
@@ -74,12 +74,12 @@ def pytest_configure(config) -> None:
 class BytecountFixture:
     """What a test sees as ``bytecount``: classes loaded with its targets counted, and the counts so far."""
 
-    def __init__(self, plugin: "BytecountPlugin", targets: tuple):
+    def __init__(self, plugin: "BytecountPlugin", targets: tuple, abrupt: bool = False, allocations: bool = False):
         self._plugin = plugin
         self.targets = targets
         if plugin.unusable:
             pytest.fail(plugin.unusable, pytrace=False)
-        self._batch, self._classdir = plugin.batch_for(targets)
+        self._batch, self._classdir = plugin.batch_for(targets, abrupt, allocations)
         self._session = plugin.session()
         self._loader = plugin.loader(self._classdir.path)
 
@@ -132,7 +132,8 @@ def bytecount(request):
     marker = request.node.get_closest_marker(MARKER)
     if marker is None:
         raise pytest.UsageError(f"{request.node.nodeid}: the bytecount fixture needs @pytest.mark.bytecount(...)")
-    fixture = BytecountFixture(plugin, tuple(marker.args))
+    fixture = BytecountFixture(plugin, tuple(marker.args), bool(marker.kwargs.get("abrupt")),
+                               bool(marker.kwargs.get("allocations")))
     request.node.stash[_fixture_key] = fixture
     yield fixture
     fixture.close()
@@ -269,20 +270,22 @@ class BytecountPlugin:
         else:
             reporter.write_line(line)
 
-    def batch_for(self, targets: tuple):
+    def batch_for(self, targets: tuple, abrupt: bool = False, allocations: bool = False):
         """Instrument the targets once per session; each test still gets its own loader over them."""
-        batch = self._batches.get(targets)
+        key = (targets, abrupt, allocations)
+        batch = self._batches.get(key)
         if batch is None:
             try:
                 cache = None if self.config.option.bytecount_no_cache else \
                     Path(self.settings().root) / ".bytecount-cache" / "instrumented"
-                result = instrument(self.classpath(), list(targets), cache_dir=cache)
+                result = instrument(self.classpath(), list(targets), cache_dir=cache, abrupt=abrupt,
+                                    allocations=allocations)
             except (TargetError, ClassFormatError) as e:
                 result = f"bytecount: {e}"
             if isinstance(result, str):
                 pytest.fail(result, pytrace=False)
             self.refused.update(result.refused)
-            batch = self._batches[targets] = (result, ClassDir(result))
+            batch = self._batches[key] = (result, ClassDir(result))
         return batch
 
     # --- baselines ------------------------------------------------------------------------------------
