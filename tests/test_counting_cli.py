@@ -82,12 +82,15 @@ def _plain_jvms():
     return jvms
 
 
+@pytest.mark.parametrize("options", [[], ["--abrupt", "--allocations"]], ids=["plain", "abrupt-allocations"])
 @pytest.mark.parametrize("jvm", ["hotspot17", "hotspot25", "zero"])
-def test_instrumented_classes_on_a_plain_jvm_write_the_same_json_at_exit(tiny, tmp_path, jvm):
+def test_instrumented_classes_on_a_plain_jvm_write_the_same_json_at_exit(tiny, tmp_path, jvm, options):
     java = _plain_jvms().get(jvm)
     assert java is not None, f"{jvm} is not installed (see .ci/run)"
-    counted = bytecount("count", "--classpath", str(tiny), "--target", "hand.**", "hand.Tiny").stdout
-    bytecount("instrument", "--classpath", str(tiny), "--target", "hand.**", "--out", str(tmp_path / "out"))
+    counted = bytecount("count", "--classpath", str(tiny), "--target", "hand.**", *options, "hand.Tiny").stdout
+    if options:
+        assert '"abrupt": {' in counted and '"allocations": {' in counted
+    bytecount("instrument", "--classpath", str(tiny), "--target", "hand.**", *options, "--out", str(tmp_path / "out"))
     written = tmp_path / "counts.json"
     run = subprocess.run([*java, "-cp", f"{tmp_path / 'out'}:{tiny}", f"-Dbytecount.out={written}", "hand.Tiny"],
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
