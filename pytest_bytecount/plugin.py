@@ -24,6 +24,8 @@ from .determinism import DeterminismCheck, check_in_fresh_loader
 from .instrument import instrument
 from .jvm import ClassDir, JvmChoice, JvmError, JvmSession, choose_jvm
 from .results import ResultsFile
+from .scaling import (ScalingError, ScalingResult, baseline_entry, check_metric, check_sizes, check_stored,
+                      compare_scaling, measure, metric_value, render_scaling)
 from .targets import TargetError
 from .weights import WeightsError, load_weights
 
@@ -69,6 +71,7 @@ def pytest_configure(config) -> None:
     plugin = BytecountPlugin(config)
     config.stash[plugin_key] = plugin
     config.pluginmanager.register(plugin, "bytecount-plugin")
+    config.pluginmanager.register(ScalingHooks(plugin), "bytecount-scaling")
 
 
 class BytecountFixture:
@@ -112,6 +115,32 @@ class BytecountFixture:
         old = self._loader
         self._loader = self._plugin.loader(self._classdir.path)
         return old
+
+    scaling_result: Optional[ScalingResult] = None  # set by scaling(), checked after the test
+
+    def scaling(self, sizes, run, metric: str = "total", method: Optional[str] = None) -> ScalingResult:
+        """Call ``run(n)`` for each n in ``sizes`` and fit each counted method's counts per run against
+        1, log n, n, n log n, n^2, n^3 and 2^n (see :mod:`pytest_bytecount.scaling`).
+
+        ``metric`` is ``total``, ``invocations`` or ``calls``; ``method`` (a method id or pattern) limits the
+        check to some of the marked methods. After the test the orders are compared with the baseline's:
+        a worse one fails the test. One check per test.
+        """
+        if self.scaling_result is not None:
+            raise ScalingError("bytecount.scaling() was already called in this test; make one complexity check "
+                               "per test (parametrize the test for more)")
+        sizes = check_sizes(sizes)
+        check_metric(metric)
+        values: dict = {}
+        before = self.counts()
+        for n in sizes:
+            run(n)
+            after = self.counts()
+            for m, c in after.items():
+                values.setdefault(m, []).append(metric_value(c, metric) - metric_value(before.get(m), metric))
+            before = after
+        self.scaling_result = measure(sizes, values, metric, method)
+        return self.scaling_result
 
     def close(self) -> None:
         try:
@@ -467,6 +496,8 @@ class BytecountPlugin:
     def _record(self, r: dict) -> None:
         path, key = Path(r["baseline"]), r["key"]
         entry = {"jvm": r["jvm"], "plugin": r["plugin"], "methods": r["counts"]}
+        if r.get("scaling"):
+            entry["scaling"] = baseline_entry(r["scaling"])
 
         def change(b: BaselineFile) -> bool:
             if (self.update == "new" and key in b.tests) or b.tests.get(key) == entry:
@@ -588,3 +619,57 @@ class BytecountPlugin:
             classdir.close()
         if self._session is not None:
             self._session.shutdown()
+
+
+class ScalingHooks:
+    """Compares the orders of ``bytecount.scaling(...)`` with the baseline's, after the counts verdict
+    (``tryfirst`` makes this wrapper the outer one, so it sees ``report.bytecount``)."""
+
+    def __init__(self, plugin: BytecountPlugin):
+        self.plugin = plugin
+
+    @pytest.hookimpl(hookwrapper=True, tryfirst=True)
+    def pytest_runtest_makereport(self, item, call):
+        outcome = yield
+        report = outcome.get_result()
+        result = getattr(report, "bytecount", None)
+        fixture = item.stash.get(_fixture_key, None)
+        if call.when != "call" or result is None or fixture is None:
+            return
+        plugin = self.plugin
+        entry = plugin.baseline(Path(result["baseline"])).tests.get(result["key"]) or {}
+        now = fixture.scaling_result
+        if now is None and not entry.get("scaling"):
+            return
+        try:
+            stored = check_stored(entry["scaling"], f"{result['baseline']}, {result['key']}") \
+                if "scaling" in entry else None
+        except ScalingError as e:
+            stored, now = None, None
+            text, status = f"bytecount: {e}", "changed"
+        else:
+            verdict = compare_scaling(stored, now)
+            if now is not None:
+                result["scaling"] = now.to_dict()
+            if result["status"] == "new":
+                return  # no baseline at all: the counts verdict already says how to record one
+            status = verdict.status
+            counts_failed = result["status"] in ("regressed", "changed")
+            accept = None if counts_failed else f"pytest {shlex.quote(item.nodeid)} --bytecount-update"
+            text = render_scaling(verdict, accept)
+        if not text:
+            return
+        rank = {"passed": 0, "improved": 1, "new": 2, "changed": 3, "regressed": 4}
+        if rank[status] > rank.get(result["status"], 0):
+            result["status"] = status
+        result["message"] = "\n".join(t for t in (result["message"], text) if t)
+        if plugin.update or report.outcome == "skipped":
+            return
+        if status in ("regressed", "changed", "new"):
+            if report.outcome == "passed":
+                report.outcome = "failed"
+                report.longrepr = text
+            elif isinstance(report.longrepr, str):
+                report.longrepr = f"{report.longrepr}\n{text}"
+        elif status == "improved" and report.outcome == "passed":
+            report.sections.append(("bytecount", text))

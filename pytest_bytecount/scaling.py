@@ -1,0 +1,396 @@
+"""Empirical complexity: fit counts measured at several input sizes against 1, log n, n, n log n, n^2,
+n^3 and 2^n, and compare the best-fitting order with the one in the baseline.
+
+Counts are exact, so the same code at the same sizes always gives the same order: the check never
+flakes, and a change of order means the code changed.
+
+How an order is chosen (pure Python, no numpy):
+- only the *upper* sizes are fitted: the largest half, and at least :data:`MIN_SIZES`. Small inputs are
+  dominated by set-up costs and by special cases (a fast path below some threshold), and the order that
+  matters is the one the large inputs show;
+- each model ``f`` is fitted as ``count ~ a + b * f(n)`` by least squares on *relative* errors (each point
+  weighted by ``1 / count^2``), so every size counts alike; a model whose ``b`` comes out <= 0 cannot
+  describe growing counts and gets no fit (``None``);
+- ``2^n`` stands for any exponential ``c^n``: its growth factor ``c`` per unit of ``n`` comes from the ratios
+  of successive counts (a least-squares line through ``log count`` against ``n``), then ``a + b * c^n`` is
+  fitted like the others. Naive recursive fib is ``2^n`` with ``c = 1.618``;
+- a model's fit quality is the root mean square of its relative errors; the best is the smallest, and a
+  simpler model wins when it is within :data:`TIE_FACTOR` of the best (or both are below
+  :data:`EXACT`, which only rounding noise reaches);
+- the exponent is the slope of ``log count`` against ``log n`` over the same sizes: about 1.1 for
+  n log n at n ~ 1000, 2.0 for n^2, and large for 2^n.
+
+Comparison: an order worse than the baseline's fails only when the baseline's order no longer describes
+the counts (its fit is over :data:`WORSE_FACTOR` times the best and over :data:`WORSE_MIN`). So two orders
+that fit nearly alike at the measured sizes (n log n with a large linear term looks like n) never flip a
+verdict, while a real change (n log n -> n^2 leaves the n log n fit 30% or more off) always fails.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass, field
+from typing import Callable, Dict, List, Optional, Sequence
+
+ORDERS = ("1", "log n", "n", "n log n", "n^2", "n^3", "2^n")
+RANK = {order: i for i, order in enumerate(ORDERS)}
+METRICS = ("total", "invocations", "calls")
+MIN_SIZES = 4
+TIE_FACTOR = 1.25
+EXACT = 1e-4
+WORSE_FACTOR = 2.0
+WORSE_MIN = 0.01
+
+
+class ScalingError(ValueError):
+    """Bad arguments to a complexity check (sizes, metric, method) or a malformed stored one."""
+
+
+_MODELS: Dict[str, Callable[[int], float]] = {
+    "log n": lambda n: math.log2(n),
+    "n": lambda n: float(n),
+    "n log n": lambda n: n * math.log2(n),
+    "n^2": lambda n: float(n) ** 2,
+    "n^3": lambda n: float(n) ** 3,
+}
+
+
+# --- fitting ------------------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Fit:
+    """The order of one series of counts."""
+
+    order: str
+    exponent: float
+    fits: Dict[str, Optional[float]]  # order -> RMS relative error (None: the model cannot fit)
+    growth: Optional[float] = None  # the exponential model's factor per unit of n
+
+
+def check_sizes(sizes: Sequence[int]) -> List[int]:
+    sizes = list(sizes)
+    if len(sizes) < MIN_SIZES or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in sizes) \
+            or any(b <= a for a, b in zip(sizes, sizes[1:])):
+        raise ScalingError(f"a complexity check needs at least {MIN_SIZES} increasing sizes n >= 1 (integers), got "
+                           f"{sizes!r}; doubling sizes such as [256, 512, 1024, 2048, 4096, 8192] work best")
+    return sizes
+
+
+def upper(sizes: Sequence[int], values: Sequence[int]):
+    """The sizes the order is fitted on: the largest half, at least MIN_SIZES."""
+    k = max(MIN_SIZES, (len(sizes) + 1) // 2)
+    return list(sizes[-k:]), list(values[-k:])
+
+
+def _weights(ys):
+    return [1.0 / max(y, 1) ** 2 for y in ys]
+
+
+def _residual(xs, ys, predict) -> float:
+    return math.sqrt(sum(((y - predict(x)) / max(y, 1)) ** 2 for x, y in zip(xs, ys)) / len(xs))
+
+
+def _fit_affine(xs, ys, f) -> Optional[float]:
+    """RMS relative error of the weighted least-squares ``a + b * f(n)`` (None when b <= 0)."""
+    w = _weights(ys)
+    fx = [f(x) for x in xs]
+    sw = sum(w)
+    sf = sum(wi * fi for wi, fi in zip(w, fx))
+    sff = sum(wi * fi * fi for wi, fi in zip(w, fx))
+    sy = sum(wi * y for wi, y in zip(w, ys))
+    sfy = sum(wi * fi * y for wi, fi, y in zip(w, fx, ys))
+    det = sw * sff - sf * sf
+    if det <= 1e-12 * sw * sff:
+        return None
+    b = (sw * sfy - sf * sy) / det
+    a = (sy - b * sf) / sw
+    if b <= 0 or b * (max(fx) - min(fx)) <= 1e-9 * max(ys):  # flat, or growth below rounding noise
+        return None
+    return _residual(fx, ys, lambda v: a + b * v)
+
+
+def _fit_constant(xs, ys) -> float:
+    w = _weights(ys)
+    a = sum(wi * y for wi, y in zip(w, ys)) / sum(w)
+    return _residual(xs, ys, lambda _: a)
+
+
+def _slope(xs, ys) -> float:
+    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
+    sxx = sum((x - mx) ** 2 for x in xs)
+    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
+
+
+def _fit_exponential(xs, ys):
+    """(RMS relative error, growth factor c) of ``a + b * c^n``, c from the ratios of successive counts."""
+    log_c = _slope(xs, [math.log(max(y, 1)) for y in ys])
+    if log_c <= 0 or log_c * max(xs) > 700:  # not growing, or c^n beyond a float
+        return None, None
+    n0 = xs[0]  # c^(n - n0) keeps the numbers small; the scale goes into b
+    residual = _fit_affine(xs, ys, lambda n: math.exp(log_c * (n - n0)))
+    return residual, math.exp(log_c)
+
+
+def fit(sizes: Sequence[int], values: Sequence[int]) -> Fit:
+    """The best-fitting order of ``values`` measured at ``sizes`` (see the module docstring)."""
+    sizes = check_sizes(sizes)
+    if len(values) != len(sizes):
+        raise ScalingError(f"{len(values)} values for {len(sizes)} sizes")
+    xs, ys = upper(sizes, values)
+    fits: Dict[str, Optional[float]] = {"1": _fit_constant(xs, ys)}
+    for order, f in _MODELS.items():
+        fits[order] = _fit_affine(xs, ys, f)
+    fits["2^n"], growth = _fit_exponential(xs, ys)
+    best = min(r for r in fits.values() if r is not None)
+    order = next(o for o in ORDERS if fits[o] is not None and (fits[o] <= best * TIE_FACTOR or fits[o] <= EXACT))
+    exponent = round(_slope([math.log(x) for x in xs], [math.log(max(y, 1)) for y in ys]), 4) + 0.0  # no -0.0
+    return Fit(order, exponent, fits, growth if order == "2^n" else None)
+
+
+# --- results ------------------------------------------------------------------------------------------
+@dataclass
+class MethodScaling:
+    values: List[int]
+    order: str
+    exponent: float
+    fits: Dict[str, Optional[float]]
+    growth: Optional[float] = None
+    baseline_order: Optional[str] = None
+
+    def to_dict(self) -> dict:
+        return {"values": list(self.values), "order": self.order, "exponent": round(self.exponent, 2) + 0.0,
+                "fits": {o: (None if r is None else float(f"{r:.4g}")) for o, r in self.fits.items()},
+                "baseline_order": self.baseline_order}
+
+    def describe(self) -> str:
+        text = f"{self.order}, exponent {self.exponent:.2f}"
+        if self.growth is not None:
+            text += f" (x{self.growth:.3g} per +1 in n)"
+        return text
+
+
+def metric_value(counts: Optional[dict], metric: str) -> int:
+    """One number of a method's counts: ``total``, ``invocations`` or ``calls`` (all calls summed)."""
+    if not counts:
+        return 0
+    if metric == "calls":
+        return sum(counts.get("calls", {}).values())
+    return counts[metric]
+
+
+def check_metric(metric: str) -> str:
+    if metric not in METRICS:
+        raise ScalingError(f"unknown scaling metric {metric!r}; expected one of {', '.join(METRICS)}")
+    return metric
+
+
+@dataclass
+class ScalingResult:
+    """What ``bytecount.scaling(...)`` returns: per counted method, the counts at each size and their order."""
+
+    metric: str
+    sizes: List[int]
+    methods: Dict[str, MethodScaling] = field(default_factory=dict)
+
+    def __getitem__(self, pattern: str) -> MethodScaling:
+        (method,) = select_methods(self.methods, pattern, one=True)
+        return self.methods[method]
+
+    def _only(self) -> MethodScaling:
+        if len(self.methods) != 1:
+            raise ScalingError(f"{len(self.methods)} methods were measured ({', '.join(self.methods)}); pick one "
+                               f"with result['pkg.Cls#method'] or bytecount.scaling(..., method='pkg.Cls#method')")
+        return next(iter(self.methods.values()))
+
+    @property
+    def order(self) -> str:
+        return self._only().order
+
+    @property
+    def exponent(self) -> float:
+        return self._only().exponent
+
+    @property
+    def values(self) -> List[int]:
+        return self._only().values
+
+    def to_dict(self) -> dict:
+        """The ``"scaling"`` entry of the plugin's per-test result (``--bytecount-json``, the HTML report)."""
+        return {"metric": self.metric, "sizes": list(self.sizes),
+                "methods": {m: s.to_dict() for m, s in sorted(self.methods.items())}}
+
+    def __str__(self) -> str:
+        lines = []
+        for method, s in sorted(self.methods.items()):
+            lines.append(f"{method}: {s.describe()}")
+            lines += _table(self.sizes, [(self.metric, s.values)])
+            lines.append("    fits: " + _fits_text(s.fits))
+        return "\n".join(lines)
+
+
+def select_methods(methods, pattern: Optional[str], one: bool = False) -> List[str]:
+    """The method ids among ``methods`` matched by a method id or target pattern (``pkg.Cls#name``)."""
+    if pattern is None:
+        return sorted(methods)
+    if pattern in methods:
+        return [pattern]
+    from .targets import TargetError, TargetPattern
+
+    try:
+        pat = TargetPattern.parse(pattern)
+    except TargetError as e:
+        raise ScalingError(str(e)) from None
+    hits = []
+    for method in sorted(methods):
+        cls, _, rest = method.partition("#")
+        name, paren, desc = rest.partition("(")
+        if pat.matches_class(cls) and pat.matches_method(name, paren + desc):
+            hits.append(method)
+    if not hits or (one and len(hits) > 1):
+        what = "matches none" if not hits else f"matches {len(hits)}"
+        raise ScalingError(f"method {pattern!r} {what} of the measured methods: {', '.join(sorted(methods)) or 'none'}")
+    return hits
+
+
+def measure(sizes: Sequence[int], values: Dict[str, List[int]], metric: str = "total",
+            method: Optional[str] = None) -> ScalingResult:
+    """Fit every method (or those ``method`` selects) whose counts are not all zero."""
+    sizes = check_sizes(sizes)
+    ran = {m: v for m, v in values.items() if any(v)}
+    if not ran:
+        raise ScalingError(f"no counted method ran during the complexity check (counted: "
+                           f"{', '.join(sorted(values)) or 'none'}); does run(n) call the marked methods?")
+    result = ScalingResult(metric, sizes)
+    for m in select_methods(ran, method):
+        f = fit(sizes, ran[m])
+        result.methods[m] = MethodScaling(list(ran[m]), f.order, f.exponent, f.fits, f.growth)
+    return result
+
+
+# --- baselines and verdicts ---------------------------------------------------------------------------
+def baseline_entry(scaling: dict) -> dict:
+    """What a baseline stores of a result's ``"scaling"`` dict: per method, the order and its evidence."""
+    return {m: {"metric": scaling["metric"], "order": s["order"], "exponent": s["exponent"],
+                "sizes": list(scaling["sizes"]), "values": list(s["values"])}
+            for m, s in sorted(scaling["methods"].items())}
+
+
+def check_stored(stored, where: str) -> dict:
+    ok = isinstance(stored, dict) and all(
+        isinstance(s, dict) and s.get("order") in RANK and isinstance(s.get("values"), list)
+        and isinstance(s.get("sizes"), list) for s in stored.values())
+    if not ok:
+        raise ScalingError(f"{where}: the 'scaling' entry is malformed (each method needs 'order' (one of "
+                           f"{', '.join(ORDERS)}), 'sizes' and 'values'); fix it or re-record with --bytecount-update")
+    return stored
+
+
+@dataclass
+class ScalingChange:
+    method: str
+    status: str  # same | worse | better | new | gone | metric
+    stored: Optional[dict] = None
+    now: Optional[MethodScaling] = None
+
+
+@dataclass
+class ScalingVerdict:
+    metric: str
+    sizes: List[int]
+    changes: List[ScalingChange]
+
+    @property
+    def status(self) -> str:
+        """passed | regressed | improved | changed | new, as for counts."""
+        seen = {c.status for c in self.changes}
+        if "worse" in seen:
+            return "regressed"
+        if seen & {"gone", "metric"}:
+            return "changed"
+        if "new" in seen:
+            return "new"
+        return "improved" if "better" in seen else "passed"
+
+
+def compare_scaling(stored: Optional[dict], result: Optional[ScalingResult]) -> ScalingVerdict:
+    """Orders now against the stored ones; sets ``baseline_order`` on the result's methods."""
+    stored = stored or {}
+    methods = result.methods if result is not None else {}
+    changes = []
+    for m in sorted(set(stored) | set(methods)):
+        base, now = stored.get(m), methods.get(m)
+        if now is not None and base is not None:
+            now.baseline_order = base["order"]
+        if base is None:
+            status = "new"
+        elif now is None:
+            status = "gone"
+        elif base.get("metric", "total") != result.metric:
+            status = "metric"
+        elif RANK[now.order] > RANK[base["order"]] and _no_longer_fits(now, base["order"]):
+            status = "worse"
+        elif RANK[now.order] < RANK[base["order"]]:
+            status = "better"
+        else:
+            status = "same"
+        changes.append(ScalingChange(m, status, base, now))
+    return ScalingVerdict(result.metric if result else "", list(result.sizes) if result else [], changes)
+
+
+def _no_longer_fits(now: MethodScaling, order: str) -> bool:
+    best = min(r for r in now.fits.values() if r is not None)
+    old = now.fits.get(order)
+    return old is None or (old > WORSE_FACTOR * best and old > WORSE_MIN)
+
+
+def render_scaling(verdict: ScalingVerdict, accept_command: Optional[str]) -> str:
+    """What a reviewer reads when a complexity check fails or improves (empty when nothing to say)."""
+    lines = []
+    for c in verdict.changes:
+        base, now = c.stored, c.now
+        if c.status == "same":
+            continue
+        if c.status == "new":
+            lines.append(f"{c.method}: no complexity baseline (now {now.describe()})")
+            continue
+        if c.status == "gone":
+            lines.append(f"{c.method}: the baseline holds a complexity check ({base['order']}) that this test no "
+                         f"longer makes")
+            continue
+        if c.status == "metric":
+            lines.append(f"{c.method}: the baseline's complexity check measures {base.get('metric', 'total')}, "
+                         f"this test measures {verdict.metric}")
+            continue
+        label = "COMPLEXITY GOT WORSE" if c.status == "worse" else "complexity improved; baseline is stale"
+        exponent = base.get("exponent")
+        was = f"{base['order']}" + (f" (exponent {exponent:.2f})" if isinstance(exponent, (int, float)) else "")
+        lines.append(f"{c.method}: {label}: {was} -> {now.describe()}")
+        rows = [("baseline", base["values"])] if base["sizes"] == verdict.sizes else []
+        rows.append(("now", now.values))
+        lines += _table(verdict.sizes, rows)
+        if base["sizes"] != verdict.sizes:
+            lines.append(f"    (the baseline was measured at other sizes: {base['sizes']})")
+        lines.append("    fits now: " + _fits_text(now.fits))
+    if lines and accept_command:
+        lines.append(f"to accept: {accept_command}")
+    return "\n".join(lines)
+
+
+def _table(sizes, rows) -> List[str]:
+    head = max(len(name) for name, _ in rows + [("n", [])])
+    cells = [[f"{v:,}" for v in sizes]] + [[f"{v:,}" for v in values] for _, values in rows]
+    width = [max(len(col[i]) for col in cells) for i in range(len(sizes))]
+    out = []
+    for name, col in zip(["n"] + [name for name, _ in rows], cells):
+        out.append(f"    {name:<{head}}  " + "  ".join(c.rjust(w) for c, w in zip(col, width)))
+    return out
+
+
+def _percent(r: float) -> str:
+    return "<0.01%" if r < EXACT else f"{r * 100:.2g}%"
+
+
+def _fits_text(fits: Dict[str, Optional[float]]) -> str:
+    ranked = sorted(((r, RANK[o], o) for o, r in fits.items() if r is not None))
+    shown = [f"{o} {_percent(r)}" for r, _, o in ranked]
+    none = [o for o in ORDERS if fits.get(o) is None]
+    return ", ".join(shown) + (f" (no fit: {', '.join(none)})" if none else "")
