@@ -363,6 +363,7 @@ class Throughput:
     seconds: float
     megabytes: float
     resolve_seconds: float  # of which resolve_targets (reading the jar, parsing every class to match)
+    cached_seconds: Optional[float] = None  # the same from a warm instrumentation cache (hashes checked)
 
 
 def part_throughput(args, variants: list) -> list:
@@ -384,18 +385,29 @@ def part_throughput(args, variants: list) -> list:
             best = min(best, time.perf_counter() - t)
         classes = len(batch.classes) - 1  # minus the support class
         size = sum(len(d) for d in batch.classes.values()) / 1e6
+        cached = None
+        if strategy is not None:
+            with tempfile.TemporaryDirectory(prefix="bytecount-cache-") as cache_dir:
+                instrument(Classpath([guava]), ["**"], strategy=strategy, cache_dir=Path(cache_dir))  # fill
+                cached = float("inf")
+                for _ in range(args.throughput_repeat):
+                    t = time.perf_counter()
+                    hit = instrument(Classpath([guava]), ["**"], strategy=strategy, cache_dir=Path(cache_dir))
+                    cached = min(cached, time.perf_counter() - t)
+                assert hit.classes == batch.classes, "a cache hit must give the same classes"
         results.append(Throughput(variant_name(strategy), classes, len(batch.maps), len(batch.refused), best, size,
-                                  resolve))
+                                  resolve, cached))
     print()
     print(f"## Instrumentation throughput: every method of {guava.name} "
           f"(Python {platform.python_version()}, one process, best of {args.throughput_repeat})")
     head = (f"{'strategy':12} {'classes':>8} {'methods':>8} {'refused':>8} {'output MB':>9} {'seconds':>8} "
-            f"{'classes/s':>10} {'methods/s':>10} {'of which resolving targets, s':>30}")
+            f"{'classes/s':>10} {'methods/s':>10} {'of which resolving targets, s':>30} {'warm cache, s':>14}")
     print(head)
     print("-" * len(head))
     for r in results:
         print(f"{r.variant:12} {r.classes:8d} {r.methods:8d} {r.refused:8d} {r.megabytes:9.1f} {r.seconds:8.2f} "
-              f"{r.classes / r.seconds:10.0f} {r.methods / r.seconds:10.0f} {r.resolve_seconds:30.2f}")
+              f"{r.classes / r.seconds:10.0f} {r.methods / r.seconds:10.0f} {r.resolve_seconds:30.2f} "
+              f"{fmt(r.cached_seconds, '.2f'):>14}")
     return results
 
 
@@ -661,6 +673,8 @@ def markdown(machine: str, overhead: Optional[list], throughput: Optional[list],
         rows.append(f"| instrument every method of guava{suffix}: {t.classes:,} classes, {t.methods:,} methods "
                     f"| {t.seconds:.1f} s, {t.classes / t.seconds:,.0f} classes/s "
                     f"(resolving the targets: {t.resolve_seconds:.1f} s) |")
+        if t.cached_seconds is not None:
+            rows.append(f"| the same again from a warm instrumentation cache{suffix} | {t.cached_seconds:.1f} s |")
     if py and "per-test" in parts:
         rows.append(f"| pytest, per marked test, (marked - plain JPype) / {py.n} | {py.per_test_ms():.1f} ms |")
         rows.append(f"| pytest, per marked test inside the session (2nd to {py.n}th test) "
