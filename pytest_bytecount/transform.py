@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-from .classfile import ClassFile, CodeTooLargeError, Insn
+from .classfile import ClassFile, ClassFormatError, CodeFormatError, CodeTooLargeError, Insn
 from .classfile import opcodes as op
 from .classfile.assemble import push_int
 from .classfile.frames import INTEGER
@@ -484,7 +484,12 @@ def instrument_class(data: bytes, methods: Optional[Iterable[MethodId]], batch: 
             continue
         index, original = m.find_attribute("Code")
         saved = (batch.size, len(batch.maps), set(batch.arities))
-        cmap = instrument_method(m, batch, call_keys)
+        try:
+            cmap = instrument_method(m, batch, call_keys)
+        except CodeFormatError:
+            raise  # names the method already
+        except ClassFormatError as e:  # a name, descriptor or constant the counters need is broken
+            raise CodeFormatError(f"{m.where()}: {e}") from None
         try:
             m.attributes[index] = m.code.encode()
         except CodeTooLargeError as e:
