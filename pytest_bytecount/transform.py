@@ -19,7 +19,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-from .classfile import ClassFile, CodeTooLargeError, Insn
+from .classfile import ClassFile, ClassFormatError, CodeFormatError, CodeTooLargeError, Insn
 from .classfile import opcodes as op
 from .classfile.assemble import push_int
 from .classfile.frames import INTEGER, LONG
@@ -761,6 +761,10 @@ def instrument_class(data: bytes, methods: Optional[Iterable[MethodId]], batch: 
                 batch.size, batch.maps[saved[1]:], batch.arities = saved[0], [], saved[2]
                 m.attributes[index] = original
                 error = e
+            except CodeFormatError:
+                raise  # names the method already
+            except ClassFormatError as e:  # a name, descriptor or constant the counters need is broken
+                raise CodeFormatError(f"{m.where()}: {e}") from None
             finally:
                 batch.strategy = strategy
         else:

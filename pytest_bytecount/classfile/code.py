@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence
 
 from . import opcodes as op
-from .errors import CodeFormatError, CodeTooLargeError
+from .errors import ClassFormatError, CodeFormatError, CodeTooLargeError
 from .frames import (Frame, TypeState, decode_stack_map, encode_stack_map, entries_to_slots, initial_locals,
                      slots_to_entries, with_local, with_locals, is_wide)
 from .model import ACC_STATIC, Attribute
@@ -165,9 +165,9 @@ class Code:
         try:
             return cls._decode(method, attr, cf, cp, data)
         except (IndexError, struct.error) as e:
-            raise CodeFormatError(f"{method.qualified_name()}: truncated Code attribute ({e})") from None
-        except CodeFormatError as e:
-            raise CodeFormatError(f"{method.qualified_name()}: {e}") from None
+            raise CodeFormatError(f"{method.where()}: truncated Code attribute ({e})") from None
+        except ClassFormatError as e:  # the code, or a constant it refers to
+            raise CodeFormatError(f"{method.where()}: {e}") from None
 
     @classmethod
     def _decode(cls, method, attr, cf, cp, data):
@@ -176,6 +176,8 @@ class Code:
         code_end = code_start + code_length
         if code_end > len(data):
             raise CodeFormatError("code runs past the Code attribute")
+        if code_length == 0:
+            raise CodeFormatError("code_length is 0; a method's code cannot be empty (JVMS §4.7.3)")
         code = data[code_start:code_end]
         labels: dict[int, Label] = {}
 
@@ -231,7 +233,10 @@ class Code:
                 insn = Insn(o, label(pos + _s4.unpack_from(code, pos + 1)[0]))
                 size = 5
             elif k == op.K_NEWARRAY:
-                insn = Insn(o, code[pos + 1])
+                atype = code[pos + 1]
+                if not 4 <= atype <= 11:  # JVMS §6.5.newarray: T_BOOLEAN (4) .. T_LONG (11)
+                    raise CodeFormatError(f"newarray with array type {atype} at offset {pos}")
+                insn = Insn(o, atype)
                 size = 2
             elif k == op.K_MULTIANEWARRAY:
                 insn = Insn(o, (unpack_u2(code, pos + 1)[0], code[pos + 3]))
@@ -429,18 +434,20 @@ class Code:
     # ------------------------------------------------------------------------------------------------
     # encoding
     # ------------------------------------------------------------------------------------------------
-    def _descr(self) -> tuple[str, str]:
-        m = self.method
-        return m.owner.name, m.name + m.descriptor
-
     def encode(self) -> Attribute:
         """Lay the method out again and return the Code attribute's bytes."""
+        try:
+            return self._encode()
+        except ClassFormatError as e:  # the code, or a constant it refers to
+            raise CodeFormatError(f"{self.method.where()}: {e}") from None
+
+    def _encode(self) -> Attribute:
         cf = self.method.owner
         cp = cf.constant_pool
         items = self.items
         insns = [i for i in items if type(i) is Insn]
         if not insns:
-            raise CodeFormatError(f"{self.method.qualified_name()}: a method's code cannot be empty")
+            raise CodeFormatError("a method's code cannot be empty")
         long_branches: set = set()  # ids of short branches that must become goto_w (or an inverted if)
         # Lay out until no branch needs widening; widening only grows code, so this terminates.
         while True:
@@ -462,9 +469,14 @@ class Code:
             if pos > MAX_CODE_LENGTH * 2:
                 break  # hopelessly too large already: stop widening, report the size below
         code_length = pos
-        if code_length > MAX_CODE_LENGTH:
-            owner, method = self._descr()
-            raise CodeTooLargeError(owner, method, code_length)
+        max_stack = max_locals = 0
+        if code_length <= MAX_CODE_LENGTH:
+            max_stack = max(self.max_stack, compute_max_stack(insns, self.handlers, cp, items))
+            max_locals = max(self.max_locals, compute_max_locals(insns, self.method))
+        for size, unit in ((code_length, "bytes"), (max_locals, "locals"), (max_stack, "stack")):
+            if size > 0xFFFF:
+                owner, _, method = self.method.where().partition("#")
+                raise CodeTooLargeError(owner, method, size, unit)
 
         out = bytearray()
         for insn in insns:
@@ -472,14 +484,12 @@ class Code:
         assert len(out) == code_length
 
         body = bytearray()
-        max_stack = max(self.max_stack, compute_max_stack(insns, self.handlers, cp, items))
-        max_locals = max(self.max_locals, compute_max_locals(insns, self.method))
         body += struct.pack(">HHI", max_stack, max_locals, code_length)
         body += out
         body += _u2.pack(len(self.handlers))
         for h in self.handlers:
             if h.start.offset >= h.end.offset:
-                raise CodeFormatError(f"{self.method.qualified_name()}: empty exception range after editing")
+                raise CodeFormatError("empty exception range after editing")
             body += _u2x4.pack(h.start.offset, h.end.offset, h.handler.offset, h.catch_type)
 
         new_frames = self._widening_frames(insns, long_branches, cp) if long_branches else []
@@ -502,7 +512,7 @@ class Code:
                     have = {off for off, _ in frames}
                     frames.extend(f for f in new_frames if f[0] not in have)
                     frames.sort(key=lambda f: f[0])
-                _check_unique(frames, self.method)
+                _check_unique(frames)
                 initial = initial_locals(cf.name, self.method.name, self.method.descriptor,
                                          bool(self.method.access_flags & ACC_STATIC))
                 data = encode_stack_map(frames, initial, cp)
@@ -545,8 +555,8 @@ class Code:
                 continue
             if id(item) in want:
                 if state is None:
-                    raise CodeFormatError(f"{self.method.qualified_name()}: no stack map frame before "
-                                          f"the instruction at offset {item.offset} after an unconditional jump")
+                    raise CodeFormatError(f"no stack map frame before the instruction at offset {item.offset} "
+                                          f"after an unconditional jump")
                 result[item] = TypeState(list(state.locals), list(state.stack))
                 if len(result) == len(want):
                     break
@@ -555,15 +565,20 @@ class Code:
             if item.opcode in op.UNCONDITIONAL:
                 state = None  # JVMS 4.10.1: the next instruction carries its own frame
             else:
-                state.step(item, cp, cf.name)
+                try:
+                    state.step(item, cp, cf.name)
+                except IndexError:  # popped an empty stack, or loaded a local the frame does not have
+                    raise CodeFormatError(f"{item.mnemonic} at offset {item.offset} finds too few values on the "
+                                          f"operand stack or reads an undeclared local; no JVM verifies such "
+                                          f"code") from None
         return result
 
 
-def _check_unique(frames, method):
+def _check_unique(frames):
     last = -1
     for off, _ in frames:
         if off == last:
-            raise CodeFormatError(f"{method.qualified_name()}: two stack map frames at offset {off}")
+            raise CodeFormatError(f"two stack map frames at offset {off}")
         last = off
 
 
@@ -730,7 +745,13 @@ def compute_max_stack(insns: list, handlers: list, cp, items: list) -> int:
     while work:
         i, d = work.pop()
         while i < len(insns):
-            if depth[i] >= d:
+            seen = depth[i]
+            if seen != -1:
+                if seen != d:
+                    # JVMS §4.10.1.4, §4.10.2.2: every path must reach an instruction with the same stack
+                    # depth. Without this check a loop that pushes would be walked forever.
+                    raise CodeFormatError(f"operand stack depth {seen} or {d} at offset {insns[i].offset}, "
+                                          f"depending on the path (no JVM verifies such code)")
                 break
             depth[i] = d
             insn = insns[i]
@@ -781,29 +802,33 @@ def compute_max_locals(insns: list, method) -> int:
 
 
 # --- type annotations on code (JVMS §4.7.20) ----------------------------------------------------------
-def _skip_element_value(b: bytes, p: int) -> int:
-    tag = chr(b[p])
-    p += 1
-    if tag in "BCDFIJSZsc":
-        return p + 2
-    if tag == "e":
-        return p + 4
-    if tag == "@":
-        return _skip_annotation(b, p)
-    if tag == "[":
-        n = _u2.unpack_from(b, p)[0]
-        p += 2
-        for _ in range(n):
-            p = _skip_element_value(b, p)
-        return p
-    raise CodeFormatError(f"bad element_value tag {tag!r}")
-
-
 def _skip_annotation(b: bytes, p: int) -> int:
-    n = _u2.unpack_from(b, p + 2)[0]
+    """The end of the annotation at ``p`` (JVMS §4.7.16). Nested element values are walked with an explicit
+    stack, not recursion: their depth is bounded only by the attribute's length."""
+    levels = [[_u2.unpack_from(b, p + 2)[0], True]]  # per open level: values left, each behind a name?
     p += 4
-    for _ in range(n):
-        p = _skip_element_value(b, p + 2)
+    while levels:
+        level = levels[-1]
+        if level[0] == 0:
+            levels.pop()
+            continue
+        level[0] -= 1
+        if level[1]:
+            p += 2  # element_name_index
+        tag = chr(b[p])
+        p += 1
+        if tag in "BCDFIJSZsc":
+            p += 2
+        elif tag == "e":
+            p += 4
+        elif tag == "@":
+            levels.append([_u2.unpack_from(b, p + 2)[0], True])
+            p += 4
+        elif tag == "[":
+            levels.append([_u2.unpack_from(b, p)[0], False])
+            p += 2
+        else:
+            raise CodeFormatError(f"bad element_value tag {tag!r}")
     return p
 
 

@@ -40,6 +40,9 @@ _FIXED_SIZE = {
     INVOKE_DYNAMIC: 4, MODULE: 2, PACKAGE: 2,
 }
 
+_MEMBER_REFS = (FIELDREF, METHODREF, INTERFACE_METHODREF)
+_DYNAMIC_REFS = (DYNAMIC, INVOKE_DYNAMIC)
+
 _u2 = struct.Struct(">H")
 _u2u2 = struct.Struct(">HH")
 _u4 = struct.Struct(">I")
@@ -93,6 +96,11 @@ class ConstantPool:
     def parse(cls, data: bytes, pos: int) -> tuple["ConstantPool", int]:
         count = _u2.unpack_from(data, pos)[0]
         pos += 2
+        if count == 0:
+            raise ClassFormatError("constant_pool_count is 0; it counts the unused entry 0 too (JVMS §4.1)")
+        if 3 * (count - 1) > len(data) - pos:  # every entry takes 3 bytes or more (JVMS §4.4)
+            raise ClassFormatError(f"constant_pool_count {count} cannot fit in the {len(data) - pos} bytes "
+                                   f"left in the class file")
         entries: list = [None] * count
         i = 1
         unpack_u2 = _u2.unpack_from
@@ -175,35 +183,43 @@ class ConstantPool:
             raise ClassFormatError(f"invalid constant pool index {index}")
         return self.entries[index]
 
+    def _typed(self, index: int, tags: tuple, what: str):
+        """The entry at ``index``, which must have one of ``tags`` (JVMS §4.4: each reference names the
+        kind of entry it needs)."""
+        e = self._entry(index)
+        if e[0] not in tags:
+            raise ClassFormatError(f"constant pool entry {index} is {TAG_NAMES.get(e[0])}, not {what}")
+        return e
+
     def utf8(self, index: int) -> str:
         s = self._utf8_cache.get(index)
         if s is None:
-            e = self._entry(index)
-            if e[0] != UTF8:
-                raise ClassFormatError(f"constant pool entry {index} is {TAG_NAMES.get(e[0])}, not Utf8")
-            s = self._utf8_cache[index] = mutf8_decode(e[1])
+            e = self._typed(index, (UTF8,), "Utf8")
+            try:
+                s = mutf8_decode(e[1])
+            except UnicodeDecodeError as err:
+                raise ClassFormatError(f"constant pool entry {index} is not valid modified UTF-8 "
+                                       f"({err.reason} at byte {err.start})") from None
+            self._utf8_cache[index] = s
         return s
 
     def class_name(self, index: int) -> str:
         """Internal name of a CONSTANT_Class (``java/lang/String`` or an array descriptor)."""
-        e = self._entry(index)
-        if e[0] != CLASS:
-            raise ClassFormatError(f"constant pool entry {index} is {TAG_NAMES.get(e[0])}, not Class")
-        return self.utf8(e[1])
+        return self.utf8(self._typed(index, (CLASS,), "Class")[1])
 
     def name_and_type(self, index: int) -> tuple[str, str]:
-        e = self._entry(index)
+        e = self._typed(index, (NAME_AND_TYPE,), "NameAndType")
         return self.utf8(e[1]), self.utf8(e[2])
 
     def member_ref(self, index: int) -> tuple[str, str, str]:
         """(owner, name, descriptor) of a Fieldref/Methodref/InterfaceMethodref."""
-        e = self._entry(index)
+        e = self._typed(index, _MEMBER_REFS, "a Fieldref, Methodref or InterfaceMethodref")
         name, desc = self.name_and_type(e[2])
         return self.class_name(e[1]), name, desc
 
     def dynamic_ref(self, index: int) -> tuple[int, str, str]:
         """(bootstrap index, name, descriptor) of a Dynamic/InvokeDynamic."""
-        e = self._entry(index)
+        e = self._typed(index, _DYNAMIC_REFS, "Dynamic or InvokeDynamic")
         name, desc = self.name_and_type(e[2])
         return e[1], name, desc
 

@@ -3,6 +3,17 @@
 from __future__ import annotations
 
 
+def shown(text: str, limit: int = 200) -> str:
+    """``text`` as an error message may quote it: as is when short and printable, else escaped and cut
+    (names in a broken class file can be 65,535 bytes of anything)."""
+    if len(text) <= limit and text.isprintable():
+        return text
+    escaped = repr(text[:limit])[1:-1]
+    if len(escaped) <= limit and len(text) <= limit:
+        return escaped
+    return f"{escaped[:limit]}... ({len(text):,} characters)"
+
+
 class ClassFormatError(ValueError):
     """The bytes are not a class file this layer can read (JVMS §4)."""
 
@@ -12,14 +23,21 @@ class CodeFormatError(ClassFormatError):
 
 
 class CodeTooLargeError(ValueError):
-    """Re-encoding would exceed the 65,535-byte limit on a method's code (JVMS §4.7.3, §4.11)."""
+    """Re-encoding would pass one of a method's u2/u4 limits (JVMS §4.7.3, §4.11): 65,535 bytes of code,
+    65,535 local variable slots or 65,535 operand stack slots."""
 
-    def __init__(self, class_name: str, method: str, size: int):
+    _WHAT = {"bytes": ("code would be {size:,} bytes", "bytes"),
+             "locals": ("would need {size:,} local variable slots", "slots"),
+             "stack": ("would need {size:,} operand stack slots", "slots")}
+
+    def __init__(self, class_name: str, method: str, size: int, unit: str = "bytes"):
         self.class_name = class_name
         self.method = method
         self.size = size
+        self.unit = unit
+        what, limit = self._WHAT[unit]
         super().__init__(
-            f"{class_name.replace('/', '.')}#{method}: code would be {size:,} bytes after editing, "
-            f"over the JVM's limit of 65,535 bytes; the method was not written. "
+            f"{shown(class_name.replace('/', '.'))}#{shown(method)}: {what.format(size=size)} after editing, "
+            f"over the JVM's limit of 65,535 {limit}; the method was not written. "
             f"Exclude it from the targets or split it."
         )

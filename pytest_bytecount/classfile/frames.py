@@ -13,7 +13,7 @@ import struct
 from typing import Optional
 
 from . import opcodes as op
-from .errors import CodeFormatError
+from .errors import CodeFormatError, shown
 
 # Verification types (JVMS §4.10.1.2). The simple ones are small ints; the others small classes.
 TOP, INTEGER, FLOAT, DOUBLE, LONG, NULL, UNINITIALIZED_THIS = range(7)
@@ -79,6 +79,7 @@ class Frame:
 
 
 def type_from_descriptor(desc: str):
+    op.check_field_descriptor(desc)
     c = desc[0]
     if c in "IZBCS":
         return INTEGER
@@ -96,6 +97,7 @@ def type_from_descriptor(desc: str):
 
 
 def split_method_descriptor(desc: str) -> tuple[list[str], str]:
+    op.check_method_descriptor(desc)
     args = []
     i = 1
     while desc[i] != ")":
@@ -460,7 +462,10 @@ class TypeState:
             if tag == 17:  # Dynamic
                 stack.append(type_from_descriptor(cp.dynamic_ref(insn.arg)[2]))
             else:
-                t = _LDC_TYPES[tag]
+                t = _LDC_TYPES.get(tag)
+                if t is None:
+                    raise CodeFormatError(f"{op.MNEMONICS[o]} of constant pool entry {insn.arg}, which is no "
+                                          f"loadable constant (JVMS §4.4)")
                 stack.append(Obj(t) if isinstance(t, str) else t)
         elif o == op.POP:
             stack.pop()
@@ -516,8 +521,11 @@ class TypeState:
                 if name == "<init>":
                     if receiver == UNINITIALIZED_THIS:
                         done = Obj(this_class)
-                    else:
+                    elif type(receiver) is Uninit:
                         done = Obj(cp.class_name(receiver.new_insn.arg))
+                    else:
+                        raise CodeFormatError(f"<init> called on {shown(repr(receiver))}, which is not an "
+                                              f"uninitialized object (JVMS §4.10.1.9.invokespecial)")
                     self.locals = [done if x == receiver else x for x in self.locals]
                     self.stack = stack = [done if x == receiver else x for x in stack]
             if ret != "V":

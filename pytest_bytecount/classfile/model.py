@@ -11,7 +11,7 @@ from dataclasses import dataclass, field
 from typing import Iterator, Optional
 
 from .constant_pool import ConstantPool
-from .errors import ClassFormatError
+from .errors import ClassFormatError, shown
 
 MAGIC = 0xCAFEBABE
 MIN_MAJOR = 45
@@ -113,6 +113,18 @@ class Method(Member):
     def qualified_name(self) -> str:
         return f"{self.owner.name}#{self.name}{self.descriptor}"
 
+    def where(self) -> str:
+        """:meth:`qualified_name` for error messages: never fails, even when the names are broken."""
+        try:
+            owner = shown(self.owner.name)
+        except ClassFormatError:
+            owner = "<class with a broken name>"
+        try:
+            return f"{owner}#{shown(self.name)}{shown(self.descriptor)}"
+        except ClassFormatError:
+            index = next((i for i, m in enumerate(self.owner.methods) if m is self), "?")
+            return f"{owner}#<method {index}, broken name or descriptor>"
+
 
 @dataclass(eq=False)
 class ClassFile:
@@ -138,24 +150,35 @@ class ClassFile:
         if not MIN_MAJOR <= major <= MAX_MAJOR:
             raise ClassFormatError(
                 f"class file version {major}.{minor} is outside the supported {MIN_MAJOR}..{MAX_MAJOR}")
+        part = "the constant pool"
         try:
             cp, pos = ConstantPool.parse(data, 8)
+            part = "the class header after the constant pool"
             access, this_class, super_class = _u2u2u2.unpack_from(data, pos)
             pos += 6
             n = _u2.unpack_from(data, pos)[0]
+            if pos + 2 + 2 * n > len(data):
+                raise ClassFormatError(f"interfaces_count {n} runs past the end of the class file")
             interfaces = list(struct.unpack_from(f">{n}H", data, pos + 2))
             pos += 2 + 2 * n
             self = cls(minor, major, cp, access, this_class, super_class, interfaces, [], [], [])
-            for kind, target in ((Member, self.fields), (Method, self.methods)):
+            for what, kind, target in (("field", Member, self.fields), ("method", Method, self.methods)):
+                part = f"the {what}s count"
                 n = _u2.unpack_from(data, pos)[0]
                 pos += 2
-                for _ in range(n):
+                for i in range(n):
+                    part = f"{what} {i} of {n}"
                     a, ni, di = _u2u2u2.unpack_from(data, pos)
                     attrs, pos = _parse_attributes(data, pos + 6)
                     target.append(kind(a, ni, di, attrs, self))
+            part = "the class attributes"
             self.attributes, pos = _parse_attributes(data, pos)
-        except struct.error as e:
-            raise ClassFormatError(f"truncated class file ({e})") from None
+        except struct.error:
+            raise ClassFormatError(f"truncated class file: it ends ({len(data)} bytes) inside {part}") from None
+        except ClassFormatError as e:
+            if part == "the constant pool":
+                raise
+            raise ClassFormatError(f"{e} (in {part})") from None
         if pos != len(data):
             raise ClassFormatError(f"{len(data) - pos} extra bytes after the class file's end")
         return self

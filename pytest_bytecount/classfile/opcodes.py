@@ -2,6 +2,10 @@
 
 from __future__ import annotations
 
+import re
+
+from .errors import ClassFormatError, shown
+
 MNEMONICS: list = [None] * 256
 _names = """
 nop aconst_null iconst_m1 iconst_0 iconst_1 iconst_2 iconst_3 iconst_4 iconst_5 lconst_0 lconst_1
@@ -114,8 +118,27 @@ for _k in range(0, len(_DELTAS), 2):
     STACK_DELTA[OPCODES[_DELTAS[_k]]] = int(_DELTAS[_k + 1])
 
 
+# JVMS §4.3: descriptors, as the JVM checks them when it loads a class.
+_FIELD_TYPE = r"\[*(?:[BCDFIJSZ]|L[^;]+;)"
+FIELD_DESCRIPTOR = re.compile(_FIELD_TYPE)
+METHOD_DESCRIPTOR = re.compile(rf"\((?:{_FIELD_TYPE})*\)(?:V|{_FIELD_TYPE})")
+
+
+def check_method_descriptor(descriptor: str) -> str:
+    if METHOD_DESCRIPTOR.fullmatch(descriptor) is None:
+        raise ClassFormatError(f"malformed method descriptor '{shown(descriptor)}' (JVMS §4.3.3)")
+    return descriptor
+
+
+def check_field_descriptor(descriptor: str) -> str:
+    if FIELD_DESCRIPTOR.fullmatch(descriptor) is None:
+        raise ClassFormatError(f"malformed field descriptor '{shown(descriptor)}' (JVMS §4.3.2)")
+    return descriptor
+
+
 def descriptor_slots(descriptor: str) -> tuple[int, int]:
     """(argument slots, return slots) of a method descriptor such as ``(IJ[Ljava/lang/String;)D``."""
+    check_method_descriptor(descriptor)
     args = 0
     i = 1
     n = len(descriptor)
