@@ -2,12 +2,13 @@
 
     python benchmarks/classfile_throughput.py [SOURCE ...]
 
-For each corpus source (java.base of JDK 17 and 25, guava, commons-lang3, eclipse-jdt-core) it prints
-classes per second for:
+For each corpus source (java.base of JDK 17 and 25, guava, commons-lang3, eclipse-jdt-core, scala-library,
+kotlin-stdlib, groovy, clojure; see tests/support/corpus.py) it prints classes per second for:
 - parse + write with methods left undecoded (what happens to every non-target class),
 - parse + decode every method into the label model + write (the lossless round trip),
 - the stress edit (an iinc before every instruction, a new local, re-encode with frames).
-Each figure is the best of --repeat runs over the whole source, in one process.
+Each figure is the best of --repeat runs over the whole source, in one process. benchmarks/corpus.py checks
+the same corpus with both verifiers.
 """
 
 from __future__ import annotations

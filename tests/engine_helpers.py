@@ -9,6 +9,7 @@ from typing import Iterable, Mapping
 
 from pytest_bytecount.classfile import ClassFile
 
+from support.corpus import dependency_jars
 from support.javac import compile_java, find_jdk_tool
 from support.stress import stress_class
 
@@ -93,21 +94,16 @@ def javap_debug_tables(javap_output: str) -> list[dict]:
     return methods
 
 
-# Debian's Eclipse platform jars that jdt-core links against (installed by .ci/run), so that the
-# verifiers can check its classes instead of stopping at a missing dependency.
-ECLIPSE_PLATFORM = ["eclipse-core-runtime", "eclipse-core-resources", "eclipse-core-contenttype",
-                    "eclipse-core-jobs", "eclipse-core-filesystem", "eclipse-core-commands",
-                    "eclipse-core-expressions", "eclipse-text", "eclipse-osgi", "equinox-common",
-                    "equinox-preferences", "equinox-registry"]
-
-
 def corpus_classpath(source) -> list[Path]:
-    """The unedited source resolves every class the verifiers need to look at."""
-    extra = []
-    if source.name == "eclipse-jdt-core":
-        extra = [Path("/usr/share/java") / f"{jar}.jar" for jar in ECLIPSE_PLATFORM]
-        extra = [p for p in extra if p.exists()]
-    return [Path(source.path), *extra]
+    """The unedited source, then the jars it links against (``corpus.CORPUS_DEPENDENCIES``): together
+    they resolve every class the verifiers need to look at."""
+    return [Path(source.path), *dependency_jars(source.name)]
+
+
+# CodeTooLargeError's message, the one reason a corpus method may be left unedited or uncounted:
+# group 1 the method (``pkg.Cls#name(desc)``), group 2 its size after the edit.
+CODE_TOO_LARGE = re.compile(r"^([\w.$]+#\S+): code would be ([\d,]+) bytes after editing, over the JVM's "
+                            r"limit of 65,535 bytes; the method was not written")
 
 
 def new_failures(original, edited) -> list[str]:

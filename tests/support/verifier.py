@@ -40,10 +40,18 @@ Classes below version 50 go through HotSpot's inference verifier like any other.
 UnsupportedClassVersionError, so check those with ``jdk25_java()``.
 
 Baseline on the unedited corpus (what an edited class is compared against):
-- guava, commons-lang3: no failures in either oracle.
-- eclipse-jdt-core: its Eclipse platform dependencies are not installed, so
-  ``verify_classfile_api`` fails 236 classes with "Could not resolve class IStatus"-like
-  messages and ``verify_hotspot`` 561 with NoClassDefFoundError.
+- guava, commons-lang3, scala-library, kotlin-stdlib, clojure: no failures in either oracle.
+  ``verify_classfile_api`` skips scala-library's one version-49 class
+  (scala/concurrent/forkjoin/package-info).
+- groovy: with its dependencies on the classpath (``corpus.CORPUS_DEPENDENCIES``: ivy, commons-cli,
+  xstream) no failures; without them ``verify_classfile_api`` fails 2 classes and ``verify_hotspot``
+  9 (NoClassDefFoundError). ``verify_classfile_api`` skips its 1,176 classes of version 47 and 49
+  (1,175 ASM-generated ``dgm$N`` method classes and ExceptionUtils), which HotSpot's inference
+  verifier checks.
+- eclipse-jdt-core: with the Eclipse platform jars .ci/run installs (``corpus.CORPUS_DEPENDENCIES``)
+  ``verify_classfile_api`` fails 4 classes and ``verify_hotspot`` 9, for optional dependencies
+  Debian lacks; without them 236 ("Could not resolve class IStatus"-like messages) and 561
+  (NoClassDefFoundError).
 - java.base (JDK 17) on HotSpot 17: 3113 skipped (java.*, module-info), 54 fail at
   definition, not verification: 52 subclasses of jdk.internal.reflect.MagicAccessorImpl
   (IllegalAccessError: HotSpot 17 allows them only in the boot loader) and 2 loader
