@@ -11,9 +11,11 @@ Clojure 1.11, whose compilers lay out bytecode in ways javac never does (see sup
   dependency is not installed fails the same way in both). Only methods that the edit would take past
   65,535 bytes may stay unedited, each shown to have no room.
 
-What CI covers: by default one class in ``SAMPLE_SHARE`` (2) of every source, picked by a hash of the class
-name (``support.corpus.in_sample``), the same classes on every run; the constant-pool tag census always
-reads every class. ``BYTECOUNT_CORPUS=full`` runs every test on every class (about twice as long), as
+What CI covers: by default one class in ``SAMPLE_SHARE`` (2) of every source, picked by the SHA-256 of the
+class name (``support.corpus.in_sample``), the same classes on every run: 14,925 of the 29,751 classes
+with Debian 12's packages go through the round trip, the max_stack check and the stress edit with both
+verifiers; the constant-pool tag census always reads every class. ``BYTECOUNT_CORPUS=full`` runs every
+test on every class (1.7 times the CPU time of the sample for both corpus files), as
 ``benchmarks/corpus.py`` does.
 """
 

@@ -5,10 +5,11 @@ do not have, by ``ClassFile.verify`` (JDK 25) and by HotSpot linking (JDK 17, or
 only refusals allowed are methods whose counted code would pass 65,535 bytes, each with a message naming
 the method and its size.
 
-What CI covers: by default one class in ``SAMPLE_SHARE`` (2) of every source, picked by a hash of the class
-name (``support.corpus.in_sample``), so the same classes on every run; every method of those classes is
-counted and verified. ``BYTECOUNT_CORPUS=full`` checks every class of every source (about twice as long),
-as ``benchmarks/corpus.py`` does.
+What CI covers: by default one class in ``SAMPLE_SHARE`` (2) of every source, picked by the SHA-256 of the
+class name (``support.corpus.in_sample``), so the same classes on every run: 14,925 of the 29,751 classes
+with Debian 12's packages. Every method of those classes is counted, and every counted class goes through
+both verifiers. ``BYTECOUNT_CORPUS=full`` checks every class of every source (1.7 times the CPU time of
+the sample for both corpus files), as ``benchmarks/corpus.py`` does.
 """
 
 from __future__ import annotations
