@@ -97,7 +97,10 @@ class CounterMap:
         """[(counter index, weight)] whose weighted sum is the count of ``key``; ``kind``: opcode, call or
         alloc."""
         if self.blocks is None:
-            index = {"opcode": self.opcode_indexes, "call": self.call_indexes, "alloc": self.alloc_indexes}[kind]()
+            index = self.__dict__.get("_index_" + kind)  # built once per kind: layouts ask key by key
+            if index is None:
+                index = self.__dict__["_index_" + kind] = {
+                    "opcode": self.opcode_indexes, "call": self.call_indexes, "alloc": self.alloc_indexes}[kind]()
             return [(index[key], 1)]
         which = {"opcode": 0, "call": 1, "alloc": 2}[kind]
         return self._combine(lambda i: self.blocks[i][which].get(key, 0))
@@ -399,8 +402,7 @@ def plan_block_counters(code, blocks, found=...) -> BlockPlan:
     invocations are the executions of blocks that return.
     """
     n = len(blocks)
-    returns = tuple((i, 1) for i, b in enumerate(blocks) if b[-1].opcode in op.RETURNS)
-    every = BlockPlan(list(range(n)), [((i, 1),) for i in range(n)], returns)
+    every = _every_block(blocks)
     if found is ...:
         found = _block_successors(code, blocks)
     if found is None:
@@ -516,7 +518,7 @@ def _this_uninitialized(code, cf) -> Optional[list]:
 def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
                       max_blocks: Optional[int] = MAX_BLOCKS) -> CounterMap:
     from .classfile.code import Handler, Label
-    from .classfile.frames import UNINITIALIZED_THIS, Frame, Obj, TOP, with_locals
+    from .classfile.frames import UNINITIALIZED_THIS, Frame, Obj, with_locals
 
     cf = method.owner
     cp = cf.constant_pool
@@ -721,6 +723,7 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
 
 
 def _every_block(blocks) -> BlockPlan:
+    """Every block counted; the invocations are the executions of blocks that return."""
     n = len(blocks)
     returns = tuple((i, 1) for i, b in enumerate(blocks) if b[-1].opcode in op.RETURNS)
     return BlockPlan(list(range(n)), [((i, 1),) for i in range(n)], returns)
