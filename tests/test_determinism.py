@@ -9,8 +9,8 @@ import textwrap
 import pytest
 
 from pytest_bytecount.determinism import CountDifference, DeterminismCheck, differences
+from support.pytest_project import JDK17, run
 
-JDK17 = "/usr/lib/jvm/java-17-openjdk-amd64"
 
 SET_WALK = '''
 package order;
@@ -90,10 +90,6 @@ def project(pytester):
     (pytester.path / "src" / "order" / "SetWalk.java").write_text(textwrap.dedent(SET_WALK))
     pytester.makepyprojecttoml(f'[tool.bytecount]\nsources = ["src"]\njava-home = "{JDK17}"\n')
     return pytester
-
-
-def run(pytester, *args):
-    return pytester.runpytest_subprocess("-p", "no:faulthandler", "-p", "no:cacheprovider", *args, timeout=600)
 
 
 def test_counts_that_depend_on_identity_hash_order_fail_naming_method_and_metric(project):

@@ -11,9 +11,9 @@ import textwrap
 from pathlib import Path
 
 import pytest
+from support.pytest_project import JDK17, run
 
 DEMO = Path(__file__).resolve().parent.parent / "examples" / "demo" / "src"
-JDK17 = "/usr/lib/jvm/java-17-openjdk-amd64"
 
 TESTS = '''
 import jpype
@@ -46,10 +46,6 @@ def project(pytester):
     """)
     pytester.makepyfile(test_demo=TESTS)
     return pytester
-
-
-def run(pytester, *args):
-    return pytester.runpytest_subprocess("-p", "no:faulthandler", "-p", "no:cacheprovider", *args, timeout=600)
 
 
 def baseline(pytester) -> dict:

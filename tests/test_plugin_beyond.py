@@ -5,8 +5,8 @@ from __future__ import annotations
 import json
 
 import pytest
+from support.pytest_project import JDK17, run
 
-JDK17 = "/usr/lib/jvm/java-17-openjdk-amd64"
 
 WORK = """
 package w;
@@ -61,10 +61,6 @@ def project(pytester):
     """)
     pytester.makepyfile(test_work=TESTS)
     return pytester
-
-
-def run(pytester, *args):
-    return pytester.runpytest_subprocess("-p", "no:faulthandler", "-p", "no:cacheprovider", *args, timeout=600)
 
 
 def test_allocations_and_abrupt_exits_are_recorded_and_compared(project):

@@ -9,8 +9,8 @@ import json
 import textwrap
 
 import pytest
+from support.pytest_project import JDK17, run
 
-JDK17 = "/usr/lib/jvm/java-17-openjdk-amd64"
 
 SCALE = '''
 package cost;
@@ -59,10 +59,6 @@ def make_project(pytester, tests: str, weights: str = 'weights = "default"'):
     pytester.makepyprojecttoml(f'[tool.bytecount]\nsources = ["src"]\njava-home = "{JDK17}"\n{weights}\n')
     pytester.makepyfile(test_cost=tests)
     return pytester
-
-
-def run(pytester, *args):
-    return pytester.runpytest_subprocess("-p", "no:faulthandler", "-p", "no:cacheprovider", *args, timeout=600)
 
 
 def baseline(pytester) -> dict:

@@ -11,9 +11,9 @@ from pathlib import Path
 import pytest
 
 from support.chromium import Dom, dump_dom, find_chromium, longest_run, read_png, screenshot
+from support.pytest_project import JDK17, run
 
 DEMO = Path(__file__).resolve().parent.parent / "examples" / "demo" / "src"
-JDK17 = "/usr/lib/jvm/java-17-openjdk-amd64"
 SORT = "demo.Sorting#insertionSort([I)V"
 FIB = "demo.Sorting#fib(I)I"
 EVIL = "<script>alert(1)</script>"
@@ -46,10 +46,6 @@ def project(pytester):
     """)
     pytester.makepyfile(test_demo=TESTS)
     return pytester
-
-
-def run(pytester, *args):
-    return pytester.runpytest_subprocess("-p", "no:faulthandler", "-p", "no:cacheprovider", *args, timeout=600)
 
 
 def make_the_sort_loop_run_more(pytester) -> None:

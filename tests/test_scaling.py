@@ -14,8 +14,8 @@ import textwrap
 import pytest
 
 from support.javac import compile_java
+from support.pytest_project import JDK17, run
 
-JDK17 = "/usr/lib/jvm/java-17-openjdk-amd64"
 
 MERGE_SORT = '''
 package shop;
@@ -141,10 +141,6 @@ def use(pytester, classes) -> None:
 
 def write_tests(pytester, sizes, tests: str = TESTS) -> None:
     pytester.makepyfile(test_shop=f"SIZES = {sizes!r}\n" + tests)
-
-
-def run(pytester, *args):
-    return pytester.runpytest_subprocess("-p", "no:faulthandler", "-p", "no:cacheprovider", *args, timeout=600)
 
 
 def baseline(pytester) -> dict:
