@@ -22,7 +22,7 @@ from typing import Iterable, Optional
 from .classfile import ClassFile, ClassFormatError, CodeFormatError, CodeTooLargeError, Insn
 from .classfile import opcodes as op
 from .classfile.assemble import push_int
-from .classfile.frames import INTEGER, LONG
+from .classfile.frames import INTEGER, LONG, Frame, type_from_descriptor, with_locals
 from .runtime_class import MAX_VALUES_PER_CALL, RUNTIME_CLASS, add_descriptor
 from .targets import MethodId
 
@@ -663,10 +663,22 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
             batch.arities.add((kind, len(chunk)))
         return out
 
-    if values:
-        for insn in insns:
-            if insn.opcode in op.RETURNS:
-                edits[id(insn)] += report(cmap, values)
+    # Many returns with a long report (a huge method): one shared exit instead of a copy at every return
+    returns = [i for i in insns if i.opcode in op.RETURNS]
+    exit_label = _shared_exit(code, cf, method, insns, returns, values, wide)
+    result_slot = None
+    if exit_label is not None:
+        rtype = method.descriptor[method.descriptor.index(")") + 1:]
+        if rtype != "V":
+            vtype = type_from_descriptor(rtype)
+            result_slot = code.add_locals([vtype])[0]
+            typed.append((result_slot, vtype))
+            init += [Insn(_ZERO[rtype[0]]), Insn(_STORE[rtype[0]], result_slot)]
+            for insn in returns:
+                edits[id(insn)].append(Insn(_STORE[rtype[0]], result_slot))
+    elif values:
+        for insn in returns:
+            edits[id(insn)] += report(cmap, values)
     start = Label()
     init.append(start)  # the handler's range begins after the counters are zeroed
     # stretches of the body with one handler each: everything, or in a constructor the stretches where
@@ -719,7 +731,56 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
             if flag is not None:
                 code.handlers.append(Handler(lab, stop, handlers[flag], 0))
 
+    if exit_label is not None:
+        # every return becomes a jump to the exit, which reports and returns the saved result; the exit
+        # lies outside every handler range, and its frame holds only the added locals
+        rtype = method.descriptor[method.descriptor.index(")") + 1:]
+        exit_op = returns[0].opcode
+        for insn in returns:
+            insn.opcode, insn.arg, insn.wide = op.GOTO, exit_label, False
+        first_added = min(x for x, _ in typed)
+        exit_label.frame = Frame(with_locals((), first_added, [t for _, t in sorted(typed)]), ())
+        code.items.append(exit_label)
+        code.items += report(cmap, values)
+        if result_slot is not None:
+            code.items.append(Insn(_LOAD[rtype[0]], result_slot))
+        code.items.append(Insn(exit_op))
+
     return cmap
+
+
+SHARED_EXIT_BYTES = 2048  # past this much repeated report code, returns jump to one shared exit
+_ZERO = {**dict.fromkeys("IZBCS", op.ICONST_0), "J": op.LCONST_0, "F": op.FCONST_0, "D": op.DCONST_0,
+         "L": op.ACONST_NULL, "[": op.ACONST_NULL}
+_STORE = {**dict.fromkeys("IZBCS", op.ISTORE), "J": op.LSTORE, "F": op.FSTORE, "D": op.DSTORE,
+          "L": op.ASTORE, "[": op.ASTORE}
+_LOAD = {**dict.fromkeys("IZBCS", op.ILOAD), "J": op.LLOAD, "F": op.FLOAD, "D": op.DLOAD,
+         "L": op.ALOAD, "[": op.ALOAD}
+
+
+def _shared_exit(code, cf, method, insns, returns, values, wide) -> Optional["Label"]:
+    """A label for one shared exit when copying the report to every return would cost too many bytes.
+
+    Only where it is safe and describable: class files with stack map frames (version 50+), no monitors
+    (a return may throw IllegalMonitorStateException inside a handler's range), and at every return the
+    operand stack holds nothing but the result.
+    """
+    from .classfile.code import Label
+
+    per_report = len(values) * (4 if wide else 2) + 8
+    if not values or len(returns) < 2 or per_report * (len(returns) - 1) < SHARED_EXIT_BYTES:
+        return None
+    if cf.major_version < 50 or any(i.opcode in (op.MONITORENTER, op.MONITOREXIT) for i in insns):
+        return None
+    try:
+        states = code.type_states(returns)
+    except CodeFormatError:
+        return None
+    for insn in returns:
+        state = states.get(insn)
+        if state is None or len(state.stack) != (0 if insn.opcode == op.RETURN else 1):
+            return None
+    return Label()
 
 
 def _every_block(blocks) -> BlockPlan:
