@@ -22,7 +22,7 @@ from typing import Iterable, Optional
 from .classfile import ClassFile, ClassFormatError, CodeFormatError, CodeTooLargeError, Insn
 from .classfile import opcodes as op
 from .classfile.assemble import push_int
-from .classfile.frames import INTEGER, LONG, Frame, type_from_descriptor, with_locals
+from .classfile.frames import INTEGER, LONG, TOP, Frame, is_wide, slots_to_entries, type_from_descriptor, with_locals
 from .runtime_class import MAX_VALUES_PER_CALL, RUNTIME_CLASS, add_descriptor
 from .targets import MethodId
 
@@ -738,11 +738,18 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
     returns = [i for i in insns if i.opcode in op.RETURNS]
     exit_label = _shared_exit(code, cf, method, insns, returns, values, wide)
     result_slot = None
-    if paths is not None:  # add(first + path, 1)
+    # One unit to add (the path's counter, or the invocation counter of a method with one path): the
+    # owner thread's add is written inline, which HotSpot compiles better than the same code inlined
+    # from Counters.add; other threads call Counters.add(first [+ path], 1).
+    unit = paths is not None or (values == [None] and not elements)
+    if unit:
         batch.arities.add(("I", 1))
+        index = [push_int(cp, cmap.base)] + ([Insn(op.ILOAD, path_slot), Insn(op.IADD)] if paths is not None else [])
+        states = _return_frames(code, cf, returns, typed)
         for insn in returns:
-            edits[id(insn)] += [push_int(cp, cmap.base), Insn(op.ILOAD, path_slot), Insn(op.IADD), Insn(op.ICONST_1),
-                                Insn(op.INVOKESTATIC, cp.add_methodref(RUNTIME_CLASS, "add", add_descriptor(1, "I")))]
+            edits[id(insn)] += _inline_report(cp, index, states.get(insn) if states is not None else None,
+                                              cf.major_version >= 50)
+        values = []  # reported
     if exit_label is not None:
         rtype = method.descriptor[method.descriptor.index(")") + 1:]
         if rtype != "V":
@@ -823,6 +830,48 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
         code.items.append(Insn(exit_op))
 
     return cmap
+
+
+def _return_frames(code, cf, returns, typed) -> Optional[dict]:
+    """Per return instruction, the stack map frame right before it (the added locals, assigned at entry,
+    declared with their types); None when the code cannot be simulated or has no frames to extend."""
+    if cf.major_version < 50:
+        return {}
+    try:
+        states = code.type_states(returns)
+    except CodeFormatError:
+        return None
+    out = {}
+    for insn, state in states.items():
+        slots = list(state.locals) + [TOP] * max(0, code.max_locals - len(state.locals))
+        for slot, t in typed:
+            slots[slot] = t
+            if is_wide(t):
+                slots[slot + 1] = TOP
+        out[insn] = Frame(slots_to_entries(slots), tuple(state.stack))
+    return out
+
+
+def _inline_report(cp, index: list, frame, frames: bool) -> list:
+    """``if (Thread.currentThread() == Counters.OWNER) Counters.OWNED[index]++; else Counters.add(index, 1);``
+    before a return; ``frame`` is the state there (class files with stack map frames need it at both
+    labels). Without a frame where one is needed: the call alone."""
+    from .classfile.code import Label
+
+    call = Insn(op.INVOKESTATIC, cp.add_methodref(RUNTIME_CLASS, "add", add_descriptor(1, "I")))
+    if frames and frame is None:
+        return [*index, Insn(op.ICONST_1), call]
+    slow, done = Label(), Label()
+    if frames:
+        slow.frame, done.frame = frame, frame
+    return [Insn(op.INVOKESTATIC, cp.add_methodref("java/lang/Thread", "currentThread", "()Ljava/lang/Thread;")),
+            Insn(op.GETSTATIC, cp.add_fieldref(RUNTIME_CLASS, "OWNER", "Ljava/lang/Thread;")),
+            Insn(op.IF_ACMPNE, slow),
+            Insn(op.GETSTATIC, cp.add_fieldref(RUNTIME_CLASS, "OWNED", "[J")), *index,
+            Insn(op.DUP2), Insn(op.LALOAD), Insn(op.LCONST_1), Insn(op.LADD), Insn(op.LASTORE),
+            Insn(op.GOTO, done),
+            slow, *index, Insn(op.ICONST_1), call,
+            done]
 
 
 SHARED_EXIT_BYTES = 2048  # past this much repeated report code, returns jump to one shared exit
