@@ -81,6 +81,10 @@ def test_loop_free_methods_count_one_path_per_invocation_and_the_rest_do_not(cou
                and counted.constant_pool.member_ref(i.arg)[0] == RUNTIME_CLASS]
     returns = [i for i in code if i.mnemonic == "ireturn"]
     assert [counted.constant_pool.member_ref(i.arg)[2] for i in reports] == ["(II)V"] * len(returns)  # add(first + path, 1)
+    # ... for threads other than the owner: the owner adds into Counters.OWNED inline, at each return
+    owner_tests = [i for i in code if i.mnemonic == "getstatic"
+                   and counted.constant_pool.member_ref(i.arg)[:2] == (RUNTIME_CLASS, "OWNER")]
+    assert len(owner_tests) == len(returns)
     original = ClassFile.parse((root / "counting" / "ManyReturns.class").read_bytes())
     for name in ("classify", "scan"):  # a switch; a loop
         code = next(m for m in original.methods if m.name == name).code
