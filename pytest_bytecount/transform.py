@@ -22,7 +22,8 @@ from typing import Iterable, Optional
 from .classfile import ClassFile, ClassFormatError, CodeFormatError, CodeTooLargeError, Insn
 from .classfile import opcodes as op
 from .classfile.assemble import push_int
-from .classfile.frames import INTEGER, LONG
+from .classfile.frames import INTEGER, LONG, TOP
+from .inclusive import INCLUSIVE_CLASS
 from .runtime_class import MAX_VALUES_PER_CALL, RUNTIME_CLASS, add_descriptor
 from .targets import MethodId
 
@@ -163,6 +164,7 @@ class Batch:
     arities: set = field(default_factory=set)
     abrupt: bool = False
     allocations: bool = False
+    inclusive: Optional[object] = None  # an inclusive.InclusivePlan: link the invocations of its methods
 
     def add(self, cmap: CounterMap) -> CounterMap:
         """Give ``cmap`` (and its abrupt part) the next free indexes."""
@@ -540,9 +542,14 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
     # is (un)initialized. Its frame holds only the counters, so the verifier accepts it anywhere.
     uninit = None
     abrupt = batch.abrupt
-    if abrupt and method.name == "<init>" and cf.major_version >= 50:  # older: no frames to write
+    # inclusive counts: hooks at entry, exits and calls (see .inclusive); their exit by exception needs
+    # the same catch-all handler
+    hooks = batch.inclusive.hooks(cf, method) if batch.inclusive is not None else None
+    catch_all = abrupt or hooks is not None
+    if catch_all and method.name == "<init>" and cf.major_version >= 50:  # older: no frames to write
         uninit = _this_uninitialized(code, cf)
-        abrupt = uninit is not None
+        abrupt = abrupt and uninit is not None
+        catch_all = uninit is not None
     # Blocks end after every instruction that can throw when the handler covers everything, so that an
     # exception never leaves a block counted in part.
     blocks = basic_blocks(code, precise=abrupt)
@@ -622,6 +629,10 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
             cmap.abrupt = CounterMap(mid, 0, opcodes, calls, digest, allocs=allocs, elements=elements)
 
     batch.add(cmap)  # the map's place in the batch: the reports below push its first indexes
+    token = None
+    if hooks is not None:
+        token = longs(1)[0]
+        init += hooks.enter(token)
 
     # array lengths: after each array creation, its length is added to a long per array type
     after: list = []
@@ -652,28 +663,32 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
             return [Insn(op.LLOAD, spills[j]), Insn(op.ILOAD, slot), Insn(op.I2L), Insn(op.LADD)]
         return [Insn(op.LLOAD, slot)]
 
-    def report(target: CounterMap, vals: list, shift: int = 0) -> list:
+    def report(target: CounterMap, vals: list, shift: int = 0, owner: str = RUNTIME_CLASS) -> list:
         out = []
         for start in range(0, len(vals), per_call):
             chunk = vals[start:start + per_call]
             out.append(push_int(cp, target.base + start))
             for j, slot in enumerate(chunk, start):
                 out += [Insn(op.LCONST_1 if wide else op.ICONST_1)] if slot == "one" else push(j - shift, slot)
-            out.append(Insn(op.INVOKESTATIC, cp.add_methodref(RUNTIME_CLASS, "add", add_descriptor(len(chunk), kind))))
+            out.append(Insn(op.INVOKESTATIC, cp.add_methodref(owner, "add", add_descriptor(len(chunk), kind))))
             batch.arities.add((kind, len(chunk)))
         return out
 
-    if values:
-        for insn in insns:
-            if insn.opcode in op.RETURNS:
-                edits[id(insn)] += report(cmap, values)
+    for insn in insns:
+        if insn.opcode in op.RETURNS:
+            if values:
+                edits[id(insn)] += report(cmap, values, owner=RUNTIME_CLASS if hooks is None else INCLUSIVE_CLASS)
+            if hooks is not None:
+                edits[id(insn)] += hooks.leave(token)
+    if hooks is not None:
+        after += _arm_calls(hooks, code, insns, edits)
     start = Label()
     init.append(start)  # the handler's range begins after the counters are zeroed
     # stretches of the body with one handler each: everything, or in a constructor the stretches where
     # `this` is uninitialized (the handler's frame says so) and those where it is not
     stretches = [(start, False)]  # (start label, uninitialized?)
     bounds = []
-    if abrupt and uninit is not None:
+    if catch_all and uninit is not None:
         # The call that initializes `this` gets no handler: HotSpot checks its handlers with the locals
         # after the call but the flags before it, which no stack map frame can express. An exception
         # thrown by the super(...) or this(...) constructor itself is therefore not tallied here.
@@ -697,7 +712,7 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
     code.insert_many([(insns[0], init, False)] + after + bounds
                      + [(insn, edits[id(insn)], True) for insn in insns if edits[id(insn)]])
 
-    if abrupt:
+    if catch_all:
         first_counter = min((x for x, _ in typed), default=code.max_locals)
         counters = [t for _, t in sorted(typed)]
         end = Label()
@@ -708,10 +723,14 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
             local0 = (UNINITIALIZED_THIS,) if flag else ()
             label.frame = Frame(with_locals(local0, first_counter, counters), (Obj("java/lang/Throwable"),))
             code.items.append(label)
-            if plan is not None:  # block counters: an invocation counter first, the constant 1
+            if not abrupt:
+                pass
+            elif plan is not None:  # block counters: an invocation counter first, the constant 1
                 code.items += report(cmap.abrupt, ["one"] + values, shift=1)
             else:  # per instruction: the same layout as the normal report
                 code.items += report(cmap.abrupt, values)
+            if hooks is not None:
+                code.items += hooks.fail(token)
             code.items.append(Insn(op.ATHROW))
             handlers[flag] = label
         ends = [lab for lab, _ in stretches[1:]] + [end]
@@ -720,6 +739,22 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
                 code.handlers.append(Handler(lab, stop, handlers[flag], 0))
 
     return cmap
+
+
+def _arm_calls(hooks, code, insns, edits) -> list:
+    """Inclusive counts: arm every call that may reach an instrumented method (before it, after any
+    counter increment) and clear after it returns; the arguments of a dispatched call are spilled to
+    locals past every other (declared in no frame: no branch lies between the spill and the call).
+    Returns the clears, as ``after`` edits."""
+    sites = [(k, insn, hooks.call_site(insn)) for k, insn in enumerate(insns)]
+    sites = [(k, insn, site) for k, insn, site in sites if site is not None]
+    width = max((hooks.spill_slots(site) for _, _, site in sites), default=0)
+    spill = code.add_locals([TOP] * width, declare_in_frames=False)[0] if width else 0
+    after = []
+    for k, insn, site in sites:
+        edits[id(insn)] += hooks.arm(site, spill)
+        after.append((insns[k + 1], hooks.clear(), False))
+    return after
 
 
 def _every_block(blocks) -> BlockPlan:
