@@ -6,11 +6,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-METRICS = ("total", "invocations", "cost", "allocated", "elements", "abrupt", "calls")
+METRICS = ("total", "invocations", "cost", "allocated", "elements", "abrupt", "inclusive", "calls")
 # per-method figures compared as one number each; "cost" exists only when a weight table is active,
 # "allocated" (objects and arrays created) and "elements" (their lengths) with allocation recording,
-# "abrupt" (invocations that ended by an exception) when those are tallied
-SCALAR_METRICS = ("total", "invocations", "cost", "allocated", "elements", "abrupt")
+# "abrupt" (invocations that ended by an exception) when those are tallied, "inclusive" (the inclusive
+# total: own plus linked callees', see pytest_bytecount.inclusive) with inclusive counts
+SCALAR_METRICS = ("total", "invocations", "cost", "allocated", "elements", "abrupt", "inclusive")
 
 
 def scalars(entry: dict) -> dict:
@@ -22,6 +23,8 @@ def scalars(entry: dict) -> dict:
         out["elements"] = sum(a.get("elements", {}).values())
     if isinstance(entry.get("abrupt"), dict):
         out["abrupt"] = entry["abrupt"].get("invocations", 0)
+    if isinstance(entry.get("inclusive"), dict):
+        out["inclusive"] = entry["inclusive"].get("total", 0)
     return out
 
 

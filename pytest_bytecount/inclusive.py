@@ -116,14 +116,18 @@ class Hierarchy:
         access = self.info(cls).methods[key]
         return not access & (_ACC_ABSTRACT | _ACC_NATIVE)
 
-    def resolve(self, owner: str, name: str, desc: str) -> Optional[MethodId]:
+    def resolve(self, owner: str, name: str, desc: str, dispatched: bool = False) -> Optional[MethodId]:
         """The method a symbolic reference resolves to when it is an application method with code
-        (JVMS 5.4.3.3/5.4.3.4: the class and its superclasses, then superinterfaces), else None."""
+        (JVMS 5.4.3.3/5.4.3.4: the class and its superclasses, then superinterfaces), else None.
+        ``dispatched``: for invokevirtual/invokeinterface, where a superclass from the JDK (whose methods
+        are not read) does not end the search: an application default method may still be the one."""
         key = (name, desc)
         cls = owner
         while cls is not None:
             info = self.info(cls)
             if info is None:
+                if dispatched:
+                    break
                 return None  # resolution goes on in the JDK
             if key in info.methods:
                 return MethodId(cls, name, desc) if self._has_code(cls, key) else None
@@ -162,7 +166,7 @@ class Hierarchy:
             found = self.resolve(owner, name, desc)
             return [found] if found is not None else []
         out = set()
-        found = self.resolve(owner, name, desc)
+        found = self.resolve(owner, name, desc, dispatched=True)
         if found is not None:
             out.add(found)
         key = (name, desc)
