@@ -31,7 +31,7 @@ from typing import Optional
 from .classfile import ClassFile, ClassFormatError, Insn
 from .classfile import opcodes as op
 from .classfile.assemble import push_int
-from .classfile.frames import split_method_descriptor
+from .classfile.frames import Obj, split_method_descriptor
 from .classpath import Classpath
 from .targets import MethodId
 
@@ -240,6 +240,19 @@ class InclusivePlan:
     def hooks(self, cf, method) -> "MethodHooks":
         return MethodHooks(self, cf, method)
 
+    def boundary_classes(self) -> list:
+        """Application classes whose ``<clinit>`` gets segment-boundary hooks: the classes of the
+        instrumented methods and their application supertypes. A ``<clinit>`` runs between an armed
+        ``invokestatic`` and its callee (JVMS 5.5); its boundary keeps the armed call for that callee,
+        even when the initializer itself calls the same method."""
+        out: set = set()
+        for cls in {m.class_name for m in self.methods}:
+            out.add(cls)
+            names, _ = self.hierarchy.supertypes(cls)
+            out |= {n for n in names if self.hierarchy.info(n) is not None}
+        hooked = {m.class_name for m in self.methods if m.name == "<clinit>"}
+        return sorted(c for c in out - hooked if ("<clinit>", "()V") in self.hierarchy.info(c).methods)
+
 
 def plan_inclusive(classpath: Classpath, targets: dict) -> InclusivePlan:
     """``targets``: {class: [MethodId]} as :func:`~.targets.resolve_targets` gives them."""
@@ -382,3 +395,27 @@ class _Shifted:
 
     def __getitem__(self, i: int) -> int:
         return self.values[i + self.shift]
+
+
+def add_segment_boundary(data: bytes, plan: InclusivePlan) -> bytes:
+    """``data`` with its ``<clinit>`` entering and leaving a segment of its own (nothing counted):
+    ``Inclusive.enter`` at entry saves and clears the armed call, ``leave``/``fail`` restore it."""
+    from .classfile.code import Handler, Label
+    from .classfile.frames import LONG, Frame, with_locals
+
+    cf = ClassFile.parse(data)
+    method = cf.find_method("<clinit>", "()V")
+    index, _ = method.find_attribute("Code")
+    code = method.code
+    hooks = MethodHooks(plan, cf, method)
+    token = code.add_locals([LONG])[0]
+    insns = code.instructions
+    start, end, handler = Label(), Label(), Label()
+    edits = [(insns[0], hooks.enter(token) + [start], False)]
+    edits += [(i, hooks.leave(token), True) for i in insns if i.opcode in op.RETURNS]
+    code.insert_many(edits)
+    handler.frame = Frame(with_locals((), token, [LONG]), (Obj("java/lang/Throwable"),))
+    code.items += [end, handler, *hooks.fail(token), Insn(op.ATHROW)]
+    code.handlers.append(Handler(start, end, handler, 0))
+    method.attributes[index] = code.encode()
+    return cf.to_bytes()

@@ -14,7 +14,7 @@ from .classpath import Classpath
 from .counts import counts_from_values
 from .runtime_class import LAYOUT_RESOURCE, RUNTIME_CLASS, build_runtime_class, layout_program
 from .targets import resolve_targets
-from .inclusive import INCLUSIVE_CLASS, InclusiveTarget, plan_inclusive
+from .inclusive import INCLUSIVE_CLASS, InclusiveTarget, add_segment_boundary, plan_inclusive
 from .inclusive_runtime import build_inclusive_class
 from .transform import STRATEGIES, Batch, instrument_class
 
@@ -130,6 +130,9 @@ def _with_inclusive(classes: dict, batch: Batch, refused: list) -> Instrumented:
     instrumented = {m.method for m in batch.maps}
     targets = [InclusiveTarget(t, flat * (1 + i), [m for m in plan.closures[t] if m in instrumented])
                for i, t in enumerate(plan.targets) if t in instrumented]
+    for name in plan.boundary_classes():
+        data = classes.get(name) or plan.hierarchy.classpath.read(name)
+        classes[name] = add_segment_boundary(data, plan)
     arities = set(batch.arities) | {("J", 1)}  # Inclusive.pop commits one long at a time
     classes[RUNTIME_CLASS] = build_runtime_class(size, arities)
     classes[INCLUSIVE_CLASS] = build_inclusive_class(flat, len(plan.targets), batch.arities)

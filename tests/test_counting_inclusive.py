@@ -8,7 +8,7 @@ instrumented code and never looks at a stack. Fixtures: fixtures-java/inclusive 
 direct and mutual recursion, virtual calls with two overrides, a default method, constructor chains,
 callbacks from Collections.sort, ArrayList.contains, forEach and a JDK Comparator, exceptions caught in
 the target and targets that end by one, one target calling another, a target re-entered through a JDK
-callback, and threads.
+callback, threads, and a class initializer that runs between a call and its callee.
 """
 
 from __future__ import annotations
@@ -44,6 +44,7 @@ CASES = {
                              "inclusive.Exceptions#outerCatches(I)I"],
     "inclusive.Layers": ["inclusive.Layers#outer(I)I", "inclusive.Layers#inner(I)I", "inclusive.Layers#nested(I)I"],
     "inclusive.Threads": ["inclusive.Threads#work(I)I", "inclusive.Threads#spawn()I"],
+    "inclusive.StaticInit": ["inclusive.StaticInit#compute(I)I"],
 }
 MAINS = list(CASES)
 
