@@ -346,6 +346,10 @@ class MethodHooks:
     def clear(self) -> list:
         return [self._call("clear", "()V")]
 
+    def resync(self, token: int) -> list:
+        """At an exception handler: drop what frames above left behind without their exit hook."""
+        return [Insn(op.LLOAD, token), self._call("resync", "(J)V")]
+
 
 @dataclass
 class InclusiveTarget:

@@ -206,32 +206,60 @@ def build_inclusive_class(flat_size: int, n_targets: int, arities: Iterable[tupl
         done,
         I(op.LLOAD, 5), I(op.LRETURN)])
 
-    # static void exit(Inclusive s, long token, boolean normal)
-    loop, after, segs, clear_arm, slot, ret = Label(), Label(), Label(), Label(), Label(), Label()
-    add_method(cf, "exit", f"({_SELF}JZ)V", ACC_STATIC, [
-        I(op.LLOAD_1), I(op.L2I), I(op.ICONST_2), I(op.IUSHR), I(op.LLOAD_1), I(op.L2I), I(op.ICONST_1), I(op.IAND),
-        I(op.IADD), I(op.ISTORE, 4),
-        loop,  # entries of inner frames that ended without their exit: their counts are dropped
-        I(op.ALOAD_0), get("n"), I(op.ILOAD, 4), I(op.IF_ICMPLE, after),
+    # static void unwind(Inclusive s, int keep, int depth): drop the list entries above ``keep`` and the
+    # segments above ``depth`` that frames left behind without running their exit hook
+    loop, after, clear_loop, ret = Label(), Label(), Label(), Label()
+    add_method(cf, "unwind", f"({_SELF}II)V", ACC_STATIC, [
+        loop,
+        I(op.ALOAD_0), get("n"), I(op.ILOAD_1), I(op.IF_ICMPLE, after),
         I(op.ALOAD_0), I(op.ICONST_0), mine("pop", f"({_SELF}Z)V"), I(op.GOTO, loop),
         after,
+        I(op.ALOAD_0), get("segDepth"), I(op.ILOAD_2), I(op.IF_ICMPLE, ret),
+        I(op.ALOAD_0), I(op.ALOAD_0), get("segBases"), I(op.ILOAD_2), I(op.IALOAD), put("segBase"),
+        I(op.ILOAD_2), I(op.ISTORE_3),
+        clear_loop,  # forget the receivers those segments kept
+        I(op.ALOAD_0), get("segRecv"), I(op.ILOAD_3), I(op.ACONST_NULL), I(op.AASTORE), I(op.IINC, (3, 1)),
+        I(op.ILOAD_3), I(op.ALOAD_0), get("segDepth"), I(op.IF_ICMPLT, clear_loop),
+        I(op.ALOAD_0), I(op.ILOAD_2), put("segDepth"),
+        ret,
+        I(op.RETURN)])
+    unwind = mine("unwind", f"({_SELF}II)V")
+
+    def keep_and_depth(token_slot: int) -> list:
+        """Push keep = list length at entry + pushed, depth = segment depth at entry + unlinked."""
+        return [I(op.LLOAD, token_slot), I(op.L2I), I(op.ICONST_2), I(op.IUSHR),
+                I(op.LLOAD, token_slot), I(op.L2I), I(op.ICONST_1), I(op.IAND), I(op.IADD),
+                I(op.LLOAD, token_slot), I(op.BIPUSH, 32), I(op.LUSHR), I(op.L2I),
+                I(op.LLOAD, token_slot), I(op.L2I), I(op.ICONST_1), I(op.ISHR), I(op.ICONST_1), I(op.IAND), I(op.IADD)]
+
+    # static void exit(Inclusive s, long token, boolean normal): locals 4 keep, 5 depth
+    segs, linked_exit, ret = Label(), Label(), Label()
+    add_method(cf, "exit", f"({_SELF}JZ)V", ACC_STATIC, [
+        *keep_and_depth(1), I(op.ISTORE, 5), I(op.ISTORE, 4),
+        I(op.ALOAD_0), I(op.ILOAD, 4), I(op.ILOAD, 5), unwind,
         I(op.LLOAD_1), I(op.L2I), I(op.ICONST_1), I(op.IAND), I(op.IFEQ, segs),
         I(op.ALOAD_0), get("n"), I(op.ILOAD, 4), I(op.IF_ICMPNE, segs),
         I(op.ALOAD_0), I(op.ILOAD_3), mine("pop", f"({_SELF}Z)V"),
         segs,
-        I(op.LLOAD_1), I(op.BIPUSH, 32), I(op.LUSHR), I(op.L2I), I(op.ISTORE, 5),
-        I(op.ALOAD_0), get("segDepth"), I(op.ILOAD, 5), I(op.IF_ICMPLE, ret),
+        I(op.LLOAD_1), I(op.L2I), I(op.ICONST_2), I(op.IAND), I(op.IFEQ, linked_exit),
+        I(op.ALOAD_0), get("segDepth"), I(op.ILOAD, 5), I(op.IF_ICMPNE, ret),
+        I(op.IINC, (5, -1)),  # this invocation's own segment: back to the one below, and its armed call
         I(op.ALOAD_0), I(op.ILOAD, 5), put("segDepth"),
         I(op.ALOAD_0), I(op.ALOAD_0), get("segBases"), I(op.ILOAD, 5), I(op.IALOAD), put("segBase"),
-        I(op.LLOAD_1), I(op.L2I), I(op.ICONST_2), I(op.IAND), I(op.IFEQ, clear_arm),
         I(op.ALOAD_0), I(op.ALOAD_0), get("segRecv"), I(op.ILOAD, 5), I(op.AALOAD), put("armRecv"),
         I(op.ALOAD_0), I(op.ALOAD_0), get("segSel"), I(op.ILOAD, 5), I(op.IALOAD), put("armSel"),
-        I(op.GOTO, slot),
-        clear_arm,
-        I(op.ALOAD_0), I(op.ACONST_NULL), put("armRecv"), I(op.ALOAD_0), I(op.ICONST_0), put("armSel"),
-        slot,
         I(op.ALOAD_0), get("segRecv"), I(op.ILOAD, 5), I(op.ACONST_NULL), I(op.AASTORE),
+        I(op.RETURN),
+        linked_exit,
+        I(op.ALOAD_0), I(op.ACONST_NULL), put("armRecv"), I(op.ALOAD_0), I(op.ICONST_0), put("armSel"),
         ret,
+        I(op.RETURN)])
+
+    # public static void resync(long token): at a handler of an instrumented method every frame above it
+    # is gone; drop what they left behind (a constructor's super(...) call that threw, see above)
+    add_method(cf, "resync", "(J)V", ACC_PUBLIC | ACC_STATIC, [
+        state, I(op.ASTORE_2), I(op.ALOAD_2), *keep_and_depth(0), unwind,
+        I(op.ALOAD_2), I(op.ACONST_NULL), put("armRecv"), I(op.ALOAD_2), I(op.ICONST_0), put("armSel"),
         I(op.RETURN)])
 
     for name, normal in (("leave", op.ICONST_1), ("fail", op.ICONST_0)):

@@ -682,6 +682,8 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
                 edits[id(insn)] += hooks.leave(token)
     if hooks is not None:
         after += _arm_calls(hooks, code, insns, edits)
+        for insn in _handler_entries(code):
+            edits[id(insn)] += hooks.resync(token)
     start = Label()
     init.append(start)  # the handler's range begins after the counters are zeroed
     # stretches of the body with one handler each: everything, or in a constructor the stretches where
@@ -755,6 +757,20 @@ def _arm_calls(hooks, code, insns, edits) -> list:
         edits[id(insn)] += hooks.arm(site, spill)
         after.append((insns[k + 1], hooks.clear(), False))
     return after
+
+
+def _handler_entries(code) -> list:
+    """The first instruction of every exception handler of the code."""
+    wanted = {id(h.handler) for h in code.handlers}
+    out, pending = [], False
+    for item in code.items:
+        if type(item) is Insn:
+            if pending:
+                out.append(item)
+            pending = False
+        elif id(item) in wanted:
+            pending = True
+    return out
 
 
 def _every_block(blocks) -> BlockPlan:

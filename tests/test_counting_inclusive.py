@@ -45,6 +45,7 @@ CASES = {
     "inclusive.Layers": ["inclusive.Layers#outer(I)I", "inclusive.Layers#inner(I)I", "inclusive.Layers#nested(I)I"],
     "inclusive.Threads": ["inclusive.Threads#work(I)I", "inclusive.Threads#spawn()I"],
     "inclusive.StaticInit": ["inclusive.StaticInit#compute(I)I"],
+    "inclusive.Failing": ["inclusive.Failing#make(I)I", "inclusive.Failing$Derived#<init>(I)V"],
 }
 MAINS = list(CASES)
 
