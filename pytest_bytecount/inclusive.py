@@ -58,6 +58,7 @@ class Hierarchy:
         self._infos: dict = {}
         self._supers: dict = {}
         self._all: Optional[list] = None
+        self._candidates: dict = {}
 
     def info(self, name: str) -> Optional[_ClassInfo]:
         """The class if it is an application class (on the classpath, not ``java/*``), else None."""
@@ -155,6 +156,13 @@ class Hierarchy:
 
     def candidates(self, opcode: int, owner: str, name: str, desc: str) -> list:
         """The application methods with code an invoke may run (see the module docstring)."""
+        key = (opcode in (op.INVOKESTATIC, op.INVOKESPECIAL), owner, name, desc)
+        found = self._candidates.get(key)
+        if found is None:
+            found = self._candidates[key] = self._find_candidates(opcode, owner, name, desc)
+        return found
+
+    def _find_candidates(self, opcode: int, owner: str, name: str, desc: str) -> list:
         if name == "<clinit>" or owner.startswith("["):
             return []
         if opcode in (op.INVOKESTATIC, op.INVOKESPECIAL):
