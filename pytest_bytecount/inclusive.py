@@ -120,8 +120,8 @@ class Hierarchy:
     def resolve(self, owner: str, name: str, desc: str, dispatched: bool = False) -> Optional[MethodId]:
         """The method a symbolic reference resolves to when it is an application method with code
         (JVMS 5.4.3.3/5.4.3.4: the class and its superclasses, then superinterfaces), else None.
-        ``dispatched``: for invokevirtual/invokeinterface, where a superclass from the JDK (whose methods
-        are not read) does not end the search: an application default method may still be the one."""
+        ``dispatched``: a superclass from the JDK (whose methods are not read) does not end the search: an
+        application default method may still be the one (invokevirtual, invokeinterface, invokespecial)."""
         key = (name, desc)
         cls = owner
         while cls is not None:
@@ -171,7 +171,9 @@ class Hierarchy:
                 key = (name, desc)
                 return [MethodId(owner, name, desc)] if info is not None and key in info.methods \
                     and self._has_code(owner, key) else []
-            found = self.resolve(owner, name, desc)
+            # a JDK superclass does not end an invokespecial's search (super.kind() reaching a default
+            # method past Object); static methods are never inherited from interfaces
+            found = self.resolve(owner, name, desc, dispatched=opcode == op.INVOKESPECIAL)
             return [found] if found is not None else []
         out = set()
         found = self.resolve(owner, name, desc, dispatched=True)

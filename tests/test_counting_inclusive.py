@@ -220,10 +220,11 @@ def test_instrumented_classes_pass_the_classfile_api_verifier(classes):
             assert set(verdict.skipped) <= {"pytest_bytecount/Counters", "pytest_bytecount/Inclusive"}, verdict.skipped
 
 
-# The counting fixtures (tests/support/counting_fixtures.py) with every method of their classes a target:
+# The counting fixtures (tests/support/counting_fixtures.py; javac 17, javac 8 with its private calls as
+# invokespecial and accessor methods, ecj 45.3) with every method of their classes a target:
 # recursion, exceptions escaping frames, monitors, constructors with branches before super(...),
 # static initializers, lambdas, 8 threads, jsr/ret. The targets are named by javap, not by the plugin.
-BROAD = [(build, main) for build in ("javac17", "ecj45") for main in BUILD_MAINS[build]]
+BROAD = [(build, main) for build in ("javac17", "javac8", "ecj45") for main in BUILD_MAINS[build]]
 
 
 @pytest.fixture(scope="module")
