@@ -64,6 +64,7 @@ def test_a_regression_inside_a_callee_fails_on_the_inclusive_metric_alone(pytest
     result.stdout.fnmatch_lines([
         "inc.Calc#score([[]I)I: REGRESSED",
         f"    inclusive * {inclusive['total']} -> {inclusive['total'] + 6} * +6 *",
+        "    inclusive opcodes: iadd 3 -> 6 (+3), iconst_1 0 -> 3 (+3)",
         "    same bytecode as the baseline: the code took another path (inputs or callees changed)",
     ])
     assert "    total " not in result.stdout.str(), "the flat counts did not change"
