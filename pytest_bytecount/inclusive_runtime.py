@@ -262,9 +262,19 @@ def build_inclusive_class(flat_size: int, n_targets: int, arities: Iterable[tupl
         I(op.ALOAD_2), I(op.ACONST_NULL), put("armRecv"), I(op.ALOAD_2), I(op.ICONST_0), put("armSel"),
         I(op.RETURN)])
 
-    for name, normal in (("leave", op.ICONST_1), ("fail", op.ICONST_0)):
-        add_method(cf, name, "(J)V", ACC_PUBLIC | ACC_STATIC, [
-            state, I(op.LLOAD_0), I(normal), mine("exit", f"({_SELF}JZ)V"), I(op.RETURN)])
+    # leave(token) after a normal completion; the common case, a linked invocation of a method that is
+    # not an outermost target, with nothing left behind above it, has nothing to undo
+    slow = Label()
+    add_method(cf, "leave", "(J)V", ACC_PUBLIC | ACC_STATIC, [
+        state, I(op.ASTORE_2),
+        I(op.LLOAD_0), I(op.L2I), I(op.ICONST_3), I(op.IAND), I(op.IFNE, slow),
+        I(op.ALOAD_2), get("n"), I(op.LLOAD_0), I(op.L2I), I(op.ICONST_2), I(op.IUSHR), I(op.IF_ICMPNE, slow),
+        I(op.ALOAD_2), get("segDepth"), I(op.LLOAD_0), I(op.BIPUSH, 32), I(op.LUSHR), I(op.L2I), I(op.IF_ICMPNE, slow),
+        I(op.RETURN),
+        slow,
+        I(op.ALOAD_2), I(op.LLOAD_0), I(op.ICONST_1), mine("exit", f"({_SELF}JZ)V"), I(op.RETURN)])
+    add_method(cf, "fail", "(J)V", ACC_PUBLIC | ACC_STATIC, [
+        state, I(op.LLOAD_0), I(op.ICONST_0), mine("exit", f"({_SELF}JZ)V"), I(op.RETURN)])
     add_method(cf, "arm", "(Ljava/lang/Object;I)V", ACC_PUBLIC | ACC_STATIC, [
         state, I(op.ASTORE_2), I(op.ALOAD_2), I(op.ALOAD_0), put("armRecv"), I(op.ALOAD_2), I(op.ILOAD_1),
         put("armSel"), I(op.RETURN)])
