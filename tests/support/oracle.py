@@ -546,7 +546,8 @@ def oracle_counts(classpath: Sequence[Union[str, Path]], classes: Sequence[str],
         if bad:
             raise OracleAnomaly(f"the oracle agent reports irregular events {bad} (see oracle/bytecount_oracle.c)")
     inclusive_keys = [key for methods in (output.inclusive or {}).values() for key in methods]
-    listing = code_listing(classpath, sorted({key[0] for key in [*output.invocations, *output.abrupt, *inclusive_keys]}))
+    seen = [*output.invocations, *output.abrupt, *inclusive_keys]
+    listing = code_listing(classpath, sorted({key[0] for key in seen}))
     result = to_contract(output, listing)
     result.seconds = seconds
     return result
