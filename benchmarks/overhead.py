@@ -60,7 +60,7 @@ class Kernel:
     label: str
     class_name: str
     targets: tuple
-    floor: bool = False  # benchmarks/java/floor has a hand-written floor variant of its target class
+    floor: bool = False  # benchmarks/java/floor and floor-exact have hand-written floor variants of it
 
 
 KERNELS = (
@@ -125,6 +125,7 @@ class Compiled:
     harness: Path  # bench.harness.OverheadHarness
     demo: Path  # demo.Sorting
     floor: Path  # hand-written floor variants (one static increment per invocation)
+    floor_exact: Path  # hand-written exact, thread-safe floor variants (benchmarks/java/floor-exact)
 
 
 def compile_java(javac: Path) -> Compiled:
@@ -134,6 +135,7 @@ def compile_java(javac: Path) -> Compiled:
         "harness": sorted((JAVA_DIR / "harness").glob("*.java")),
         "demo": [DEMO_SOURCE],
         "floor": sorted((JAVA_DIR / "floor").glob("*.java")),
+        "floor-exact": sorted((JAVA_DIR / "floor-exact").glob("*.java")),
     }
     version = subprocess.run([str(javac), "-version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                              text=True).stdout.strip()
@@ -142,7 +144,7 @@ def compile_java(javac: Path) -> Compiled:
         for f in files:
             h.update(f"{group}/{f.name}\0".encode() + f.read_bytes() + b"\0")
     cache = cache_root() / h.hexdigest()[:20]
-    result = Compiled(cache / "kernels", cache / "harness", cache / "demo", cache / "floor")
+    result = Compiled(cache / "kernels", cache / "harness", cache / "demo", cache / "floor", cache / "floor-exact")
     if (cache / ".complete").exists():
         return result
     cache.parent.mkdir(parents=True, exist_ok=True)
@@ -228,6 +230,7 @@ class KernelResult:
     runs_timed: list  # per fork
     vm: str
     forks_floor_ms: list = field(default_factory=list)  # per fork, the hand-written floor variant
+    forks_exact_ms: list = field(default_factory=list)  # per fork, the hand-written exact, thread-safe floor
 
     @property
     def original_ms(self) -> float:
@@ -244,10 +247,11 @@ class KernelResult:
         """The median over forks of counted / original measured in the same JVM."""
         return statistics.median(self.fork_ratios(variant))
 
-    def floor_ratio(self) -> Optional[float]:
-        if not self.forks_floor_ms:
+    def floor_ratio(self, exact: bool = False) -> Optional[float]:
+        forks = self.forks_exact_ms if exact else self.forks_floor_ms
+        if not forks:
             return None
-        return statistics.median([f / o for f, o in zip(self.forks_floor_ms, self.forks_original_ms)])
+        return statistics.median([f / o for f, o in zip(forks, self.forks_original_ms)])
 
     def extra_ns_per_bytecode(self, variant: str) -> Optional[float]:
         bytecodes = self.bytecodes_per_run.get(variant)
@@ -266,7 +270,7 @@ def run_kernel(kernel: Kernel, compiled: Compiled, java_home: Path, variants: li
         batches[name] = batch
         args.append(f"{name}={out}")
     if kernel.floor:
-        args.append(f"ref-floor={compiled.floor}")
+        args += [f"ref-floor={compiled.floor}", f"ref-exact={compiled.floor_exact}"]
     cmd = [str(java_home / "bin" / "java"), "-cp", str(compiled.harness), "bench.harness.OverheadHarness",
            kernel.class_name, str(compiled.kernels), *args, *harness_options]
     result = KernelResult(kernel, [], {name: [] for name in batches}, {}, [], [], "")
@@ -283,6 +287,7 @@ def run_kernel(kernel: Kernel, compiled: Compiled, java_home: Path, variants: li
         result.vm = data["vm"]
         if "ref-floor" in by_name:
             result.forks_floor_ms.append(by_name["ref-floor"]["median_ns"] / 1e6)
+            result.forks_exact_ms.append(by_name["ref-exact"]["median_ns"] / 1e6)
         for name, batch in batches.items():
             v = by_name[name]
             result.forks_counted_ms[name].append(v["median_ns"] / 1e6)
@@ -316,7 +321,7 @@ def part_overhead(args, compiled: Compiled, variants: list) -> list:
     head = f"{'kernel':44} {'original ms':>11}"
     for n in names:
         head += f" {n + ' ms':>14} {'ratio':>6} {'ratios per JVM':>20} {'+ns/bc':>6}"
-    head += f" {'floor ratio':>11} {'bytecodes/run':>14} {'warm-up':>12} {'timed':>12}"
+    head += f" {'floor ratio':>11} {'exact floor':>11} {'bytecodes/run':>14} {'warm-up':>12} {'timed':>12}"
     print(head)
     print("-" * len(head))
     for r in results:
@@ -325,7 +330,8 @@ def part_overhead(args, compiled: Compiled, variants: list) -> list:
             spread = " ".join(f"{x:.2f}" for x in r.fork_ratios(n))
             extra = fmt(r.extra_ns_per_bytecode(n), ".2f")
             line += f" {r.counted_ms[n]:14.3f} {r.ratio(n):6.2f} {spread:>20} {extra:>6}"
-        line += f" {fmt(r.floor_ratio(), '.2f'):>11} {fmt_int(r.bytecodes_per_run.get(names[0])):>14}"
+        line += f" {fmt(r.floor_ratio(), '.2f'):>11} {fmt(r.floor_ratio(exact=True), '.2f'):>11}"
+        line += f" {fmt_int(r.bytecodes_per_run.get(names[0])):>14}"
         line += f" {','.join(r.warmup_rounds):>12} {','.join(map(str, r.runs_timed)):>12}"
         print(line)
     for n in names:
@@ -340,7 +346,9 @@ def part_overhead(args, compiled: Compiled, variants: list) -> list:
           "time added per executed target bytecode; bytecodes/run: executed by the target methods per kernel run, "
           "from the counters; warm-up: rounds per JVM, ! = timings had not settled at the time limit; timed: "
           "alternating rounds timed per JVM; floor ratio: a hand-written variant of the target doing one static "
-          "increment per invocation (benchmarks/java/floor), the least any per-invocation report can cost)")
+          "increment per invocation (benchmarks/java/floor), the least any per-invocation report can cost; "
+          "exact floor: a hand-written variant recording by hand what an exact, thread-safe count must record "
+          "(benchmarks/java/floor-exact))")
     return results
 
 
@@ -656,12 +664,13 @@ def markdown(machine: str, overhead: Optional[list], throughput: Optional[list],
     if overhead:
         names = list(overhead[0].counted_ms)
         head = "| kernel | original ms |" + "".join(f" {n} ms | {n} × |" for n in names)
-        head += " floor × | target bytecodes per run |"
-        out += [head, "| --- | ---: |" + " ---: | ---: |" * len(names) + " ---: | ---: |"]
+        head += " floor × | exact floor × | target bytecodes per run |"
+        out += [head, "| --- | ---: |" + " ---: | ---: |" * len(names) + " ---: | ---: | ---: |"]
         for r in overhead:
             row = f"| {r.kernel.label} | {r.original_ms:.2f} |"
             row += "".join(f" {r.counted_ms[n]:.2f} | {r.ratio(n):.2f} |" for n in names)
-            out.append(row + f" {fmt(r.floor_ratio(), '.2f')} | {fmt_int(r.bytecodes_per_run.get(names[0]))} |")
+            out.append(row + f" {fmt(r.floor_ratio(), '.2f')} | {fmt(r.floor_ratio(exact=True), '.2f')} |"
+                       f" {fmt_int(r.bytecodes_per_run.get(names[0]))} |")
         medians = "".join(f" | {statistics.median(r.ratio(n) for r in overhead):.2f} |" for n in names)
         worsts = "".join(f" | {max(r.ratio(n) for r in overhead):.2f} |" for n in names)
         out.append(f"| **median ratio** | |{medians} |")

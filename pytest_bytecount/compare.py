@@ -132,10 +132,10 @@ def compare(baseline: Optional[dict], now: dict, tolerances: dict, strict: bool 
             status = "same"
         elif strict:
             status = "changed"
-        elif any(nv < bv for _, bv, nv in metrics + calls):
-            status = "improved"
+        elif any(nv < bv for _, bv, nv in metrics + calls) and all(nv <= bv for _, bv, nv in metrics + calls):
+            status = "improved"  # something fell and nothing rose
         else:
-            status = "same"  # only increases within tolerance, or the opcode mix shifted at equal totals
+            status = "same"  # increases within tolerance (maybe beside decreases), or only the opcode mix shifted
         code_changed = None
         if "bytecode_sha256" in b and "bytecode_sha256" in n:
             code_changed = b["bytecode_sha256"] != n["bytecode_sha256"]

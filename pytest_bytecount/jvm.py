@@ -181,10 +181,15 @@ class JvmSession:
 
 
 class ClassDir:
-    """A temporary directory holding one batch's instrumented classes."""
+    """A temporary directory holding one batch's instrumented classes.
+
+    Its name carries the owning process id (``bytecount-<pid>-...``), so the folders a crashed process
+    (say, a JVM that took it down) could not remove are removed by a later one: any whose process is gone
+    and that is over an hour old (a process in another PID namespace sharing the folder looks gone)."""
 
     def __init__(self, instrumented):
-        self.path = Path(tempfile.mkdtemp(prefix="bytecount-"))
+        _remove_orphans(Path(tempfile.gettempdir()))
+        self.path = Path(tempfile.mkdtemp(prefix=f"bytecount-{os.getpid()}-"))
         instrumented.write(self.path)
 
     def close(self) -> None:
@@ -195,3 +200,26 @@ class ClassDir:
 
     def __exit__(self, *exc):
         self.close()
+
+
+ORPHAN_AGE_S = 3600
+
+
+def _remove_orphans(tmp: Path) -> None:
+    """Remove ``bytecount-<pid>-*`` folders in ``tmp`` whose process no longer exists, once an hour old."""
+    import time
+
+    try:
+        candidates = list(tmp.glob("bytecount-*-*"))
+    except OSError:
+        return
+    for folder in candidates:
+        pid = folder.name.split("-")[1]
+        try:
+            if not pid.isdigit() or not folder.is_dir() or time.time() - folder.stat().st_mtime < ORPHAN_AGE_S:
+                continue
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            shutil.rmtree(folder, ignore_errors=True)
+        except (PermissionError, OverflowError, OSError):
+            continue  # alive under another user, or not a pid at all

@@ -500,8 +500,14 @@ class BytecountPlugin:
             entry["scaling"] = baseline_entry(r["scaling"])
 
         def change(b: BaselineFile) -> bool:
-            if (self.update == "new" and key in b.tests) or b.tests.get(key) == entry:
+            stored = b.tests.get(key)
+            if stored == entry:
                 return False
+            if self.update == "new" and stored is not None:
+                if "scaling" not in entry or "scaling" in stored:
+                    return False
+                b.tests[key] = {**stored, "scaling": entry["scaling"]}  # only the missing complexity check
+                return True
             b.tests[key] = entry
             return True
 

@@ -2,8 +2,10 @@
 
 ``pytest_bytecount/Counters`` holds the counters of one instrumentation batch; each counted method owns a
 contiguous range of indexes (see :mod:`.transform`). Instrumented code calls ``Counters.add(int first,
-int v0, ..., int vN)`` before each return. Each thread adds into a ``long[]`` of its own (found through a
-``ThreadLocal``, registered once under the class lock), so threads never contend and nothing is lost;
+int v0, ..., int vN)`` before each return. Each thread adds into a ``long[]`` of its own, so threads never
+contend and nothing is lost: the thread that initialized the class finds its array in a ``static final``
+field (the JIT folds it into a constant), every other thread through a ``ThreadLocal`` (registered once
+under the class lock, and remembered for the last such thread);
 ``Counters.snapshot()`` sums them all. No call allocates; storage is one array per thread that ran counted
 code, whatever the number of invocations.
 
@@ -28,6 +30,7 @@ from .classfile.code import Insn, Label, Switch
 RUNTIME_CLASS = "pytest_bytecount/Counters"
 LAYOUT_RESOURCE = "Counters.layout"
 MAX_VALUES_PER_CALL = 250  # a static method has at most 255 argument slots (JVMS 4.3.3)
+UNCONDITIONAL_ADDS = 8  # add() skips zero values only when it has more than this many
 
 
 def add_descriptor(n_values: int, kind: str = "I") -> str:
@@ -42,8 +45,12 @@ def build_runtime_class(size: int, arities: Iterable[tuple]) -> bytes:
     size = max(size, 1)
     add_field(cf, "LOCAL", "Ljava/lang/ThreadLocal;", ACC_PRIVATE | ACC_STATIC | ACC_FINAL)
     add_field(cf, "ALL", "Ljava/util/ArrayList;", ACC_PRIVATE | ACC_STATIC | ACC_FINAL)
+    add_field(cf, "OWNER", "Ljava/lang/Thread;", ACC_PRIVATE | ACC_STATIC | ACC_FINAL)
+    add_field(cf, "OWNED", "[J", ACC_PRIVATE | ACC_STATIC | ACC_FINAL)
     local = cp.add_fieldref(RUNTIME_CLASS, "LOCAL", "Ljava/lang/ThreadLocal;")
     all_ = cp.add_fieldref(RUNTIME_CLASS, "ALL", "Ljava/util/ArrayList;")
+    owner = cp.add_fieldref(RUNTIME_CLASS, "OWNER", "Ljava/lang/Thread;")
+    owned = cp.add_fieldref(RUNTIME_CLASS, "OWNED", "[J")
 
     def call(owner, name, desc, opcode=op.INVOKEVIRTUAL, interface=False):
         return Insn(opcode, cp.add_methodref(owner, name, desc, interface))
@@ -57,6 +64,12 @@ def build_runtime_class(size: int, arities: Iterable[tuple]) -> bytes:
         call("java/lang/ThreadLocal", "<init>", "()V", op.INVOKESPECIAL), Insn(op.PUTSTATIC, local),
         Insn(op.NEW, cp.add_class("java/util/ArrayList")), Insn(op.DUP),
         call("java/util/ArrayList", "<init>", "()V", op.INVOKESPECIAL), Insn(op.PUTSTATIC, all_),
+        # OWNER = Thread.currentThread(); OWNED = new long[size]; ALL.add(OWNED);
+        call("java/lang/Thread", "currentThread", "()Ljava/lang/Thread;", op.INVOKESTATIC),
+        Insn(op.PUTSTATIC, owner),
+        push_int(cp, size), Insn(op.NEWARRAY, 11), Insn(op.DUP), Insn(op.PUTSTATIC, owned),
+        Insn(op.GETSTATIC, all_), Insn(op.SWAP), call("java/util/ArrayList", "add", "(Ljava/lang/Object;)Z"),
+        Insn(op.POP),
         Insn(op.LDC_W, cp.add_string("bytecount.out")),
         call("java/lang/System", "getProperty", "(Ljava/lang/String;)Ljava/lang/String;", op.INVOKESTATIC),
         Insn(op.IFNULL, done),
@@ -103,8 +116,8 @@ def build_runtime_class(size: int, arities: Iterable[tuple]) -> bytes:
         Insn(op.ALOAD_0), Insn(op.ARETURN),
     ])
 
-    # The last thread's array, as an immutable (thread, long[]) pair: a thread that finds itself there
-    # skips the ThreadLocal lookup. Final fields make the pair safe to publish through a plain field.
+    # The last other thread's array, as an immutable (thread, long[]) pair: a thread that finds itself
+    # there skips the ThreadLocal lookup. Final fields make the pair safe to publish through a plain field.
     entry = "java/util/AbstractMap$SimpleImmutableEntry"
     add_field(cf, "LAST", f"L{entry};", ACC_PRIVATE | ACC_STATIC)
     last = cp.add_fieldref(RUNTIME_CLASS, "LAST", f"L{entry};")
@@ -114,39 +127,58 @@ def build_runtime_class(size: int, arities: Iterable[tuple]) -> bytes:
         call(entry, "<init>", "(Ljava/lang/Object;Ljava/lang/Object;)V", op.INVOKESPECIAL),
         Insn(op.PUTSTATIC, last), Insn(op.RETURN),
     ])
+    # private static long[] other(): the counters of a thread that is not OWNER
+    slow, have = Label(), Label()
+    add_method(cf, "other", "()[J", ACC_PRIVATE | ACC_STATIC, [
+        Insn(op.GETSTATIC, last), Insn(op.DUP), Insn(op.IFNULL, slow),
+        Insn(op.DUP), call(entry, "getKey", "()Ljava/lang/Object;"),
+        call("java/lang/Thread", "currentThread", "()Ljava/lang/Thread;", op.INVOKESTATIC),
+        Insn(op.IF_ACMPNE, slow),
+        call(entry, "getValue", "()Ljava/lang/Object;"), Insn(op.CHECKCAST, cp.add_class("[J")), Insn(op.ARETURN),
+        slow,
+        Insn(op.POP),
+        Insn(op.GETSTATIC, local), call("java/lang/ThreadLocal", "get", "()Ljava/lang/Object;"),
+        Insn(op.CHECKCAST, cp.add_class("[J")), Insn(op.DUP), Insn(op.IFNONNULL, have), Insn(op.POP),
+        call(RUNTIME_CLASS, "mine", "()[J", op.INVOKESTATIC),
+        have,
+        Insn(op.DUP), call(RUNTIME_CLASS, "remember", "([J)V", op.INVOKESTATIC), Insn(op.ARETURN),
+    ])
 
-    # static void add(int first, int|long v0, ..., vN): this thread's counters[first + i] += vi, vi != 0.
-    # Plain adds on an array only this thread writes: nothing is lost, nothing is contended.
+    # static void add(int first, int|long v0, ..., vN): this thread's counters[first + i] += vi.
+    # Plain adds on an array only this thread writes: nothing is lost, nothing is contended. The thread
+    # that initialized the class (OWNER) finds its array in a static final field, which the JIT folds into
+    # a constant: one thread comparison and the adds. Few values are added unconditionally (no branch to
+    # mispredict); many are added only when nonzero (most are, in a big method).
     for kind, n in sorted(set(arities)):
         width = 2 if kind == "J" else 1
         array = 1 + width * n
-        slow, cache, have = Label(), Label(), Label()
-        items = [Insn(op.GETSTATIC, last), Insn(op.DUP), Insn(op.IFNULL, slow),
-                 Insn(op.DUP), call(entry, "getKey", "()Ljava/lang/Object;"),
-                 call("java/lang/Thread", "currentThread", "()Ljava/lang/Thread;", op.INVOKESTATIC),
-                 Insn(op.IF_ACMPNE, slow),
-                 call(entry, "getValue", "()Ljava/lang/Object;"), Insn(op.CHECKCAST, cp.add_class("[J")),
-                 Insn(op.GOTO, have),
-                 slow,
-                 Insn(op.POP),
-                 Insn(op.GETSTATIC, local), call("java/lang/ThreadLocal", "get", "()Ljava/lang/Object;"),
-                 Insn(op.CHECKCAST, cp.add_class("[J")), Insn(op.DUP), Insn(op.IFNONNULL, cache), Insn(op.POP),
-                 call(RUNTIME_CLASS, "mine", "()[J", op.INVOKESTATIC),
-                 cache,
-                 Insn(op.DUP), call(RUNTIME_CLASS, "remember", "([J)V", op.INVOKESTATIC),
-                 have, Insn(op.ASTORE, array)]
-        for i in range(n):
-            skip = Label()
-            slot = 1 + width * i
-            if kind == "J":
-                test = [Insn(op.LLOAD, slot), Insn(op.LCONST_0), Insn(op.LCMP), Insn(op.IFEQ, skip)]
-                value = [Insn(op.LLOAD, slot)]
-            else:
-                test = [Insn(op.ILOAD, slot), Insn(op.IFEQ, skip)]
-                value = [Insn(op.ILOAD, slot), Insn(op.I2L)]
-            items += [*test, Insn(op.ALOAD, array), Insn(op.ILOAD_0), push_int(cp, i), Insn(op.IADD),
-                      Insn(op.DUP2), Insn(op.LALOAD), *value, Insn(op.LADD), Insn(op.LASTORE), skip]
-        items.append(Insn(op.RETURN))
+        def adds() -> list:
+            out = []
+            for i in range(n):
+                skip = Label()
+                slot = 1 + width * i
+                if kind == "J":
+                    test = [Insn(op.LLOAD, slot), Insn(op.LCONST_0), Insn(op.LCMP), Insn(op.IFEQ, skip)]
+                    value = [Insn(op.LLOAD, slot)]
+                else:
+                    test = [Insn(op.ILOAD, slot), Insn(op.IFEQ, skip)]
+                    value = [Insn(op.ILOAD, slot), Insn(op.I2L)]
+                out += [*(test if n > UNCONDITIONAL_ADDS else []), Insn(op.ALOAD, array), Insn(op.ILOAD_0),
+                        push_int(cp, i), Insn(op.IADD), Insn(op.DUP2), Insn(op.LALOAD), *value, Insn(op.LADD),
+                        Insn(op.LASTORE), skip]
+            return out + [Insn(op.RETURN)]
+
+        other, have = Label(), Label()
+        items = [call("java/lang/Thread", "currentThread", "()Ljava/lang/Thread;", op.INVOKESTATIC),
+                 Insn(op.GETSTATIC, owner), Insn(op.IF_ACMPNE, other),
+                 Insn(op.GETSTATIC, owned), Insn(op.ASTORE, array)]
+        if n <= UNCONDITIONAL_ADDS:
+            # the adds twice: after the owner's test the array is a constant and the JIT folds its address
+            items += [*adds(), other,
+                      call(RUNTIME_CLASS, "other", "()[J", op.INVOKESTATIC), Insn(op.ASTORE, array), *adds()]
+        else:  # once (HotSpot compiles no method over 8,000 bytes)
+            items += [Insn(op.GOTO, have), other,
+                      call(RUNTIME_CLASS, "other", "()[J", op.INVOKESTATIC), Insn(op.ASTORE, array), have, *adds()]
         add_method(cf, "add", add_descriptor(n, kind), ACC_PUBLIC | ACC_STATIC, items)
 
     add_method(cf, "run", "()V", ACC_PUBLIC, _run_method(cp, call))

@@ -22,7 +22,7 @@ from typing import Iterable, Optional
 from .classfile import ClassFile, ClassFormatError, CodeFormatError, CodeTooLargeError, Insn
 from .classfile import opcodes as op
 from .classfile.assemble import push_int
-from .classfile.frames import INTEGER, LONG, TOP
+from .classfile.frames import INTEGER, LONG, TOP, Frame, type_from_descriptor, with_locals
 from .inclusive import INCLUSIVE_CLASS
 from .runtime_class import MAX_VALUES_PER_CALL, RUNTIME_CLASS, add_descriptor
 from .targets import MethodId
@@ -579,7 +579,21 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
         typed.extend((x, INTEGER) for x in slots)
         return slots
 
-    if plan is not None:
+    # A loop-free method with a few paths: one counter per path, one add per invocation (Ball-Larus)
+    paths = plan_paths(code, blocks, found) if plan is not None and not abrupt and not wide else None
+    fallthrough: list = []  # (instruction, code) run only when control falls through into it
+    if paths is not None:
+        contents = [(Counter(i.mnemonic for i in b), Counter(call_key(i, cp, keys) for i in b if i.opcode in INVOKES),
+                     Counter(k for k in (alloc_key(i, cp) for i in b) if k) if allocs is not None else Counter())
+                    for b in blocks]
+        cmap = CounterMap(mid, 0, opcodes, calls, digest, contents,
+                          [tuple((p, 1) for p in through) for through in paths.block_paths],
+                          tuple((p, 1) for p in range(paths.paths)), paths.paths, allocs, elements)
+        path_slot = ints(1)[0]
+        init = [Insn(op.ICONST_0), Insn(op.ISTORE, path_slot)]
+        fallthrough = [(blocks[b][0], [Insn(op.IINC, (path_slot, inc))]) for b, inc in sorted(paths.increments.items())]
+        values = []
+    elif plan is not None:
         contents = [(Counter(i.mnemonic for i in b), Counter(call_key(i, cp, keys) for i in b if i.opcode in INVOKES),
                      Counter(k for k in (alloc_key(i, cp) for i in b) if k) if allocs is not None else Counter())
                     for b in blocks]
@@ -674,13 +688,33 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
             batch.arities.add((kind, len(chunk)))
         return out
 
-    for insn in insns:
-        if insn.opcode in op.RETURNS:
-            if values:
-                edits[id(insn)] += report(cmap, values, owner=RUNTIME_CLASS if hooks is None else INCLUSIVE_CLASS)
-            if hooks is not None:
-                edits[id(insn)] += hooks.leave(token)
+    # Many returns with a long report (a huge method): one shared exit instead of a copy at every return
+    returns = [i for i in insns if i.opcode in op.RETURNS]
+    exit_label = _shared_exit(code, cf, method, insns, returns, values, wide)
+    result_slot = None
+    # inclusive counts: the normal report goes through Inclusive.add (flat counts, then the active targets')
+    owner = RUNTIME_CLASS if hooks is None else INCLUSIVE_CLASS
+    if paths is not None:  # add(first + path, 1)
+        batch.arities.add(("I", 1))
+        for insn in returns:
+            edits[id(insn)] += [push_int(cp, cmap.base), Insn(op.ILOAD, path_slot), Insn(op.IADD), Insn(op.ICONST_1),
+                                Insn(op.INVOKESTATIC, cp.add_methodref(owner, "add", add_descriptor(1, "I")))]
+    if exit_label is not None:
+        rtype = method.descriptor[method.descriptor.index(")") + 1:]
+        if rtype != "V":
+            vtype = type_from_descriptor(rtype)
+            result_slot = code.add_locals([vtype])[0]
+            typed.append((result_slot, vtype))
+            init += [Insn(_ZERO[rtype[0]]), Insn(_STORE[rtype[0]], result_slot)]
+            for insn in returns:
+                edits[id(insn)].append(Insn(_STORE[rtype[0]], result_slot))
+    elif values:
+        for insn in returns:
+            edits[id(insn)] += report(cmap, values, owner=owner)
     if hooks is not None:
+        if exit_label is None:
+            for insn in returns:
+                edits[id(insn)] += hooks.leave(token)
         after += _arm_calls(hooks, code, insns, edits)
         for insn in _handler_entries(code):
             edits[id(insn)] += hooks.resync(token)
@@ -711,7 +745,7 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
     # zero the counters before everything, and keep jumps to the first instruction (a loop head) after it
     # (an array's length is read right after the instruction that created it: before the next one's
     # labels, so that no jump skips it; a stretch begins before the next instruction's own code)
-    code.insert_many([(insns[0], init, False)] + after + bounds
+    code.insert_many([(insns[0], init, False)] + after + bounds + [(insn, c, False) for insn, c in fallthrough]
                      + [(insn, edits[id(insn)], True) for insn in insns if edits[id(insn)]])
 
     if catch_all:
@@ -739,6 +773,23 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
         for (lab, flag), stop in zip(stretches, ends):
             if flag is not None:
                 code.handlers.append(Handler(lab, stop, handlers[flag], 0))
+
+    if exit_label is not None:
+        # every return becomes a jump to the exit, which reports and returns the saved result; the exit
+        # lies outside every handler range, and its frame holds only the added locals
+        rtype = method.descriptor[method.descriptor.index(")") + 1:]
+        exit_op = returns[0].opcode
+        for insn in returns:
+            insn.opcode, insn.arg, insn.wide = op.GOTO, exit_label, False
+        first_added = min(x for x, _ in typed)
+        exit_label.frame = Frame(with_locals((), first_added, [t for _, t in sorted(typed)]), ())
+        code.items.append(exit_label)
+        code.items += report(cmap, values, owner=owner)
+        if hooks is not None:
+            code.items += hooks.leave(token)
+        if result_slot is not None:
+            code.items.append(Insn(_LOAD[rtype[0]], result_slot))
+        code.items.append(Insn(exit_op))
 
     return cmap
 
@@ -773,11 +824,122 @@ def _handler_entries(code) -> list:
     return out
 
 
+SHARED_EXIT_BYTES = 2048  # past this much repeated report code, returns jump to one shared exit
+_ZERO = {**dict.fromkeys("IZBCS", op.ICONST_0), "J": op.LCONST_0, "F": op.FCONST_0, "D": op.DCONST_0,
+         "L": op.ACONST_NULL, "[": op.ACONST_NULL}
+_STORE = {**dict.fromkeys("IZBCS", op.ISTORE), "J": op.LSTORE, "F": op.FSTORE, "D": op.DSTORE,
+          "L": op.ASTORE, "[": op.ASTORE}
+_LOAD = {**dict.fromkeys("IZBCS", op.ILOAD), "J": op.LLOAD, "F": op.FLOAD, "D": op.DLOAD,
+         "L": op.ALOAD, "[": op.ALOAD}
+
+
+def _shared_exit(code, cf, method, insns, returns, values, wide) -> Optional["Label"]:
+    """A label for one shared exit when copying the report to every return would cost too many bytes.
+
+    Only where it is safe and describable: class files with stack map frames (version 50+), no monitors
+    (a return may throw IllegalMonitorStateException inside a handler's range), and at every return the
+    operand stack holds nothing but the result.
+    """
+    from .classfile.code import Label
+
+    per_report = len(values) * (4 if wide else 2) + 8
+    if not values or len(returns) < 2 or per_report * (len(returns) - 1) < SHARED_EXIT_BYTES:
+        return None
+    if cf.major_version < 50 or any(i.opcode in (op.MONITORENTER, op.MONITOREXIT) for i in insns):
+        return None
+    try:
+        states = code.type_states(returns)
+    except CodeFormatError:
+        return None
+    for insn in returns:
+        state = states.get(insn)
+        if state is None or len(state.stack) != (0 if insn.opcode == op.RETURN else 1):
+            return None
+    return Label()
+
+
 def _every_block(blocks) -> BlockPlan:
     """Every block counted; the invocations are the executions of blocks that return."""
     n = len(blocks)
     returns = tuple((i, 1) for i, b in enumerate(blocks) if b[-1].opcode in op.RETURNS)
     return BlockPlan(list(range(n)), [((i, 1),) for i in range(n)], returns)
+
+
+MAX_PATHS = 64  # a loop-free method with at most this many paths counts one path per invocation
+
+
+@dataclass
+class PathPlan:
+    """Ball and Larus's path numbering for a loop-free method: a local ``path`` starts at 0, grows by
+    ``increments[b]`` on the fall-through edge into block b, and at a return is the number of the path
+    the invocation took, in ``range(paths)``. One counter per path; ``block_paths[b]`` lists the paths
+    through block b."""
+
+    paths: int
+    increments: dict  # block index -> increment on the fall-through edge into it
+    block_paths: list
+
+
+def plan_paths(code, blocks, found, limit: int = MAX_PATHS) -> Optional[PathPlan]:
+    """The path plan, or None where it does not apply: loops, exception handlers, switches, jsr/ret,
+    a single path (nothing to count) or more than ``limit`` paths.
+
+    Each conditional branch lists its jump target first and its fall-through second, so every nonzero
+    increment sits on a fall-through edge: only code that falls through runs it, and no jump needs a
+    trampoline (or a new stack map frame)."""
+    if found is None or code.handlers:
+        return None
+    normal, _ = found
+    n = len(blocks)
+    if loop_heads(found, n) is not None:
+        return None
+    succ: list = []
+    for i, b in enumerate(blocks):
+        k = op.KIND[b[-1].opcode]
+        if k in (op.K_TABLESWITCH, op.K_LOOKUPSWITCH):
+            return None
+        if k in (op.K_BRANCH, op.K_BRANCH_W) and b[-1].opcode not in (op.GOTO, op.GOTO_W) and len(normal[i]) == 2:
+            succ.append([normal[i].difference({i + 1}).pop(), i + 1])  # jump target, then fall-through
+        else:
+            succ.append(sorted(normal[i]))
+    count = [0] * (n + 1)
+    count[n] = 1  # the exit: one way on from a return; a block that only throws has none
+    done = [False] * n
+
+    def paths_from(v: int) -> int:  # iterative postorder over the acyclic graph
+        stack = [v]
+        while stack:
+            x = stack[-1]
+            todo = [w for w in succ[x] if w != n and not done[w]]
+            if todo:
+                stack.extend(todo)
+                continue
+            stack.pop()
+            if not done[x]:
+                count[x] = sum(count[w] for w in succ[x])
+                done[x] = True
+        return count[v]
+
+    total = paths_from(0)
+    if total < 2 or total > limit:
+        return None
+    increments: dict = {}
+    for i, ws in enumerate(succ):
+        if len(ws) == 2 and count[ws[0]]:
+            increments[ws[1]] = count[ws[0]]
+    # every path to a return (at most ``limit``; branches that only lead to a throw are not followed)
+    block_paths: list = [[] for _ in range(n)]
+    stack = [(0, 0, (0,))]
+    while stack:
+        v, number, seen = stack.pop()
+        if n in succ[v]:
+            for b in seen:
+                block_paths[b].append(number)
+        for j, w in enumerate(succ[v]):
+            if w != n and count[w]:
+                step = count[succ[v][0]] if j == 1 and len(succ[v]) == 2 else 0
+                stack.append((w, number + step, seen + (w,)))
+    return PathPlan(total, increments, [sorted(set(p)) for p in block_paths])
 
 
 @dataclass

@@ -65,3 +65,14 @@ def test_cost_is_a_metric_with_its_own_tolerance_when_both_sides_have_it():
     assert compare({m: cheap}, {m: dear}, parse_tolerances("cost=5%")).status == "passed"
     assert compare({m: dear}, {m: cheap}, {}).status == "improved"
     assert compare({m: counts(10)}, {m: dear}, {}).status == "passed"  # no cost in the baseline: not compared
+
+
+def test_a_mix_of_a_rise_within_tolerance_and_a_fall_is_not_an_improvement():
+    """Total up 1% (tolerated), one call down: the method is not better on every metric, so the verdict
+    passes without calling the baseline stale."""
+    base = {"m": {"invocations": 1, "total": 100, "opcodes": {"iload": 100}, "calls": {"a.b()V": 3}}}
+    now = {"m": {"invocations": 1, "total": 101, "opcodes": {"iload": 101}, "calls": {"a.b()V": 2}}}
+    verdict = compare(base, now, parse_tolerances("total=2%,calls=1"))
+    assert verdict.status == "passed" and verdict.diffs[0].status == "same"
+    fell = {"m": {"invocations": 1, "total": 99, "opcodes": {"iload": 99}, "calls": {"a.b()V": 2}}}
+    assert compare(base, fell, parse_tolerances("total=2%,calls=1")).status == "improved"

@@ -8,6 +8,7 @@ from pytest_bytecount.classfile import ClassFile
 from pytest_bytecount.classpath import Classpath
 from pytest_bytecount.instrument import instrument
 from pytest_bytecount.runtime_class import RUNTIME_CLASS
+from pytest_bytecount.transform import _block_successors, basic_blocks, plan_paths
 
 from engine_helpers import exercise, read_class_dir, write_class_dir
 from support.verifier import verify_hotspot
@@ -64,3 +65,24 @@ def test_counting_a_big_method_forces_long_branches(counting_classes):
     counted = ClassFile.parse(instrument(Classpath([root]), ["counting.BigMethod"], strategy="instruction")
                               .classes["counting/BigMethod"])
     assert any(i.mnemonic == "goto_w" for m in counted.methods if m.has_code() for i in m.code.instructions)
+
+
+def test_loop_free_methods_count_one_path_per_invocation_and_the_rest_do_not(counting_classes):
+    """Which plan each method gets (their counts are checked against the oracle in test_counting_exact):
+    Recursion.fib (`n < 2 ? n : fib(n-1) + fib(n-2)`: two paths, no loop) adds one counter per
+    invocation, selected by a path number; ManyReturns.classify (a switch) and scan (a loop) do not."""
+    root = counting_classes["javac17"]
+    result = instrument(Classpath([root]), ["counting.Recursion#fib"])
+    fib = result.maps[0]
+    assert fib.counters == 2 and sorted(fib.invocation_expr) == [(0, 1), (1, 1)]
+    counted = ClassFile.parse(result.classes["counting/Recursion"])
+    code = next(m for m in counted.methods if m.name == "fib").code.instructions
+    reports = [i for i in code if i.mnemonic == "invokestatic"
+               and counted.constant_pool.member_ref(i.arg)[0] == RUNTIME_CLASS]
+    returns = [i for i in code if i.mnemonic == "ireturn"]
+    assert [counted.constant_pool.member_ref(i.arg)[2] for i in reports] == ["(II)V"] * len(returns)  # add(first + path, 1)
+    original = ClassFile.parse((root / "counting" / "ManyReturns.class").read_bytes())
+    for name in ("classify", "scan"):  # a switch; a loop
+        code = next(m for m in original.methods if m.name == name).code
+        blocks = basic_blocks(code)
+        assert plan_paths(code, blocks, _block_successors(code, blocks)) is None

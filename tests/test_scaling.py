@@ -227,7 +227,14 @@ def test_a_baseline_without_the_check_fails_until_recorded(project):
     result.stdout.fnmatch_lines([f"{SORT}: no complexity baseline (now n log n, exponent 1.24)",
                                  f"to accept: pytest {NODE} --bytecount-update",
                                  "*0 passed, 0 regressed, 0 improved, 0 changed, 1 new, 0 stale*"])
-    run(project, "--bytecount-update").assert_outcomes(passed=2)
+    before = baseline(project)["tests"]
+    # adding only what is missing adds the complexity check to the existing entry, counts untouched
+    run(project, "--bytecount-update=new").assert_outcomes(passed=2)
+    after = baseline(project)["tests"]
+    assert set(after) == set(before)
+    for key, entry in after.items():
+        assert entry["methods"] == before[key]["methods"]
+    assert [k for k, e in after.items() if "scaling" in e] == [k for k in after if "sort" in k]
     run(project).assert_outcomes(passed=2)
 
 

@@ -29,6 +29,7 @@ COUNTING_MAINS: List[str] = [
     "counting.Concurrent",  # one method invoked from 8 threads at once
     "counting.Dispatch",  # invokeinterface/virtual/special/static, fields, default methods, nestmate access
     "counting.ArraysAndTypes",  # every array opcode, multianewarray, instanceof/checkcast, array clone()
+    "counting.ManyReturns",  # dozens of returns per method: every return jumps to one shared exit
 ]
 
 # Package `countinglegacy`, compiled by ecj for class versions 45.3 and 48.0 (finally as jsr/ret).
@@ -78,6 +79,7 @@ TARGET_CLASSES: Dict[str, List[str]] = {
         "counting/StaticInit$Sink",
     ],
     "counting.BigMethod": ["counting/BigMethod"],
+    "counting.ManyReturns": ["counting/ManyReturns"],
     "counting.Concurrent": ["counting/Concurrent", "counting/Concurrent$Worker"],
     "counting.Dispatch": [
         "counting/Dispatch",
