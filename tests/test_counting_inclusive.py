@@ -213,24 +213,43 @@ def test_instrumented_classes_pass_the_classfile_api_verifier(classes):
 
 
 # The counting fixtures (tests/support/counting_fixtures.py; javac 17, javac 8 with its private calls as
-# invokespecial and accessor methods, ecj 45.3) with every method of their classes a target:
-# recursion, exceptions escaping frames, monitors, constructors with branches before super(...),
-# static initializers, lambdas, 8 threads, jsr/ret. The targets are named by javap, not by the plugin.
-BROAD = [(build, main) for build in ("javac17", "javac8", "ecj45") for main in BUILD_MAINS[build]]
+# invokespecial and accessor methods, ecj 45.3 and 48.0 with jsr/ret) with every method of their classes a
+# target: recursion, exceptions escaping frames, monitors, constructors with branches before super(...),
+# static initializers, lambdas, 8 threads. The targets are named by javap, not by the plugin. Variants:
+# (build, strategy, with exits by exception and allocations recorded too).
+VARIANTS = [("javac17", "block", False), ("javac8", "block", False), ("ecj45", "block", False),
+            ("javac17", "instruction", True), ("ecj48", "block", True)]
+BROAD = [(v, main) for v in VARIANTS for main in BUILD_MAINS[v[0]]]
 
 
 @pytest.fixture(scope="module")
 def broad(counting_classes, tmp_path_factory):
     cache: dict = {}
 
-    def get(build: str) -> dict:
-        if build not in cache:
+    def get(variant: tuple) -> dict:
+        if variant not in cache:
+            build, strategy, abrupt = variant
             mains = BUILD_MAINS[build]
             jobs = [{"classpath": [str(counting_classes[build])], "targets": _every_method(counting_classes[build], m),
-                     "main": m, "strategy": "block", "inclusive": True} for m in mains]
+                     "main": m, "strategy": strategy, "inclusive": True, "abrupt": abrupt, "allocations": abrupt}
+                    for m in mains]
             tmp = tmp_path_factory.mktemp(f"broad-{build}")
-            cache[build] = dict(zip(mains, run_jobs(jobs, tmp, str(jdk17_home()))))
-        return cache[build]
+            cache[variant] = dict(zip(mains, run_jobs(jobs, tmp, str(jdk17_home()))))
+        return cache[variant]
+
+    return get
+
+
+@pytest.fixture(scope="module")
+def broad_oracle(counting_classes):
+    cache: dict = {}
+
+    def get(build: str, main: str):
+        if (build, main) not in cache:
+            root = counting_classes[build]
+            package = TARGET_CLASSES[main][0].split("/")[0] + "/"
+            cache[(build, main)] = oracle_counts([root], [package], main, inclusive_targets=_every_method(root, main))
+        return cache[(build, main)]
 
     return get
 
@@ -240,16 +259,19 @@ def _every_method(root: Path, main: str) -> list:
     return sorted(method_id(key) for key, code in listing.items() if code)  # abstract and native: none
 
 
-@pytest.mark.parametrize("build,main", BROAD, ids=[f"{b}-{m.rsplit('.', 1)[1]}" for b, m in BROAD])
-def test_inclusive_counts_of_every_counting_fixture_method_equal_the_oracle(counting_classes, broad, build, main):
-    got = broad(build)[main]
+@pytest.mark.parametrize("variant,main", BROAD, ids=[f"{b}-{s}{'-abrupt' if a else ''}-{m.rsplit('.', 1)[1]}"
+                                                     for (b, s, a), m in BROAD])
+def test_inclusive_counts_of_every_counting_fixture_method_equal_the_oracle(broad, broad_oracle, variant, main):
+    got = broad(variant)[main]
     assert "error" not in got, got
-    root = counting_classes[build]
-    package = TARGET_CLASSES[main][0].split("/")[0] + "/"
-    expected = oracle_counts([root], [package], main, inclusive_targets=_every_method(root, main))
+    expected = broad_oracle(variant[0], main)
+    normal = ("calls", "invocations", "opcodes", "total")
+    if variant[2]:  # exits by exception: tallied apart, as without inclusive counts
+        abrupt = {t: c["abrupt"] for t, c in got.items() if c["abrupt"]["invocations"]}
+        assert abrupt == {k: v for k, v in expected.abrupt_counts.items() if k in got}
     for target, counts in got.items():
         if counts["invocations"] == 0:
             assert target not in expected
             continue
-        assert {k: v for k, v in counts.items() if k != "inclusive"} == expected[target], target
+        assert {k: counts[k] for k in normal} == expected[target], target
         assert _without_methods(counts["inclusive"]) == _without_methods(expected.inclusive[target]), target
