@@ -31,7 +31,7 @@ public final class Layers {
     }
 
     public static void main(String[] args) {
-        int s = outer(5) + inner(7) + nested(2);
+        int s = outer(5) + inner(7) + nested(12);   // 13 segments deep: past the initial stacks of 8
         System.out.println("layers " + s);
     }
 }
