@@ -6,9 +6,10 @@ classpath holds; JDK classes and ``java/*`` names never):
 
 - ``invokestatic`` and ``invokespecial`` resolve to one method: the named class, then its superclasses,
   then (non-static) its superinterfaces (JVMS 5.4.3.3, 5.4.3.4); a constructor is the named class's own.
-- ``invokevirtual`` and ``invokeinterface``: class-hierarchy analysis. The resolved method plus every
-  method with the same name and descriptor declared in an application subtype of the named class (its
-  overrides and implementations, default methods included). When the named class is a JDK type
+- ``invokevirtual`` and ``invokeinterface``: class-hierarchy analysis. The resolved method plus, for every
+  application subtype of the named class, the method it would select: its own, one inherited from a
+  superclass (which need not be a subtype itself: ``class Crate extends Box implements Sized``) or a
+  default method. When the named class is a JDK type
   (``Comparable.compareTo``, ``Object.equals``) its application subtypes are the classes that name it
   among their supertypes, and, since the JDK's own hierarchy is not read, every class with a JDK
   supertype other than ``Object`` (an over-approximation: it only costs instrumentation).
@@ -175,17 +176,10 @@ class Hierarchy:
             # method past Object); static methods are never inherited from interfaces
             found = self.resolve(owner, name, desc, dispatched=opcode == op.INVOKESPECIAL)
             return [found] if found is not None else []
-        out = set()
-        found = self.resolve(owner, name, desc, dispatched=True)
-        if found is not None:
-            out.add(found)
-        key = (name, desc)
-        for sub in self.subtypes(owner):
-            info = self.info(sub)
-            access = info.methods.get(key)
-            if access is not None and not access & (_ACC_STATIC | _ACC_ABSTRACT | _ACC_NATIVE):
-                out.add(MethodId(sub, name, desc))
-        return sorted(out)
+        # the method each application subtype would select (JVMS 5.4.6): its own, one it inherits from a
+        # superclass (which need not be a subtype of the named class) or a default method
+        found = {self.resolve(c, name, desc, dispatched=True) for c in [owner, *self.subtypes(owner)]}
+        return sorted(m for m in found if m is not None)
 
 
 @dataclass

@@ -1,6 +1,9 @@
 package inclusive;
 
-/** Virtual calls with two application overrides, an interface default method, a constructor chain. */
+/**
+ * Virtual calls with two application overrides, an interface default method, a constructor chain, and an
+ * interface method implemented by a superclass that does not implement the interface.
+ */
 public final class Dispatch {
     abstract static class Shape implements Named {
         final int side;
@@ -60,6 +63,24 @@ public final class Dispatch {
         }
     }
 
+    interface Sized {
+        int size();
+    }
+
+    static class Box {
+        public int size() {
+            return 3;
+        }
+    }
+
+    /** Implements Sized with a method it inherits from a class that does not implement Sized. */
+    static final class Crate extends Box implements Sized {
+    }
+
+    static int measure(Sized s) {
+        return s.size() + 1;
+    }
+
     static int total(Shape[] shapes) {
         int sum = 0;
         for (Shape s : shapes) {
@@ -78,7 +99,7 @@ public final class Dispatch {
 
     public static void main(String[] args) {
         Shape[] shapes = build(7);
-        int t = total(shapes) + total(build(2));
+        int t = total(shapes) + total(build(2)) + measure(new Crate());
         System.out.println("dispatch " + t + " " + shapes[1].kind());
     }
 }
