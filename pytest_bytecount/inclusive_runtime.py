@@ -17,11 +17,12 @@ token: segment depth << 32 | list length << 2 | unlinked << 1 | pushed), ``add(f
 of ``Counters.add`` for their normal report (flat counts plus every target active in the segment),
 ``leave(token)`` after it, ``fail(token)`` from their catch-all handler before rethrowing, and
 ``arm(receiver or null, selector or id)`` / ``clear()`` around calls that may reach an instrumented
-method. An exit first discards list entries above its own that a frame left behind without running its
-exit (an exception out of a constructor's ``super(...)`` call, which no handler may cover), so the
-state is repaired at the next instrumented exit below. Nothing allocates per call except a target
-entered again through a callback while active below (a fresh pending buffer) and the first activation
-of a target on a thread.
+method. Every exception handler of an instrumented method calls ``resync(token)``, and every exit first
+drops the list entries and segments above its own, which a frame may have left behind without running
+its exit hook (an exception out of a constructor's ``super(...)`` call, which no handler may cover): the
+state is repaired at the next instrumented handler or exit below. Nothing allocates per call except a
+target entered again through a callback while active below (a fresh pending buffer) and the first
+activation of a target on a thread.
 """
 
 from __future__ import annotations
