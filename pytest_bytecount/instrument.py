@@ -12,10 +12,10 @@ from typing import Iterable, Optional
 from .classfile import ClassFormatError
 from .classpath import Classpath
 from .counts import counts_from_values
-from .runtime_class import LAYOUT_RESOURCE, RUNTIME_CLASS, build_runtime_class, layout_program
-from .targets import resolve_targets
 from .inclusive import INCLUSIVE_CLASS, InclusiveTarget, add_segment_boundary, plan_inclusive
 from .inclusive_runtime import build_inclusive_class
+from .runtime_class import LAYOUT_RESOURCE, RUNTIME_CLASS, build_runtime_class, layout_program
+from .targets import resolve_targets
 from .transform import STRATEGIES, Batch, instrument_class
 
 

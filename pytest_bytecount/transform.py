@@ -759,11 +759,9 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
             local0 = (UNINITIALIZED_THIS,) if flag else ()
             label.frame = Frame(with_locals(local0, first_counter, counters), (Obj("java/lang/Throwable"),))
             code.items.append(label)
-            if not abrupt:
-                pass
-            elif plan is not None:  # block counters: an invocation counter first, the constant 1
+            if abrupt and plan is not None:  # block counters: an invocation counter first, the constant 1
                 code.items += report(cmap.abrupt, ["one"] + values, shift=1)
-            else:  # per instruction: the same layout as the normal report
+            elif abrupt:  # per instruction: the same layout as the normal report
                 code.items += report(cmap.abrupt, values)
             if hooks is not None:
                 code.items += hooks.fail(token)
