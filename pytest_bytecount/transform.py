@@ -390,6 +390,53 @@ def loop_heads(found, n: int) -> Optional[set]:
     return heads or None
 
 
+def blocks_in_cycles(found, n: int) -> set:
+    """The blocks on some cycle of the flow graph (strongly connected components with an edge inside);
+    every other block runs at most once per invocation. ``found`` as for :func:`loop_heads`."""
+    if found is None:
+        return set(range(n))
+    succs = [sorted(t for t in a | b if t < n) for a, b in zip(*found)]
+    index = [-1] * n
+    low = [0] * n
+    on_stack = [False] * n
+    stack: list = []
+    out: set = set()
+    counter = 0
+    for root in range(n):
+        if index[root] >= 0:
+            continue
+        work = [(root, 0)]
+        while work:  # Tarjan's algorithm, iteratively
+            v, i = work.pop()
+            if i == 0:
+                index[v] = low[v] = counter
+                counter += 1
+                stack.append(v)
+                on_stack[v] = True
+            if i < len(succs[v]):
+                work.append((v, i + 1))
+                w = succs[v][i]
+                if index[w] < 0:
+                    work.append((w, 0))
+                elif on_stack[w]:
+                    low[v] = min(low[v], index[w])
+                continue
+            if low[v] == index[v]:
+                component = []
+                while True:
+                    w = stack.pop()
+                    on_stack[w] = False
+                    component.append(w)
+                    if w == v:
+                        break
+                if len(component) > 1 or v in succs[v]:
+                    out.update(component)
+            if work:
+                parent = work[-1][0]
+                low[parent] = min(low[parent], low[v])
+    return out
+
+
 def plan_block_counters(code, blocks, found=...) -> BlockPlan:
     """Count as few blocks as flow conservation allows (Knuth's spanning-tree method).
 
@@ -567,6 +614,7 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
             plan = None  # a huge method: fewer counters per instruction kind than per block
     kind = "J" if wide else "I"
     spills: list = []  # per value: the long local its int counter is added to, or None
+    int_slots: set = set()  # with long reports: the int counters (per instruction) reported as they are
     typed: list = []  # (slot, type) of every local added, for the handler's frame
 
     def longs(n: int) -> list:
@@ -629,10 +677,17 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
         values = [None] + slots  # None: the invocation, 1
         init = [x for slot in slots for x in (Insn(op.ICONST_0), Insn(op.ISTORE, slot))]
         if wide:
-            big = longs(len(slots))
-            spills = [None] + big
+            # only counters of keys in a block on a cycle can pass 2**31 in one invocation
+            cyclic = blocks_in_cycles(found, len(blocks))
+            looping = {k for b in cyclic for i in blocks[b] for k in
+                       (i.mnemonic, call_key(i, cp, keys) if i.opcode in INVOKES else None, alloc_key(i, cp))}
+            keyed = list(opcodes) + list(calls) + list(allocs or ())
+            spilled = [slot for slot, key in zip(slots, keyed) if key in looping]
+            big = dict(zip(spilled, longs(len(spilled))))
+            spills = [None] + [big.get(slot) for slot in slots]
+            int_slots.update(slots)
             flush = []
-            for slot, b in zip(slots, big):
+            for slot, b in big.items():
                 init += [Insn(op.LCONST_0), Insn(op.LSTORE, b)]
                 flush += [Insn(op.LLOAD, b), Insn(op.ILOAD, slot), Insn(op.I2L), Insn(op.LADD), Insn(op.LSTORE, b),
                           Insn(op.ICONST_0), Insn(op.ISTORE, slot)]
@@ -675,6 +730,8 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
             return [Insn(op.ILOAD, slot)]
         if spills and spills[j] is not None:  # the long so far plus the int since the last loop head
             return [Insn(op.LLOAD, spills[j]), Insn(op.ILOAD, slot), Insn(op.I2L), Insn(op.LADD)]
+        if slot in int_slots:  # counts only instructions outside cycles: at most once each per invocation
+            return [Insn(op.ILOAD, slot), Insn(op.I2L)]
         return [Insn(op.LLOAD, slot)]
 
     def report(target: CounterMap, vals: list, shift: int = 0, owner: str = RUNTIME_CLASS) -> list:

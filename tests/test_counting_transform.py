@@ -86,3 +86,28 @@ def test_loop_free_methods_count_one_path_per_invocation_and_the_rest_do_not(cou
         code = next(m for m in original.methods if m.name == name).code
         blocks = basic_blocks(code)
         assert plan_paths(code, blocks, _block_successors(code, blocks)) is None
+
+
+def test_blocks_on_cycles_match_a_brute_force_search():
+    """blocks_in_cycles (which per-instruction counters need a long beside them) against reachability:
+    a block is on a cycle exactly when it can reach itself."""
+    import random
+
+    from pytest_bytecount.transform import blocks_in_cycles
+
+    rng = random.Random(7)
+    for _ in range(3000):
+        n = rng.randint(1, 12)
+        normal = [set(rng.sample(range(n + 1), min(n + 1, rng.randint(0, 3)))) for _ in range(n)]  # n: the exit
+        handlers = [set(rng.sample(range(n), 1)) if rng.random() < 0.2 else set() for _ in range(n)]
+        expected = set()
+        for v in range(n):
+            seen, todo = set(), [v]
+            while todo:
+                for w in normal[todo[-1]] | handlers[todo.pop()]:
+                    if w < n and w not in seen:
+                        seen.add(w)
+                        todo.append(w)
+            if v in seen:
+                expected.add(v)
+        assert blocks_in_cycles((normal, handlers), n) == expected
