@@ -12,7 +12,10 @@ agent (through ``oracle/OracleDriver.java``) and returns the counting contract's
 
 ByCounter semantics: an invocation that ends by an exception contributes nothing (its count goes to
 ``result.abrupt``); steps in a callee belong to the callee; a method never completed normally is
-absent. MethodEntry/MethodExit keep one frame per invocation; executions are seen in one of two ways:
+absent. With ``inclusive_targets``, ``result.inclusive`` also holds each target's inclusive counts,
+decided from the JVM's own stack: a frame is linked when its caller frame is a method of ``classes``
+(and it is not a ``<clinit>``), and a normally completed frame's steps go to the outermost frame of each
+target in its chain of linked frames, kept if that frame completes normally (see the C file). MethodEntry/MethodExit keep one frame per invocation; executions are seen in one of two ways:
 
 - ``events="breakpoint"`` (default): a breakpoint on every instruction of every target method. Only
   target code posts events, nothing is hidden or merged, and the program runs unchanged. Setting
