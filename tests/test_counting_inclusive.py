@@ -26,7 +26,7 @@ from support.count_jobs import run_jobs
 from support.javac import compile_java
 from support.counting_fixtures import BUILD_MAINS, TARGET_CLASSES
 from support.oracle import code_listing, method_id, oracle_counts
-from support.verifier import verify_classfile_api
+from support.verifier import jdk25_java, verify_classfile_api, zero_java
 
 ROOT = Path(__file__).resolve().parent.parent
 FIXTURES = ROOT / "fixtures-java" / "inclusive"
@@ -184,18 +184,38 @@ def test_the_count_command_writes_identical_json_on_hotspot_17_zero_and_hotspot_
         assert cli_text(jvm, main) == reference, jvm
 
 
+@pytest.fixture(scope="module")
+def instrumented(classes, tmp_path_factory):
+    """{main: folder} of `instrument --inclusive` output."""
+    cache: dict = {}
+
+    def get(main: str) -> Path:
+        if main not in cache:
+            out = tmp_path_factory.mktemp("instrumented")
+            run = subprocess.run([sys.executable, "-m", "pytest_bytecount", "instrument", "--classpath", str(classes),
+                                  "--inclusive", *_targets(main), "--out", str(out)],
+                                 capture_output=True, text=True, timeout=600)
+            assert run.returncode == 0, run.stderr
+            cache[main] = out
+        return cache[main]
+
+    return get
+
+
+JAVAS = {"hotspot17": lambda: [str(jdk17_home() / "bin" / "java")], "zero": zero_java,
+         "hotspot25": lambda: [str(jdk25_java())] if jdk25_java() else None}
+
+
+@pytest.mark.parametrize("jvm", list(JAVAS))
 @pytest.mark.parametrize("main", MAINS, ids=[m.split(".")[-1] for m in MAINS])
-def test_instrumented_classes_write_the_same_json_at_exit(classes, cli_text, tmp_path, main):
-    out = tmp_path / "out"
-    run = subprocess.run([sys.executable, "-m", "pytest_bytecount", "instrument", "--classpath", str(classes),
-                          "--inclusive", *_targets(main), "--out", str(out)],
-                         capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stderr
+def test_instrumented_classes_write_the_same_json_at_exit(classes, cli_text, instrumented, tmp_path, main, jvm):
+    java = JAVAS[jvm]()
+    if java is None:
+        pytest.skip(f"no {jvm} JVM here")
     counts = tmp_path / "counts.json"
-    java = jdk17_home() / "bin" / "java"
-    run = subprocess.run([str(java), "-cp", f"{out}{os.pathsep}{classes}", f"-Dbytecount.out={counts}", main],
-                         capture_output=True, text=True, timeout=600)
-    assert run.returncode == 0, run.stderr  # HotSpot verified every instrumented class it loaded
+    run = subprocess.run([*java, "-cp", f"{instrumented(main)}{os.pathsep}{classes}", f"-Dbytecount.out={counts}",
+                          main], capture_output=True, text=True, timeout=600)
+    assert run.returncode == 0, run.stderr  # the JVM verified every instrumented class it loaded
     assert counts.read_text(encoding="utf-8") == cli_text("hotspot17", main)
 
 
