@@ -1,7 +1,8 @@
 """``pytest_bytecount/Inclusive``: the per-thread state behind inclusive counts, assembled here.
 
-Version 49 like ``Counters`` (no stack map frames). One instance per thread (a ``ThreadLocal``, with the
-last thread's instance cached in a static field whose ``owner`` is final). It holds:
+Version 49 like ``Counters`` (no stack map frames). One instance per thread: the thread that initializes
+the class finds its own in static finals (``OWNER``, ``OWNED``), which the JIT folds; any other thread in a
+``ThreadLocal``, with the last one's cached in a static field whose ``owner`` is final. It holds:
 
 - the armed call: (receiver or null, selector or exact id; 0 = nothing armed), see :mod:`.inclusive`;
 - ``list[0..n)``: the targets active on this thread, a stack; ``segBase``: where the current linked
@@ -52,10 +53,14 @@ def build_inclusive_class(flat_size: int, n_targets: int, arities: Iterable[tupl
     I = Insn
     add_field(cf, "LOCAL", "Ljava/lang/ThreadLocal;", ACC_PRIVATE | ACC_STATIC | ACC_FINAL)
     add_field(cf, "LAST", _SELF, ACC_PRIVATE | ACC_STATIC)
+    add_field(cf, "OWNER", "Ljava/lang/Thread;", ACC_PRIVATE | ACC_STATIC | ACC_FINAL)
+    add_field(cf, "OWNED", _SELF, ACC_PRIVATE | ACC_STATIC | ACC_FINAL)
     for name, desc in _FIELDS.items():
         add_field(cf, name, desc, ACC_PRIVATE | (ACC_FINAL if name == "owner" else 0))
     local = cp.add_fieldref(INCLUSIVE_CLASS, "LOCAL", "Ljava/lang/ThreadLocal;")
     last = cp.add_fieldref(INCLUSIVE_CLASS, "LAST", _SELF)
+    owner_thread = cp.add_fieldref(INCLUSIVE_CLASS, "OWNER", "Ljava/lang/Thread;")
+    owned = cp.add_fieldref(INCLUSIVE_CLASS, "OWNED", _SELF)
 
     def get(name):
         return I(op.GETFIELD, cp.add_fieldref(INCLUSIVE_CLASS, name, _FIELDS[name]))
@@ -69,16 +74,24 @@ def build_inclusive_class(flat_size: int, n_targets: int, arities: Iterable[tupl
     def mine(name, desc):
         return call(INCLUSIVE_CLASS, name, desc)
 
-    current_thread = call("java/lang/Thread", "currentThread", "()Ljava/lang/Thread;")
-    state = mine("state", "()" + _SELF)
+    def current_thread():
+        return call("java/lang/Thread", "currentThread", "()Ljava/lang/Thread;")
+
+    def state():  # a fresh instruction per use: an Insn stands at one place in one method
+        return mine("state", "()" + _SELF)
+
     klass = cp.add_class(INCLUSIVE_CLASS)
 
+    # the thread that initializes the class owns an instance in static finals, which the JIT folds
     add_method(cf, "<clinit>", "()V", ACC_STATIC, [
         I(op.NEW, cp.add_class("java/lang/ThreadLocal")), I(op.DUP),
-        call("java/lang/ThreadLocal", "<init>", "()V", op.INVOKESPECIAL), I(op.PUTSTATIC, local), I(op.RETURN)])
+        call("java/lang/ThreadLocal", "<init>", "()V", op.INVOKESPECIAL), I(op.PUTSTATIC, local),
+        current_thread(), I(op.PUTSTATIC, owner_thread),
+        I(op.NEW, klass), I(op.DUP), call(INCLUSIVE_CLASS, "<init>", "()V", op.INVOKESPECIAL), I(op.PUTSTATIC, owned),
+        I(op.RETURN)])
 
     init = [I(op.ALOAD_0), call("java/lang/Object", "<init>", "()V", op.INVOKESPECIAL),
-            I(op.ALOAD_0), current_thread, put("owner")]
+            I(op.ALOAD_0), current_thread(), put("owner")]
     for name in ("list", "prevWhere", "segBases", "segSel"):
         init += [I(op.ALOAD_0), I(op.BIPUSH, 8), I(op.NEWARRAY, 10), put(name)]
     for name in ("prevPend", "segRecv"):
@@ -89,12 +102,17 @@ def build_inclusive_class(flat_size: int, n_targets: int, arities: Iterable[tupl
              I(op.RETURN)]
     add_method(cf, "<init>", "()V", ACC_PRIVATE, init)
 
-    # static Inclusive state(): this thread's instance
+    # static Inclusive state(): this thread's instance; the fast path small enough to inline everywhere
     slow, have = Label(), Label()
+    other = Label()
     add_method(cf, "state", "()" + _SELF, ACC_STATIC, [
-        I(op.GETSTATIC, last), I(op.ASTORE_0), I(op.ALOAD_0), I(op.IFNULL, slow),
-        I(op.ALOAD_0), get("owner"), current_thread, I(op.IF_ACMPNE, slow), I(op.ALOAD_0), I(op.ARETURN),
+        current_thread(), I(op.GETSTATIC, owner_thread), I(op.IF_ACMPNE, other), I(op.GETSTATIC, owned), I(op.ARETURN),
+        other,
+        I(op.GETSTATIC, last), I(op.DUP), I(op.IFNULL, slow),
+        I(op.DUP), get("owner"), current_thread(), I(op.IF_ACMPNE, slow), I(op.ARETURN),
         slow,
+        I(op.POP), mine("register", "()" + _SELF), I(op.ARETURN)])
+    add_method(cf, "register", "()" + _SELF, ACC_STATIC, [
         I(op.GETSTATIC, local), call("java/lang/ThreadLocal", "get", "()Ljava/lang/Object;", op.INVOKEVIRTUAL),
         I(op.CHECKCAST, klass), I(op.ASTORE_0), I(op.ALOAD_0), I(op.IFNONNULL, have),
         I(op.NEW, klass), I(op.DUP), call(INCLUSIVE_CLASS, "<init>", "()V", op.INVOKESPECIAL), I(op.ASTORE_0),
@@ -179,7 +197,7 @@ def build_inclusive_class(flat_size: int, n_targets: int, arities: Iterable[tupl
     # public static long enter(Object self, int selector, int id, int target)
     unlinked, linked, room, done = Label(), Label(), Label(), Label()
     add_method(cf, "enter", "(Ljava/lang/Object;III)J", ACC_PUBLIC | ACC_STATIC, [
-        state, I(op.ASTORE, 4),
+        state(), I(op.ASTORE, 4),
         I(op.ALOAD, 4), get("segDepth"), I(op.I2L), I(op.BIPUSH, 32), I(op.LSHL),
         I(op.ALOAD, 4), get("n"), I(op.I2L), I(op.ICONST_2), I(op.LSHL), I(op.LOR), I(op.LSTORE, 5),
         I(op.ALOAD, 4), get("armSel"), I(op.ISTORE, 7),
@@ -225,7 +243,9 @@ def build_inclusive_class(flat_size: int, n_targets: int, arities: Iterable[tupl
         I(op.ALOAD_0), I(op.ILOAD_2), put("segDepth"),
         ret,
         I(op.RETURN)])
-    unwind = mine("unwind", f"({_SELF}II)V")
+
+    def unwind():
+        return mine("unwind", f"({_SELF}II)V")
 
     def keep_and_depth(token_slot: int) -> list:
         """Push keep = list length at entry + pushed, depth = segment depth at entry + unlinked."""
@@ -238,7 +258,7 @@ def build_inclusive_class(flat_size: int, n_targets: int, arities: Iterable[tupl
     segs, linked_exit, ret = Label(), Label(), Label()
     add_method(cf, "exit", f"({_SELF}JZ)V", ACC_STATIC, [
         *keep_and_depth(1), I(op.ISTORE, 5), I(op.ISTORE, 4),
-        I(op.ALOAD_0), I(op.ILOAD, 4), I(op.ILOAD, 5), unwind,
+        I(op.ALOAD_0), I(op.ILOAD, 4), I(op.ILOAD, 5), unwind(),
         I(op.LLOAD_1), I(op.L2I), I(op.ICONST_1), I(op.IAND), I(op.IFEQ, segs),
         I(op.ALOAD_0), get("n"), I(op.ILOAD, 4), I(op.IF_ICMPNE, segs),
         I(op.ALOAD_0), I(op.ILOAD_3), mine("pop", f"({_SELF}Z)V"),
@@ -260,7 +280,7 @@ def build_inclusive_class(flat_size: int, n_targets: int, arities: Iterable[tupl
     # public static void resync(long token): at a handler of an instrumented method every frame above it
     # is gone; drop what they left behind (a constructor's super(...) call that threw, see above)
     add_method(cf, "resync", "(J)V", ACC_PUBLIC | ACC_STATIC, [
-        state, I(op.ASTORE_2), I(op.ALOAD_2), *keep_and_depth(0), unwind,
+        state(), I(op.ASTORE_2), I(op.ALOAD_2), *keep_and_depth(0), unwind(),
         I(op.ALOAD_2), I(op.ACONST_NULL), put("armRecv"), I(op.ALOAD_2), I(op.ICONST_0), put("armSel"),
         I(op.RETURN)])
 
@@ -268,7 +288,7 @@ def build_inclusive_class(flat_size: int, n_targets: int, arities: Iterable[tupl
     # not an outermost target, with nothing left behind above it, has nothing to undo
     slow = Label()
     add_method(cf, "leave", "(J)V", ACC_PUBLIC | ACC_STATIC, [
-        state, I(op.ASTORE_2),
+        state(), I(op.ASTORE_2),
         I(op.LLOAD_0), I(op.L2I), I(op.ICONST_3), I(op.IAND), I(op.IFNE, slow),
         I(op.ALOAD_2), get("n"), I(op.LLOAD_0), I(op.L2I), I(op.ICONST_2), I(op.IUSHR), I(op.IF_ICMPNE, slow),
         I(op.ALOAD_2), get("segDepth"), I(op.LLOAD_0), I(op.BIPUSH, 32), I(op.LUSHR), I(op.L2I), I(op.IF_ICMPNE, slow),
@@ -276,12 +296,12 @@ def build_inclusive_class(flat_size: int, n_targets: int, arities: Iterable[tupl
         slow,
         I(op.ALOAD_2), I(op.LLOAD_0), I(op.ICONST_1), mine("exit", f"({_SELF}JZ)V"), I(op.RETURN)])
     add_method(cf, "fail", "(J)V", ACC_PUBLIC | ACC_STATIC, [
-        state, I(op.LLOAD_0), I(op.ICONST_0), mine("exit", f"({_SELF}JZ)V"), I(op.RETURN)])
+        state(), I(op.LLOAD_0), I(op.ICONST_0), mine("exit", f"({_SELF}JZ)V"), I(op.RETURN)])
     add_method(cf, "arm", "(Ljava/lang/Object;I)V", ACC_PUBLIC | ACC_STATIC, [
-        state, I(op.ASTORE_2), I(op.ALOAD_2), I(op.ALOAD_0), put("armRecv"), I(op.ALOAD_2), I(op.ILOAD_1),
+        state(), I(op.ASTORE_2), I(op.ALOAD_2), I(op.ALOAD_0), put("armRecv"), I(op.ALOAD_2), I(op.ILOAD_1),
         put("armSel"), I(op.RETURN)])
     add_method(cf, "clear", "()V", ACC_PUBLIC | ACC_STATIC, [
-        state, I(op.DUP), I(op.ACONST_NULL), put("armRecv"), I(op.ICONST_0), put("armSel"), I(op.RETURN)])
+        state(), I(op.DUP), I(op.ACONST_NULL), put("armRecv"), I(op.ICONST_0), put("armSel"), I(op.RETURN)])
 
     # public static void add(int first, v0..vN): the flat report, then every target active in the segment
     for kind, n in sorted(set(arities)):
@@ -292,7 +312,7 @@ def build_inclusive_class(flat_size: int, n_targets: int, arities: Iterable[tupl
         for i in range(n):
             items.append(I(op.LLOAD if kind == "J" else op.ILOAD, 1 + width * i))
         items += [call(RUNTIME_CLASS, "add", add_descriptor(n, kind)),
-                  state, I(op.ASTORE, s), I(op.ALOAD, s), get("segBase"), I(op.ISTORE, k),
+                  state(), I(op.ASTORE, s), I(op.ALOAD, s), get("segBase"), I(op.ISTORE, k),
                   loop,
                   I(op.ILOAD, k), I(op.ALOAD, s), get("n"), I(op.IF_ICMPGE, done),
                   I(op.ALOAD, s), get("pend"), I(op.ALOAD, s), get("list"), I(op.ILOAD, k), I(op.IALOAD), I(op.AALOAD),
