@@ -124,6 +124,13 @@ def _check(path: Path, data) -> dict:
                     problem = _count_problem(value)
                     if problem:
                         raise bad(f"{mwhere}.{table}[{_short(name)}]", problem)
+            if "inclusive" in counts:
+                inclusive = counts["inclusive"]
+                if not isinstance(inclusive, dict):
+                    raise bad(f"{mwhere}.inclusive", "must be an object")
+                problem = _count_problem(inclusive.get("total"))
+                if problem:
+                    raise bad(f"{mwhere}.inclusive.total", problem)
             if "bytecode_sha256" in counts and not isinstance(counts["bytecode_sha256"], str):
                 raise bad(f"{mwhere}.bytecode_sha256", "must be a string")
     return tests

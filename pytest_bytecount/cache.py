@@ -22,6 +22,7 @@ from typing import Iterable, Optional
 from . import __version__
 from .classpath import Classpath
 from .targets import MethodId, TargetPattern
+from .inclusive import InclusiveTarget
 from .transform import CounterMap
 
 FORMAT = 3
@@ -40,9 +41,11 @@ def plugin_digest() -> str:
     return _plugin_digest
 
 
-def batch_key(classpath: Classpath, patterns: Iterable[str], strategy: str) -> Optional[str]:
+def batch_key(classpath: Classpath, patterns: Iterable[str], strategy: str, every_class: bool = False) -> Optional[str]:
     """The cache key of a batch, or None when a pattern does not parse (the caller then reports it).
-    ``strategy``: the strategy and every option that changes the instrumented bytes, as one string."""
+    ``strategy``: the strategy and every option that changes the instrumented bytes, as one string.
+    ``every_class``: hash every class of the classpath, not only those a pattern names (inclusive
+    counts instrument whatever the targets may reach)."""
     patterns = list(patterns)
     try:
         parsed = [TargetPattern.parse(p) for p in patterns]
@@ -53,7 +56,7 @@ def batch_key(classpath: Classpath, patterns: Iterable[str], strategy: str) -> O
         h.update(p.encode() + b"\0")
     for name in classpath.class_names():
         dotted = name.replace("/", ".")
-        if any(p.matches_class(dotted) for p in parsed):
+        if every_class or any(p.matches_class(dotted) for p in parsed):
             h.update(name.encode() + b"\0" + hashlib.sha256(classpath.read(name)).digest())
     return h.hexdigest()
 
@@ -106,7 +109,10 @@ def load(cache_dir: Path, key: str):
                 return None
             classes[name] = data
         maps = [_map_from_json(d) for d in manifest["maps"]]
-        return Instrumented(classes, maps, list(manifest["refused"]), int(manifest["size"]))
+        inclusive = manifest.get("inclusive")
+        if inclusive is not None:
+            inclusive = [InclusiveTarget(MethodId(*t[0]), int(t[1]), [MethodId(*m) for m in t[2]]) for t in inclusive]
+        return Instrumented(classes, maps, list(manifest["refused"]), int(manifest["size"]), inclusive)
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None  # missing, torn or foreign: rebuild
 
@@ -127,6 +133,10 @@ def store(cache_dir: Path, key: str, result) -> None:
             digests[name] = hashlib.sha256(data).hexdigest()
         manifest = {"format": FORMAT, "key": key, "classes": digests, "maps": [_map_to_json(m) for m in result.maps],
                     "refused": result.refused, "size": result.size}
+        if result.inclusive is not None:
+            def ident(m):
+                return [m.class_name, m.name, m.descriptor]
+            manifest["inclusive"] = [[ident(t.method), t.base, [ident(m) for m in t.methods]] for t in result.inclusive]
         (staging / "manifest.json").write_text(json.dumps(manifest, sort_keys=True), encoding="utf-8")
         if final.exists():  # a bad entry (load refused it): replace it
             shutil.rmtree(final, ignore_errors=True)

@@ -17,7 +17,7 @@ from typing import Optional, Sequence
 
 from .classfile import ClassFormatError
 from .classpath import Classpath, ClasspathError
-from .counts import counts_from_values, render_json
+from .counts import render_json
 from .instrument import instrument, stderr_progress
 from .jvm import ClassDir, JvmError, JvmSession, choose_jvm
 from .targets import TargetError
@@ -40,6 +40,9 @@ def _parser() -> argparse.ArgumentParser:
                         help="also tally invocations that end by an exception, under \"abrupt\"")
         sp.add_argument("--allocations", action="store_true",
                         help="also record objects and arrays created and the arrays' lengths, under \"allocations\"")
+        sp.add_argument("--inclusive", action="store_true",
+                        help="also count, per target, the application methods it calls (transitively), "
+                             "under \"inclusive\"")
 
     c = sub.add_parser("count", help="run MAIN.main(ARGS) with the targets counted, print the counts as JSON")
     common(c)
@@ -75,7 +78,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         classpath = Classpath.parse(args.classpath)
         result = instrument(classpath, args.target, stderr_progress, strategy=args.strategy, abrupt=args.abrupt,
-                            allocations=args.allocations)
+                            allocations=args.allocations, inclusive=args.inclusive)
     except (ClasspathError, TargetError, ClassFormatError) as e:
         print(f"bytecount: error: {e}", file=sys.stderr)
         return 2
@@ -133,7 +136,7 @@ def _count(args, classpath: Classpath, result, weights=None) -> int:
         except JvmError as e:
             print(f"bytecount: error: {e}", file=sys.stderr)
             return 2
-    counts = counts_from_values(result.maps, values)
+    counts = result.counts(values)
     if weights is not None:
         counts = weights.with_costs(counts)
     _write(render_json(counts), args.output)

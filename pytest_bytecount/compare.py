@@ -6,11 +6,12 @@ import re
 from dataclasses import dataclass, field
 from typing import Optional
 
-METRICS = ("total", "invocations", "cost", "allocated", "elements", "abrupt", "calls")
+METRICS = ("total", "invocations", "cost", "allocated", "elements", "abrupt", "inclusive", "calls")
 # per-method figures compared as one number each; "cost" exists only when a weight table is active,
 # "allocated" (objects and arrays created) and "elements" (their lengths) with allocation recording,
-# "abrupt" (invocations that ended by an exception) when those are tallied
-SCALAR_METRICS = ("total", "invocations", "cost", "allocated", "elements", "abrupt")
+# "abrupt" (invocations that ended by an exception) when those are tallied, "inclusive" (the inclusive
+# total: own plus linked callees', see pytest_bytecount.inclusive) with inclusive counts
+SCALAR_METRICS = ("total", "invocations", "cost", "allocated", "elements", "abrupt", "inclusive")
 
 
 def scalars(entry: dict) -> dict:
@@ -22,6 +23,8 @@ def scalars(entry: dict) -> dict:
         out["elements"] = sum(a.get("elements", {}).values())
     if isinstance(entry.get("abrupt"), dict):
         out["abrupt"] = entry["abrupt"].get("invocations", 0)
+    if isinstance(entry.get("inclusive"), dict):
+        out["inclusive"] = entry["inclusive"].get("total", 0)
     return out
 
 
@@ -83,6 +86,7 @@ class MethodDiff:
     opcode_changes: list = field(default_factory=list)  # [(key, base, now)] largest first
     call_changes: list = field(default_factory=list)
     bytecode_changed: Optional[bool] = None
+    inclusive_changes: list = field(default_factory=list)  # [(title, [(key, base, now)])] of inclusive counts
 
 
 @dataclass
@@ -119,11 +123,12 @@ def compare(baseline: Optional[dict], now: dict, tolerances: dict, strict: bool 
         metrics = [(m, sb[m], sn[m]) for m in SCALAR_METRICS if m in sb and m in sn and sb[m] != sn[m]]
         calls = _changes(b.get("calls", {}), n.get("calls", {}))
         opcodes = _changes(b.get("opcodes", {}), n.get("opcodes", {}))
+        inclusive = _inclusive_changes(b, n)
         regressed = any(not tolerances.get(m, Tolerance()).allows(bv, nv) for m, bv, nv in metrics) or any(
             not tolerances.get("calls", Tolerance()).allows(bv, nv) for _, bv, nv in calls)
         if regressed:
             status = "regressed"
-        elif not (metrics or calls or opcodes):
+        elif not (metrics or calls or opcodes or inclusive):
             status = "same"
         elif strict:
             status = "changed"
@@ -134,11 +139,20 @@ def compare(baseline: Optional[dict], now: dict, tolerances: dict, strict: bool 
         code_changed = None
         if "bytecode_sha256" in b and "bytecode_sha256" in n:
             code_changed = b["bytecode_sha256"] != n["bytecode_sha256"]
-        diffs.append(MethodDiff(method, status, metrics, opcodes, calls, code_changed))
+        diffs.append(MethodDiff(method, status, metrics, opcodes, calls, code_changed, inclusive))
         rank = {"passed": 0, "same": 0, "improved": 1, "changed": 2, "regressed": 3}
         if rank[status] > rank[worst]:
             worst = status
     return Verdict(worst if worst != "same" else "passed", diffs)
+
+
+def _inclusive_changes(b: dict, n: dict) -> list:
+    """What changed in the inclusive counts (own plus linked callees'), when both sides have them."""
+    bi, ni = b.get("inclusive"), n.get("inclusive")
+    if not (isinstance(bi, dict) and isinstance(ni, dict)):
+        return []
+    out = [(f"inclusive {t}", _changes(bi.get(t, {}), ni.get(t, {}))) for t in ("calls", "opcodes")]
+    return [(t, c) for t, c in out if c]
 
 
 def _pct(base: int, now: int) -> str:
@@ -161,7 +175,7 @@ def render_verdict(verdict: Verdict, accept_command: str, top: int = 5) -> str:
         lines.append(f"{d.method}: {label}")
         for name, b, n in d.metrics:
             lines.append(f"    {name:12} {b:>12,} -> {n:<12,} {n - b:+,} ({_pct(b, n)})")
-        for title, changes in (("calls", d.call_changes), ("opcodes", d.opcode_changes)):
+        for title, changes in (("calls", d.call_changes), ("opcodes", d.opcode_changes), *d.inclusive_changes):
             if changes:
                 shown = ", ".join(f"{k} {b:,} -> {n:,} ({n - b:+,})" for k, b, n in changes[:top])
                 more = f" and {len(changes) - top} more" if len(changes) > top else ""

@@ -5,8 +5,9 @@
 from __future__ import annotations
 
 import json
-from typing import Iterable, Sequence
+from typing import Iterable, Optional, Sequence
 
+from .inclusive import inclusive_counts
 from .transform import CounterMap
 
 
@@ -22,11 +23,15 @@ def _group(cmap: CounterMap, values: Sequence[int]) -> dict:
     }
 
 
-def counts_from_values(maps: Iterable[CounterMap], values: Sequence[int]) -> dict:
-    """Turn the raw counter array of one batch into per-method counts (zero entries left out)."""
+def counts_from_values(maps: Iterable[CounterMap], values: Sequence[int], inclusive: Optional[dict] = None) -> dict:
+    """Turn the raw counter array of one batch into per-method counts (zero entries left out).
+    ``inclusive``: {target id: (InclusiveTarget, [closure CounterMaps])} adds ``"inclusive"`` to those."""
     out = {}
     for cmap in maps:
         entry = _group(cmap, values)
+        if inclusive is not None and str(cmap.method) in inclusive:
+            target, closure = inclusive[str(cmap.method)]
+            entry["inclusive"] = inclusive_counts({m.method: m for m in closure}, target, values)
         if cmap.allocs is not None:
             entry["allocations"] = {k: dict(sorted(v.items())) for k, v in cmap.derive_allocations(values).items()}
         if cmap.abrupt is not None:
@@ -41,6 +46,10 @@ def _map(d: dict) -> str:
 
 def _render_group(c: dict) -> str:
     cost = f"\"cost\": {c['cost']}, " if "cost" in c else ""  # only with a weight table (sorted between keys)
+    if "inclusive" in c:  # inclusive counts (sorted between keys too)
+        i = c["inclusive"]
+        cost += (f"\"inclusive\": {{\"calls\": {_map(i['calls'])}, \"methods\": {json.dumps(i['methods'])}, "
+                 f"\"opcodes\": {_map(i['opcodes'])}, \"total\": {i['total']}}}, ")
     return (f"\"calls\": {_map(c['calls'])}, {cost}\"invocations\": {c['invocations']}, "
             f"\"opcodes\": {_map(c['opcodes'])}, \"total\": {c['total']}")
 

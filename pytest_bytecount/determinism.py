@@ -38,6 +38,9 @@ def differences(first: dict, second: dict) -> list:
         a, b = first.get(method, {}), second.get(method, {})
         scalars = [CountDifference(method, m, a.get(m, 0), b.get(m, 0))
                    for m in SCALARS if (m in a or m in b) and a.get(m, 0) != b.get(m, 0)]
+        ia, ib = a.get("inclusive", {}).get("total", 0), b.get("inclusive", {}).get("total", 0)
+        if ia != ib:  # inclusive counts: callees' work that differs, even where the method's own does not
+            scalars.append(CountDifference(method, "inclusive", ia, ib))
         keyed = []
         for kind, table in (("opcode", "opcodes"), ("call", "calls")):
             x, y = a.get(table, {}), b.get(table, {})

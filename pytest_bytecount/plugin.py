@@ -19,7 +19,6 @@ from .classfile import ClassFormatError
 from .classpath import Classpath, ClasspathError
 from .compare import ToleranceError, compare, parse_tolerances, render_verdict
 from .config import ConfigError, Settings, load_settings
-from .counts import counts_from_values
 from .determinism import DeterminismCheck, check_in_fresh_loader
 from .instrument import instrument
 from .jvm import ClassDir, JvmChoice, JvmError, JvmSession, choose_jvm
@@ -30,7 +29,7 @@ from .targets import TargetError
 from .weights import WeightsError, load_weights
 
 MARKER = "bytecount"
-MARKER_OPTIONS = {"tolerance", "strict", "abrupt", "allocations"}
+MARKER_OPTIONS = {"tolerance", "strict", "abrupt", "allocations", "inclusive"}
 NO_WEIGHTS = ("sets a cost tolerance, but no weight table is active: set [tool.bytecount] weights = \"default\" "
               "(or a TOML file) or pass --bytecount-weights=default")
 plugin_key = pytest.StashKey["BytecountPlugin"]()
@@ -65,7 +64,7 @@ def pytest_addoption(parser) -> None:
 def pytest_configure(config) -> None:
     config.addinivalue_line(
         "markers",
-        "bytecount(*targets, tolerance=None, strict=None, abrupt=False, allocations=False): count executed bytecode of the target Java methods "
+        "bytecount(*targets, tolerance=None, strict=None, abrupt=False, allocations=False, inclusive=False): count executed bytecode of the target Java methods "
         "(pkg.Cls#method, pkg.Cls, pkg.**) and compare it with the stored baseline",
     )
     plugin = BytecountPlugin(config)
@@ -77,12 +76,13 @@ def pytest_configure(config) -> None:
 class BytecountFixture:
     """What a test sees as ``bytecount``: classes loaded with its targets counted, and the counts so far."""
 
-    def __init__(self, plugin: "BytecountPlugin", targets: tuple, abrupt: bool = False, allocations: bool = False):
+    def __init__(self, plugin: "BytecountPlugin", targets: tuple, abrupt: bool = False, allocations: bool = False,
+                 inclusive: bool = False):
         self._plugin = plugin
         self.targets = targets
         if plugin.unusable:
             pytest.fail(plugin.unusable, pytrace=False)
-        self._batch, self._classdir = plugin.batch_for(targets, abrupt, allocations)
+        self._batch, self._classdir = plugin.batch_for(targets, abrupt, allocations, inclusive)
         self._session = plugin.session()
         self._loader = plugin.loader(self._classdir.path)
 
@@ -104,8 +104,8 @@ class BytecountFixture:
 
     def counts_in(self, loader) -> dict:
         values = self._session.read_counters(loader, self._batch.size)
-        counts = counts_from_values(self._batch.maps, values)
-        for cmap in self._batch.maps:
+        counts = self._batch.counts(values)
+        for cmap in self._batch.reported():
             counts[str(cmap.method)]["bytecode_sha256"] = cmap.code_sha256
         weights = self._plugin.weights
         return counts if weights is None else weights.with_costs(counts)
@@ -162,7 +162,7 @@ def bytecount(request):
     if marker is None:
         raise pytest.UsageError(f"{request.node.nodeid}: the bytecount fixture needs @pytest.mark.bytecount(...)")
     fixture = BytecountFixture(plugin, tuple(marker.args), bool(marker.kwargs.get("abrupt")),
-                               bool(marker.kwargs.get("allocations")))
+                               bool(marker.kwargs.get("allocations")), bool(marker.kwargs.get("inclusive")))
     request.node.stash[_fixture_key] = fixture
     yield fixture
     fixture.close()
@@ -299,16 +299,16 @@ class BytecountPlugin:
         else:
             reporter.write_line(line)
 
-    def batch_for(self, targets: tuple, abrupt: bool = False, allocations: bool = False):
+    def batch_for(self, targets: tuple, abrupt: bool = False, allocations: bool = False, inclusive: bool = False):
         """Instrument the targets once per session; each test still gets its own loader over them."""
-        key = (targets, abrupt, allocations)
+        key = (targets, abrupt, allocations, inclusive)
         batch = self._batches.get(key)
         if batch is None:
             try:
                 cache = None if self.config.option.bytecount_no_cache else \
                     Path(self.settings().root) / ".bytecount-cache" / "instrumented"
                 result = instrument(self.classpath(), list(targets), cache_dir=cache, abrupt=abrupt,
-                                    allocations=allocations)
+                                    allocations=allocations, inclusive=inclusive)
             except (TargetError, ClassFormatError) as e:
                 result = f"bytecount: {e}"
             if isinstance(result, str):

@@ -307,8 +307,9 @@ def _run_method(cp, call) -> list:
     ]
 
 
-def layout_program(entries_arg) -> str:
+def layout_program(entries_arg, inclusive=None) -> str:
     """The Counters.layout text for ``entries``: [(method id, CounterMap)] sorted by method id.
+    ``inclusive``: {method id: (InclusiveTarget, [closure CounterMaps])} for inclusive counts.
 
     Operations, one a line: ``t<text>`` text; ``n`` newline; ``v<i>`` counter i; ``s<a> <b>`` sum of
     counters a..b-1; ``[``/``]`` open/close a map; ``e<i> <text>`` a map entry shown only when counter i
@@ -328,7 +329,10 @@ def layout_program(entries_arg) -> str:
         return out + ["]"]
 
     def group(cmap) -> list:
-        out = ["t\"calls\": {", *entries(cmap, cmap.calls, "call"), "t}, \"invocations\": "]
+        out = ["t\"calls\": {", *entries(cmap, cmap.calls, "call"), "t}, "]
+        if inclusive is not None and str(cmap.method) in inclusive:
+            out += _inclusive_layout(*inclusive[str(cmap.method)], weighted)
+        out.append("t\"invocations\": ")
         out += [*weighted(cmap.invocation_weights()), "y"] if cmap.blocks is not None else [f"v{cmap.base}"]
         out += ["t, \"opcodes\": {", *entries(cmap, cmap.opcodes, "opcode"), "t}, \"total\": "]
         if cmap.blocks is not None:
@@ -360,3 +364,22 @@ def layout_program(entries_arg) -> str:
         lines += [*group(cmap), "t}"]
     lines += ["n", "t}", "n"]
     return "\n".join(lines) + "\n"
+
+
+def _inclusive_layout(target, closure: list, weighted) -> list:
+    """Layout lines of a target's ``"inclusive": {...}, `` (see :mod:`.inclusive`)."""
+    import json
+
+    from .inclusive import inclusive_weights, total_weights
+
+    def entries(kind: str, keys) -> list:
+        out = ["["]
+        for key in sorted(keys):
+            maps = [m for m in closure if key in (m.calls if kind == "call" else m.opcodes)]
+            out += [*weighted(inclusive_weights(maps, key, kind, target.base)), f"a{json.dumps(key)}: "]
+        return out + ["]"]
+
+    out = ["t\"inclusive\": {\"calls\": {", *entries("call", {k for m in closure for k in m.calls}),
+           f"t}}, \"methods\": {json.dumps([str(m) for m in target.methods])}, \"opcodes\": {{",
+           *entries("opcode", {k for m in closure for k in m.opcodes}), "t}, \"total\": "]
+    return out + [*weighted(total_weights(closure, target.base)), "y", "t}, "]

@@ -22,7 +22,10 @@ from typing import Iterable, Optional
 from .classfile import ClassFile, ClassFormatError, CodeFormatError, CodeTooLargeError, Insn
 from .classfile import opcodes as op
 from .classfile.assemble import push_int
-from .classfile.frames import INTEGER, LONG, TOP, Frame, is_wide, slots_to_entries, type_from_descriptor, with_locals
+from .classfile.code import Handler, Label
+from .classfile.frames import (INTEGER, LONG, TOP, UNINITIALIZED_THIS, Frame, Obj, is_wide, slots_to_entries,
+                               type_from_descriptor, with_locals)
+from .inclusive import INCLUSIVE_CLASS
 from .runtime_class import MAX_VALUES_PER_CALL, RUNTIME_CLASS, add_descriptor
 from .targets import MethodId
 
@@ -163,6 +166,7 @@ class Batch:
     arities: set = field(default_factory=set)
     abrupt: bool = False
     allocations: bool = False
+    inclusive: Optional[object] = None  # an inclusive.InclusivePlan: link the invocations of its methods
 
     def add(self, cmap: CounterMap) -> CounterMap:
         """Give ``cmap`` (and its abrupt part) the next free indexes."""
@@ -564,9 +568,6 @@ def _this_uninitialized(code, cf) -> Optional[list]:
 
 def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
                       max_blocks: Optional[int] = MAX_BLOCKS) -> CounterMap:
-    from .classfile.code import Handler, Label
-    from .classfile.frames import UNINITIALIZED_THIS, Frame, Obj, with_locals
-
     cf = method.owner
     cp = cf.constant_pool
     _, raw = method.find_attribute("Code")
@@ -587,9 +588,14 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
     # is (un)initialized. Its frame holds only the counters, so the verifier accepts it anywhere.
     uninit = None
     abrupt = batch.abrupt
-    if abrupt and method.name == "<init>" and cf.major_version >= 50:  # older: no frames to write
+    # inclusive counts: hooks at entry, exits and calls (see .inclusive); their exit by exception needs
+    # the same catch-all handler
+    hooks = batch.inclusive.hooks(cf, method) if batch.inclusive is not None else None
+    catch_all = abrupt or hooks is not None
+    if catch_all and method.name == "<init>" and cf.major_version >= 50:  # older: no frames to write
         uninit = _this_uninitialized(code, cf)
-        abrupt = uninit is not None
+        abrupt = abrupt and uninit is not None
+        catch_all = uninit is not None
     # Blocks end after every instruction that can throw when the handler covers everything, so that an
     # exception never leaves a block counted in part.
     blocks = basic_blocks(code, precise=abrupt)
@@ -691,6 +697,10 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
             cmap.abrupt = CounterMap(mid, 0, opcodes, calls, digest, allocs=allocs, elements=elements)
 
     batch.add(cmap)  # the map's place in the batch: the reports below push its first indexes
+    token = None
+    if hooks is not None:
+        token = longs(1)[0]
+        init += hooks.enter(token)
 
     # array lengths: after each array creation, its length is added to a long per array type
     after: list = []
@@ -723,14 +733,14 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
             return [Insn(op.ILOAD, slot), Insn(op.I2L)]
         return [Insn(op.LLOAD, slot)]
 
-    def report(target: CounterMap, vals: list, shift: int = 0) -> list:
+    def report(target: CounterMap, vals: list, shift: int = 0, owner: str = RUNTIME_CLASS) -> list:
         out = []
         for start in range(0, len(vals), per_call):
             chunk = vals[start:start + per_call]
             out.append(push_int(cp, target.base + start))
             for j, slot in enumerate(chunk, start):
                 out += [Insn(op.LCONST_1 if wide else op.ICONST_1)] if slot == "one" else push(j - shift, slot)
-            out.append(Insn(op.INVOKESTATIC, cp.add_methodref(RUNTIME_CLASS, "add", add_descriptor(len(chunk), kind))))
+            out.append(Insn(op.INVOKESTATIC, cp.add_methodref(owner, "add", add_descriptor(len(chunk), kind))))
             batch.arities.add((kind, len(chunk)))
         return out
 
@@ -738,10 +748,12 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
     returns = [i for i in insns if i.opcode in op.RETURNS]
     exit_label = _shared_exit(code, cf, method, insns, returns, values, wide)
     result_slot = None
+    # inclusive counts: the normal report goes through Inclusive.add (flat counts, then the active targets')
+    owner = RUNTIME_CLASS if hooks is None else INCLUSIVE_CLASS
     # One unit to add (the path's counter, or the invocation counter of a method with one path): the
     # owner thread's add is written inline, which HotSpot compiles better than the same code inlined
     # from Counters.add; other threads call Counters.add(first [+ path], 1).
-    unit = paths is not None or (values == [None] and not elements)
+    unit = hooks is None and (paths is not None or (values == [None] and not elements))
     if unit:
         batch.arities.add(("I", 1))
         index = [push_int(cp, cmap.base)] + ([Insn(op.ILOAD, path_slot), Insn(op.IADD)] if paths is not None else [])
@@ -750,6 +762,11 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
             edits[id(insn)] += _inline_report(cp, index, states.get(insn) if states is not None else None,
                                               cf.major_version >= 50)
         values = []  # reported
+    elif paths is not None:  # add(first + path, 1)
+        batch.arities.add(("I", 1))
+        for insn in returns:
+            edits[id(insn)] += [push_int(cp, cmap.base), Insn(op.ILOAD, path_slot), Insn(op.IADD), Insn(op.ICONST_1),
+                                Insn(op.INVOKESTATIC, cp.add_methodref(owner, "add", add_descriptor(1, "I")))]
     if exit_label is not None:
         rtype = method.descriptor[method.descriptor.index(")") + 1:]
         if rtype != "V":
@@ -761,14 +778,21 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
                 edits[id(insn)].append(Insn(_STORE[rtype[0]], result_slot))
     elif values:
         for insn in returns:
-            edits[id(insn)] += report(cmap, values)
+            edits[id(insn)] += report(cmap, values, owner=owner)
+    if hooks is not None:
+        if exit_label is None:
+            for insn in returns:
+                edits[id(insn)] += hooks.leave(token)
+        after += _arm_calls(hooks, code, insns, edits)
+        for insn in _handler_entries(code):
+            edits[id(insn)] += hooks.resync(token)
     start = Label()
     init.append(start)  # the handler's range begins after the counters are zeroed
     # stretches of the body with one handler each: everything, or in a constructor the stretches where
     # `this` is uninitialized (the handler's frame says so) and those where it is not
     stretches = [(start, False)]  # (start label, uninitialized?)
     bounds = []
-    if abrupt and uninit is not None:
+    if catch_all and uninit is not None:
         # The call that initializes `this` gets no handler: HotSpot checks its handlers with the locals
         # after the call but the flags before it, which no stack map frame can express. An exception
         # thrown by the super(...) or this(...) constructor itself is therefore not tallied here.
@@ -792,7 +816,7 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
     code.insert_many([(insns[0], init, False)] + after + bounds + [(insn, c, False) for insn, c in fallthrough]
                      + [(insn, edits[id(insn)], True) for insn in insns if edits[id(insn)]])
 
-    if abrupt:
+    if catch_all:
         first_counter = min((x for x, _ in typed), default=code.max_locals)
         counters = [t for _, t in sorted(typed)]
         end = Label()
@@ -803,10 +827,12 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
             local0 = (UNINITIALIZED_THIS,) if flag else ()
             label.frame = Frame(with_locals(local0, first_counter, counters), (Obj("java/lang/Throwable"),))
             code.items.append(label)
-            if plan is not None:  # block counters: an invocation counter first, the constant 1
+            if abrupt and plan is not None:  # block counters: an invocation counter first, the constant 1
                 code.items += report(cmap.abrupt, ["one"] + values, shift=1)
-            else:  # per instruction: the same layout as the normal report
+            elif abrupt:  # per instruction: the same layout as the normal report
                 code.items += report(cmap.abrupt, values)
+            if hooks is not None:
+                code.items += hooks.fail(token)
             code.items.append(Insn(op.ATHROW))
             handlers[flag] = label
         ends = [lab for lab, _ in stretches[1:]] + [end]
@@ -824,7 +850,9 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
         first_added = min(x for x, _ in typed)
         exit_label.frame = Frame(with_locals((), first_added, [t for _, t in sorted(typed)]), ())
         code.items.append(exit_label)
-        code.items += report(cmap, values)
+        code.items += report(cmap, values, owner=owner)
+        if hooks is not None:
+            code.items += hooks.leave(token)
         if result_slot is not None:
             code.items.append(Insn(_LOAD[rtype[0]], result_slot))
         code.items.append(Insn(exit_op))
@@ -856,8 +884,6 @@ def _inline_report(cp, index: list, frame, frames: bool) -> list:
     """``if (Thread.currentThread() == Counters.OWNER) Counters.OWNED[index]++; else Counters.add(index, 1);``
     before a return; ``frame`` is the state there (class files with stack map frames need it at both
     labels). Without a frame where one is needed: the call alone."""
-    from .classfile.code import Label
-
     call = Insn(op.INVOKESTATIC, cp.add_methodref(RUNTIME_CLASS, "add", add_descriptor(1, "I")))
     if frames and frame is None:
         return [*index, Insn(op.ICONST_1), call]
@@ -872,6 +898,36 @@ def _inline_report(cp, index: list, frame, frames: bool) -> list:
             Insn(op.GOTO, done),
             slow, *index, Insn(op.ICONST_1), call,
             done]
+
+
+def _arm_calls(hooks, code, insns, edits) -> list:
+    """Inclusive counts: arm every call that may reach an instrumented method (before it, after any
+    counter increment) and clear after it returns; the arguments of a dispatched call are spilled to
+    locals past every other (declared in no frame: no branch lies between the spill and the call).
+    Returns the clears, as ``after`` edits."""
+    sites = [(k, insn, hooks.call_site(insn)) for k, insn in enumerate(insns)]
+    sites = [(k, insn, site) for k, insn, site in sites if site is not None]
+    width = max((hooks.spill_slots(site) for _, _, site in sites), default=0)
+    spill = code.add_locals([TOP] * width, declare_in_frames=False)[0] if width else 0
+    after = []
+    for k, insn, site in sites:
+        edits[id(insn)] += hooks.arm(site, spill)
+        after.append((insns[k + 1], hooks.clear(), False))
+    return after
+
+
+def _handler_entries(code) -> list:
+    """The first instruction of every exception handler of the code."""
+    wanted = {id(h.handler) for h in code.handlers}
+    out, pending = [], False
+    for item in code.items:
+        if type(item) is Insn:
+            if pending:
+                out.append(item)
+            pending = False
+        elif id(item) in wanted:
+            pending = True
+    return out
 
 
 SHARED_EXIT_BYTES = 2048  # past this much repeated report code, returns jump to one shared exit
@@ -890,8 +946,6 @@ def _shared_exit(code, cf, method, insns, returns, values, wide) -> Optional["La
     (a return may throw IllegalMonitorStateException inside a handler's range), and at every return the
     operand stack holds nothing but the result.
     """
-    from .classfile.code import Label
-
     per_report = len(values) * (4 if wide else 2) + 8
     if not values or len(returns) < 2 or per_report * (len(returns) - 1) < SHARED_EXIT_BYTES:
         return None

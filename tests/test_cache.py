@@ -79,3 +79,25 @@ def test_an_unwritable_cache_only_costs_the_speed_up(counting_classes, tmp_path)
     blocker.write_text("not a folder")
     cp = Classpath.parse([counting_classes["javac17"]])
     assert _same(instrument(cp, TARGETS, cache_dir=blocker / "cache"), instrument(cp, TARGETS))
+
+
+def test_inclusive_batches_are_cached_apart_and_keyed_by_every_class(counting_classes, tmp_path):
+    src = counting_classes["javac17"]
+    copy = tmp_path / "classes"
+    shutil.copytree(src, copy)
+    cp = Classpath.parse([copy])
+    cache_dir = tmp_path / "cache"
+    flat = instrument(cp, TARGETS, cache_dir=cache_dir)
+    fresh = instrument(cp, TARGETS, inclusive=True)
+    first = instrument(cp, TARGETS, cache_dir=cache_dir, inclusive=True)
+    assert len(_entries(cache_dir)) == 2 and flat.inclusive is None
+    again = instrument(Classpath.parse([copy]), TARGETS, cache_dir=cache_dir, inclusive=True)
+    assert _same(fresh, again) and _same(fresh, first) and again.inclusive == fresh.inclusive
+    assert len(_entries(cache_dir)) == 2
+    # callees may live in any class: a class no pattern matches changes the inclusive key, not the flat one
+    key = cache.batch_key(cp, TARGETS, "block", every_class=True)
+    flat_key = cache.batch_key(cp, TARGETS, "block")
+    other = copy / "counting" / "Switches.class"
+    other.write_bytes(other.read_bytes() + b"\0")
+    assert cache.batch_key(Classpath.parse([copy]), TARGETS, "block", every_class=True) != key
+    assert cache.batch_key(Classpath.parse([copy]), TARGETS, "block") == flat_key

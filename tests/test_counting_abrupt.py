@@ -12,29 +12,22 @@
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
 from pathlib import Path
 
 import pytest
 
 from support.corpus import jdk17_home
+from support.count_jobs import run_jobs
 from support.counting_fixtures import BUILD_MAINS, TARGET_CLASSES
 from support.javac import compile_java
 from support.oracle import oracle_counts
 
-WORKER = Path(__file__).resolve().parent / "support" / "count_worker.py"
 LIMITS = Path(__file__).resolve().parent.parent / "fixtures-java" / "limits"
 CASES = [(build, main) for build, mains in BUILD_MAINS.items() for main in mains]
 
 
 def _run(jobs: list, tmp: Path) -> list:
-    (tmp / "jobs.json").write_text(json.dumps({"java_home": str(jdk17_home()), "variant": "server", "jobs": jobs}))
-    run = subprocess.run([sys.executable, str(WORKER), str(tmp / "jobs.json"), str(tmp / "out.json")],
-                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=900)
-    assert run.returncode == 0, run.stdout[-4000:]
-    return json.loads((tmp / "out.json").read_text())["results"]
+    return run_jobs(jobs, tmp, str(jdk17_home()))
 
 
 @pytest.fixture(scope="module")

@@ -172,3 +172,11 @@ def test_differences_name_each_metric_with_both_values():
     assert "a.B#c()V:\n" in text
     assert "    call x/Y.z()V             2             0            -2" in text
     assert DeterminismCheck().ok and not DeterminismCheck(second_run_error="boom").ok
+
+
+def test_a_difference_only_in_the_inclusive_counts_is_named():
+    m = "a.B#c()V"
+    own = {"invocations": 1, "total": 10, "opcodes": {"nop": 10}, "calls": {"a/B.d()V": 1}}
+    first = {m: {**own, "inclusive": {"total": 14, "opcodes": {"nop": 14}, "calls": {}, "methods": []}}}
+    second = {m: {**own, "inclusive": {"total": 17, "opcodes": {"nop": 17}, "calls": {}, "methods": []}}}
+    assert differences(first, second) == [CountDifference(m, "inclusive", 14, 17)]

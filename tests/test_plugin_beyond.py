@@ -5,7 +5,7 @@ from __future__ import annotations
 import json
 
 import pytest
-from support.pytest_project import JDK17, run
+from support.pytest_project import java_project, run
 
 
 WORK = """
@@ -51,16 +51,7 @@ def test_check(bytecount):
 
 @pytest.fixture
 def project(pytester):
-    src = pytester.path / "src" / "w"
-    src.mkdir(parents=True)
-    (src / "Work.java").write_text(WORK)
-    pytester.makepyprojecttoml(f"""
-        [tool.bytecount]
-        sources = ["src"]
-        java-home = "{JDK17}"
-    """)
-    pytester.makepyfile(test_work=TESTS)
-    return pytester
+    return java_project(pytester, {"w/Work.java": WORK}, {"test_work": TESTS})
 
 
 def test_allocations_and_abrupt_exits_are_recorded_and_compared(project):

@@ -3,7 +3,8 @@
     python count_worker.py JOBS.json RESULTS.json
 
 JOBS.json: {"java_home": ..., "variant": "server"|"zero", "jobs": [{"classpath": [...], "targets": [...],
-"main": "pkg.Main", "args": [...], "strategy": "block", "abrupt": false, "allocations": false}, ...]}. RESULTS.json gets {"jvm": description, "results": [counts...]}
+"main": "pkg.Main", "args": [...], "strategy": "block", "abrupt": false, "allocations": false,
+"inclusive": false}, ...]}. RESULTS.json gets {"jvm": description, "results": [counts...]}
 where each entry is the contract's JSON for that job (or {"error": ...}). Runs through the same public
 layers as ``python -m pytest_bytecount count``.
 """
@@ -13,7 +14,6 @@ import sys
 from pathlib import Path
 
 from pytest_bytecount.classpath import Classpath
-from pytest_bytecount.counts import counts_from_values
 from pytest_bytecount.instrument import instrument
 from pytest_bytecount.jvm import ClassDir, JvmSession, choose_jvm
 
@@ -26,7 +26,8 @@ def main(jobs_file: str, results_file: str) -> int:
     for job in spec["jobs"]:
         classpath = Classpath.parse(job["classpath"])
         batch = instrument(classpath, job["targets"], strategy=job.get("strategy", "block"),
-                           abrupt=job.get("abrupt", False), allocations=job.get("allocations", False))
+                           abrupt=job.get("abrupt", False), allocations=job.get("allocations", False),
+                           inclusive=job.get("inclusive", False))
         with ClassDir(batch) as classes:
             loader = session.loader(classes.path, classpath.entries)
             try:
@@ -35,7 +36,7 @@ def main(jobs_file: str, results_file: str) -> int:
                 results.append({"error": f"{job['main']}: {e}"})
                 continue
             values = session.read_counters(loader, batch.size)
-        results.append(counts_from_values(batch.maps, values))
+        results.append(batch.counts(values))
     Path(results_file).write_text(json.dumps({"jvm": choice.describe(), "vm_name": session.vm_name(), "results": results}))
     return 0
 

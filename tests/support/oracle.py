@@ -12,7 +12,10 @@ agent (through ``oracle/OracleDriver.java``) and returns the counting contract's
 
 ByCounter semantics: an invocation that ends by an exception contributes nothing (its count goes to
 ``result.abrupt``); steps in a callee belong to the callee; a method never completed normally is
-absent. MethodEntry/MethodExit keep one frame per invocation; executions are seen in one of two ways:
+absent. With ``inclusive_targets``, ``result.inclusive`` also holds each target's inclusive counts,
+decided from the JVM's own stack: a frame is linked when its caller frame is a method of ``classes``
+(and it is not a ``<clinit>``), and a normally completed frame's steps go to the outermost frame of each
+target in its chain of linked frames, kept if that frame completes normally (see the C file). MethodEntry/MethodExit keep one frame per invocation; executions are seen in one of two ways:
 
 - ``events="breakpoint"`` (default): a breakpoint on every instruction of every target method. Only
   target code posts events, nothing is hidden or merged, and the program runs unchanged. Setting
@@ -93,12 +96,15 @@ class OracleCounts(dict):
     ``abrupt_counts``: method id -> the same shape as the counts, for those invocations (the
     instruction that threw, or whose callee threw, included).
     ``stats``: the agent's statistics (see the C file). ``seconds``: wall time of the JVM run.
+    ``inclusive``: with ``inclusive_targets``, target id -> ``{"calls", "methods", "opcodes", "total"}``
+    (``methods``: the methods whose steps were attributed to the target).
     """
 
     def __init__(self, counts=(), abrupt: Optional[Dict[str, int]] = None,
                  stats: Optional[Dict[str, int]] = None, seconds: float = 0.0,
-                 abrupt_counts: Optional[Dict[str, dict]] = None):
+                 abrupt_counts: Optional[Dict[str, dict]] = None, inclusive: Optional[Dict[str, dict]] = None):
         super().__init__(counts)
+        self.inclusive = dict(inclusive or {})
         self.abrupt = dict(abrupt or {})
         self.abrupt_counts = dict(abrupt_counts or {})
         self.stats = dict(stats or {})
@@ -182,6 +188,7 @@ class AgentOutput:
     abrupt: Dict[MethodKey, int]
     stats: Dict[str, int]
     abrupt_steps: Dict[MethodKey, Dict[int, int]]
+    inclusive: Dict[MethodKey, Dict[MethodKey, Dict[int, int]]] = None  # target -> method -> bci counts
 
 
 def parse_agent_output(text: str) -> AgentOutput:
@@ -195,10 +202,17 @@ def parse_agent_output(text: str) -> AgentOutput:
     abrupt: Dict[MethodKey, int] = {}
     abrupt_steps: Dict[MethodKey, Dict[int, int]] = {}
     stats: Dict[str, int] = {}
+    inclusive: Dict[MethodKey, Dict[MethodKey, Dict[int, int]]] = {}
+    target: Optional[Dict[MethodKey, Dict[int, int]]] = None
     current: Optional[Dict[int, int]] = None
     for line in lines[1:]:
         fields = line.split(" ")
-        if fields[0] == "S":
+        if fields[0] == "I":
+            target = inclusive.setdefault((fields[1], fields[2], fields[3]), {})
+            current = None
+        elif fields[0] == "F" and target is not None:
+            current = target.setdefault((fields[1], fields[2], fields[3]), {})
+        elif fields[0] == "S":
             stats[fields[1]] = int(fields[2])
         elif fields[0] in ("M", "A"):
             key = (fields[1], fields[2], fields[3])
@@ -210,7 +224,7 @@ def parse_agent_output(text: str) -> AgentOutput:
             current[bci] = current.get(bci, 0) + count
         elif line:
             raise OracleRunError(f"unexpected line in the oracle's output: {line!r}")
-    return AgentOutput(invocations, steps, abrupt, stats, abrupt_steps)
+    return AgentOutput(invocations, steps, abrupt, stats, abrupt_steps, inclusive)
 
 
 def _java_command(java: Optional[JavaCommand]) -> List[str]:
@@ -225,16 +239,24 @@ def _internal(name: str) -> str:
     return name.replace(".", "/")
 
 
+def _method_key(method: str) -> MethodKey:
+    """``pkg.Cls#name(desc)`` -> (internal class name, name, descriptor)."""
+    cls, rest = method.split("#", 1)
+    name, paren, desc = rest.partition("(")
+    return _internal(cls), name, paren + desc
+
+
 def run_agent(classpath: Sequence[Path], classes: Sequence[str], main: str, args: Sequence[str] = (),
               java: Optional[JavaCommand] = None, *, jvm_options: Sequence[str] = (),
               timeout: float = 600, initialize: Optional[bool] = None,
-              events: str = "breakpoint") -> Tuple[AgentOutput, float]:
+              events: str = "breakpoint", inclusive_targets: Sequence[str] = ()) -> Tuple[AgentOutput, float]:
     """Run ``MAIN.main(ARGS)`` under the agent; return its raw output and the run's wall time.
 
     ``classes``: binary names (``pkg.Outer$Inner``) or internal ones; each names one class exactly.
     ``events``: ``"breakpoint"`` (a breakpoint on every target instruction) or ``"step"`` (SingleStep).
     ``initialize``: have the driver initialise the target classes before ``main`` (default: only for
     ``"step"``, which cannot see a ``<clinit>`` that constant-pool resolution runs).
+    ``inclusive_targets``: method ids (``pkg.Cls#name(desc)``) whose inclusive counts to record.
     """
     if events not in ("step", "breakpoint"):
         raise ValueError(f"oracle: events must be 'step' or 'breakpoint', not {events!r}")
@@ -254,9 +276,14 @@ def run_agent(classpath: Sequence[Path], classes: Sequence[str], main: str, args
         if "," in str(tmp):
             raise OracleRunError(f"the temporary directory {tmp} contains ',', which the agent's options cannot carry")
         forced = [name.replace("/", ".") for name in internal] if initialize else []
+        options = f"out={out},events={events},classes={listing}"
+        if inclusive_targets:
+            (Path(tmp) / "inclusive.txt").write_text(
+                "".join(" ".join(_method_key(t)) + "\n" for t in inclusive_targets), encoding="utf-8")
+            options += f",inclusive=@{Path(tmp) / 'inclusive.txt'}"
         command = [
             *_java_command(java), *jvm_options,
-            f"-agentpath:{agent}=out={out},events={events},classes={listing}",
+            f"-agentpath:{agent}={options}",
             "-cp", os.pathsep.join(entries),
             DRIVER_CLASS, str(len(forced)), *forced, main, *map(str, args),
         ]
@@ -483,29 +510,47 @@ def to_contract(output: AgentOutput, listing: Mapping[MethodKey, Mapping[int, In
     abrupt_counts = {method_id(key): _named(key, n, output.abrupt_steps.get(key, {}), listing)
                      for key, n in sorted(output.abrupt.items(), key=lambda item: method_id(item[0]))}
     abrupt = {method_id(key): n for key, n in sorted(output.abrupt.items(), key=lambda item: method_id(item[0]))}
-    return OracleCounts(counts, abrupt=abrupt, stats=output.stats, abrupt_counts=abrupt_counts)
+    inclusive = {}
+    for target, methods in (output.inclusive or {}).items():
+        opcodes: Dict[str, int] = {}
+        calls: Dict[str, int] = {}
+        for key, steps in methods.items():
+            named = _named(key, 0, steps, listing)
+            for table, part in ((opcodes, named["opcodes"]), (calls, named["calls"])):
+                for k, v in part.items():
+                    table[k] = table.get(k, 0) + v
+        inclusive[method_id(target)] = {"calls": dict(sorted(calls.items())),
+                                        "methods": sorted(method_id(k) for k in methods),
+                                        "opcodes": dict(sorted(opcodes.items())), "total": sum(opcodes.values())}
+    return OracleCounts(counts, abrupt=abrupt, stats=output.stats, abrupt_counts=abrupt_counts, inclusive=inclusive)
 
 
 def oracle_counts(classpath: Sequence[Union[str, Path]], classes: Sequence[str], main: str,
                   args: Sequence[str] = (), java: Optional[JavaCommand] = None, *,
                   jvm_options: Sequence[str] = (), timeout: float = 600, strict: bool = True,
-                  initialize: Optional[bool] = None, events: str = "breakpoint") -> OracleCounts:
+                  initialize: Optional[bool] = None, events: str = "breakpoint",
+                  inclusive_targets: Sequence[str] = ()) -> OracleCounts:
     """Counts of every method of ``classes`` while ``main.main(args)`` runs, in the contract's shape.
 
     ``classpath``: dirs and jars holding the workload. ``classes``: exact class names, dotted
     (``pkg.Outer$Inner``) or internal. ``java``: a java executable or a command prefix such as
     ``[java, "-zero"]`` (default: HotSpot of the JDK 17). With ``strict``, an irregular run raises
     OracleAnomaly instead of returning counts. ``events`` and ``initialize``: see run_agent and the
-    module docstring.
+    module docstring. ``inclusive_targets``: method ids whose inclusive counts the result carries in
+    ``result.inclusive`` (see the C file): their steps and those of the frames linked below them, a
+    frame being linked when its caller frame is a method of ``classes`` and it is not a ``<clinit>``.
     """
     classpath = [Path(entry) for entry in classpath]
     output, seconds = run_agent(classpath, classes, main, args, java, jvm_options=jvm_options,
-                                timeout=timeout, initialize=initialize, events=events)
+                                timeout=timeout, initialize=initialize, events=events,
+                                inclusive_targets=inclusive_targets)
     if strict:
         bad = {name: n for name, n in output.stats.items() if n and name not in EXPECTED_STATS}
         if bad:
             raise OracleAnomaly(f"the oracle agent reports irregular events {bad} (see oracle/bytecount_oracle.c)")
-    listing = code_listing(classpath, sorted({key[0] for key in [*output.invocations, *output.abrupt]}))
+    inclusive_keys = [key for methods in (output.inclusive or {}).values() for key in methods]
+    seen = [*output.invocations, *output.abrupt, *inclusive_keys]
+    listing = code_listing(classpath, sorted({key[0] for key in seen}))
     result = to_contract(output, listing)
     result.seconds = seconds
     return result

@@ -8,3 +8,19 @@ JDK17 = "/usr/lib/jvm/java-17-openjdk-amd64"
 
 def run(pytester, *args):
     return pytester.runpytest_subprocess("-p", "no:faulthandler", "-p", "no:cacheprovider", *args, timeout=600)
+
+
+def java_project(pytester, sources: dict, tests: dict):
+    """A pytester project compiling ``sources`` ({"pkg/Cls.java": text} under src/) with JDK 17, with the
+    test modules ``tests`` ({module name: text})."""
+    for rel, text in sources.items():
+        path = pytester.path / "src" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(text)
+    pytester.makepyprojecttoml(f"""
+        [tool.bytecount]
+        sources = ["src"]
+        java-home = "{JDK17}"
+    """)
+    pytester.makepyfile(**tests)
+    return pytester

@@ -49,6 +49,15 @@
  *    that mode). Setting one is a VM operation (a safepoint): about 0.35 ms per instruction of the
  *    target classes, paid at class preparation.
  *
+ * Inclusive counts (option inclusive=@FILE, one target method a line: `class name descriptor`): a
+ * frame of a tracked method is *linked* when the frame that called it (GetFrameLocation depth 1) is a
+ * tracked method too and it is not a <clinit>; a chain of linked frames down to the first unlinked
+ * one is a segment. When a frame completes normally, its steps are handed, for each distinct target
+ * method among the frames of its segment (itself included), to the outermost frame of that target
+ * there, as pending counts; a target frame that completes normally commits its pending counts to
+ * that target, one ending by an exception drops them. So a JDK method calling back into application
+ * code (its caller frame is the JDK's) starts a segment the targets below it never see.
+ *
  * Output, written at VMDeath:
  *   # bytecount-oracle 1
  *   S <statistic> <n>                                     (always, one per statistic)
@@ -56,6 +65,9 @@
  *   <bci> <count>                                         (each bci with count > 0)
  *   A <class-internal-name> <name> <descriptor> <invocations-ended-by-exception>   (when > 0)
  *   <bci> <count>      (one line per executed bci of those invocations, the throwing one included)
+ *   I <class> <name> <descriptor>          (with inclusive=@FILE: per target method, after the above)
+ *   F <class> <name> <descriptor>          (each method with steps attributed to that target)
+ *   <bci> <count>
  */
 
 #include <jvmti.h>
@@ -79,6 +91,8 @@ typedef struct MethodInfo {
     uint64_t abrupt;
     uint64_t *counts; /* [code_length] */
     uint64_t *abrupt_counts; /* [code_length]: executions in invocations that ended by an exception */
+    int target_index; /* inclusive: index among the target methods, or -1 */
+    uint64_t **incl;  /* inclusive: [target][code_length] steps of this method attributed to a target */
     struct MethodInfo *next;
 } MethodInfo;
 
@@ -94,7 +108,16 @@ typedef struct Frame {
      * nothing at all was posted on this thread since tl_posted was pending_posted. */
     jlocation pending_bci; /* -1: none */
     uint64_t pending_posted;
+    int linked;              /* inclusive: called by a tracked method (not a <clinit>) */
+    struct Attributed *held; /* inclusive: steps held for this frame's target until it exits */
+    size_t nheld, held_capacity;
 } Frame;
+
+typedef struct Attributed {
+    struct MethodInfo *method;
+    jint bci;
+    uint64_t count;
+} Attributed;
 
 typedef struct ThreadStack {
     Frame *frames;
@@ -140,6 +163,8 @@ static char **g_targets; /* internal names; an entry ending in '/' is a prefix *
 static int g_ntargets;
 static int g_dead;
 static int g_use_breakpoints;
+static char **g_incl_targets; /* inclusive: "class name descriptor" per target method */
+static int g_nincl_targets;
 
 /* Every SingleStep posted on this thread, target or not: how many, and the last location. Plain
  * __thread (not JVMTI thread-local storage) because it is touched on every event of the VM. */
@@ -302,6 +327,14 @@ static jint instruction_length(const unsigned char *code, jint length, jint bci)
     return (n > 0 && bci + n <= length) ? n : -1;
 }
 
+static int incl_target_index(const char *class_name, const char *name, const char *descriptor) {
+    char key[4096];
+    snprintf(key, sizeof key, "%s %s %s", class_name, name, descriptor);
+    for (int i = 0; i < g_nincl_targets; i++)
+        if (strcmp(g_incl_targets[i], key) == 0) return i;
+    return -1;
+}
+
 static void set_breakpoints(jvmtiEnv *jvmti, MethodInfo *m) {
     for (jint bci = 0; bci < m->code_length;) {
         jint n = instruction_length(m->bytecodes, m->code_length, bci);
@@ -357,6 +390,7 @@ static void register_class(jvmtiEnv *jvmti, jclass klass) {
         m->code_length = (jint)(end + 1);
         m->counts = xcalloc((size_t)m->code_length, sizeof(uint64_t));
         m->abrupt_counts = xcalloc((size_t)m->code_length, sizeof(uint64_t));
+        m->target_index = incl_target_index(internal_name, name, descriptor);
         (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
         (*jvmti)->Deallocate(jvmti, (unsigned char *)descriptor);
         jint count = 0;
@@ -434,7 +468,7 @@ static jlocation resumption_bci(const Frame *f) {
 }
 
 static void JNICALL on_method_entry(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method) {
-    (void)jni; (void)thread;
+    (void)jni;
     MethodInfo *m = lookup(method);
     if (m == NULL) return;
     ThreadStack *ts = thread_stack(jvmti, 1);
@@ -460,6 +494,16 @@ static void JNICALL on_method_entry(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread
     f->steps = 0;
     f->last_bci = -1;
     f->pending_bci = -1;
+    f->nheld = 0;
+    f->linked = 0;
+    if (g_nincl_targets > 0 && strcmp(m->name, "<clinit>") != 0) {
+        jmethodID here = NULL, caller = NULL;
+        jlocation at = 0;
+        check((*jvmti)->GetFrameLocation(jvmti, thread, 0, &here, &at), "GetFrameLocation(0)");
+        if (here != method) fatal("MethodEntry: the frame at depth 0 is not the method entered");
+        if ((*jvmti)->GetFrameLocation(jvmti, thread, 1, &caller, &at) == JVMTI_ERROR_NONE && caller != NULL)
+            f->linked = lookup(caller) != NULL;
+    }
     expect_repeat(f, 0); /* called from bci 0 of the same method: its own bci 0 repeats that location */
 }
 
@@ -495,6 +539,59 @@ static void JNICALL on_breakpoint(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, 
 
 static int is_return(unsigned char opcode) { return opcode >= 0xac && opcode <= 0xb1; }
 
+static void hold(Frame *owner, MethodInfo *m, jint bci, uint64_t count) {
+    if (owner->nheld == owner->held_capacity) {
+        size_t capacity = owner->held_capacity ? owner->held_capacity * 2 : 64;
+        Attributed *held = realloc(owner->held, capacity * sizeof(Attributed));
+        if (!held) fatal("out of memory");
+        owner->held = held;
+        owner->held_capacity = capacity;
+    }
+    owner->held[owner->nheld].method = m;
+    owner->held[owner->nheld].bci = bci;
+    owner->held[owner->nheld].count = count;
+    owner->nheld++;
+}
+
+/* Frame f (now at index ts->depth) exits. Normally: its steps go to the outermost frame of each
+ * target in its segment; then a target frame commits what it holds. By an exception: it drops them. */
+static void inclusive_exit(ThreadStack *ts, Frame *f, int normal) {
+    if (normal && f->steps > 0) {
+        int seen[64];
+        int nseen = 0;
+        int owners[64];
+        for (int i = ts->depth; i >= 0; i--) { /* f itself, then its callers while linked */
+            Frame *g = &ts->frames[i];
+            int t = g->method->target_index;
+            if (t >= 0) {
+                int j = 0;
+                while (j < nseen && seen[j] != t) j++;
+                if (j == nseen) {
+                    if (nseen == 64) fatal("inclusive: more than 64 distinct targets in one segment");
+                    seen[nseen++] = t;
+                }
+                owners[j] = i; /* deeper frames of the same target overwrite: the outermost wins */
+            }
+            if (!g->linked) break;
+        }
+        for (int j = 0; j < nseen; j++)
+            for (jint k = 0; k < f->ntouched; k++)
+                hold(&ts->frames[owners[j]], f->method, f->touched[k], f->counts[f->touched[k]]);
+    }
+    if (f->nheld > 0 && normal) {
+        int t = f->method->target_index;
+        lock();
+        for (size_t k = 0; k < f->nheld; k++) {
+            MethodInfo *m = f->held[k].method;
+            if (m->incl == NULL) m->incl = xcalloc((size_t)g_nincl_targets, sizeof(uint64_t *));
+            if (m->incl[t] == NULL) m->incl[t] = xcalloc((size_t)m->code_length, sizeof(uint64_t));
+            m->incl[t][f->held[k].bci] += f->held[k].count;
+        }
+        unlock();
+    }
+    f->nheld = 0;
+}
+
 static void JNICALL on_method_exit(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method,
                                    jboolean was_popped_by_exception, jvalue return_value) {
     (void)jni; (void)thread; (void)return_value;
@@ -507,6 +604,7 @@ static void JNICALL on_method_exit(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
     }
     Frame *f = &ts->frames[--ts->depth];
     resolve_pending(f, tl_posted);
+    if (g_nincl_targets > 0) inclusive_exit(ts, f, !was_popped_by_exception);
     if (was_popped_by_exception) {
         lock();
         m->abrupt++;
@@ -544,6 +642,7 @@ static void JNICALL on_thread_end(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread) 
     for (int i = 0; i < ts->capacity; i++) {
         free(ts->frames[i].counts);
         free(ts->frames[i].touched);
+        free(ts->frames[i].held);
     }
     free(ts->frames);
     free(ts);
@@ -600,6 +699,15 @@ static void write_results(void) {
                     fprintf(out, "%d %llu\n", (int)bci, (unsigned long long)m->abrupt_counts[bci]);
         }
     }
+    for (int t = 0; t < g_nincl_targets; t++) {
+        fprintf(out, "I %s\n", g_incl_targets[t]);
+        for (MethodInfo *m = g_methods; m != NULL; m = m->next) {
+            if (m->incl == NULL || m->incl[t] == NULL) continue;
+            fprintf(out, "F %s %s %s\n", m->class_name, m->name, m->descriptor);
+            for (jint bci = 0; bci < m->code_length; bci++)
+                if (m->incl[t][bci] > 0) fprintf(out, "%d %llu\n", (int)bci, (unsigned long long)m->incl[t][bci]);
+        }
+    }
     if (fclose(out) != 0) perror(g_out_path);
 }
 
@@ -650,6 +758,24 @@ static void read_target_file(const char *path) {
     fclose(in);
 }
 
+static void read_inclusive_targets(const char *path) {
+    FILE *in = fopen(path, "r");
+    if (in == NULL) {
+        perror(path);
+        fatal("cannot read the inclusive=@FILE list");
+    }
+    char line[4096];
+    while (fgets(line, sizeof line, in) != NULL) {
+        size_t n = strlen(line);
+        while (n > 0 && (line[n - 1] == '\n' || line[n - 1] == '\r')) line[--n] = '\0';
+        if (n == 0) continue;
+        g_incl_targets = realloc(g_incl_targets, (size_t)(g_nincl_targets + 1) * sizeof(char *));
+        if (!g_incl_targets) fatal("out of memory");
+        g_incl_targets[g_nincl_targets++] = xstrdup(line);
+    }
+    fclose(in);
+}
+
 static void parse_options(const char *options) {
     if (options == NULL) fatal("options required: out=FILE,classes=pkg/A;pkg/B$C;pkg/prefix/");
     char *copy = xstrdup(options);
@@ -661,6 +787,8 @@ static void parse_options(const char *options) {
             g_use_breakpoints = 0;
         } else if (strcmp(item, "events=breakpoint") == 0) {
             g_use_breakpoints = 1;
+        } else if (strncmp(item, "inclusive=@", 11) == 0) {
+            read_inclusive_targets(item + 11);
         } else if (strncmp(item, "classes=@", 9) == 0) {
             read_target_file(item + 9);
         } else if (strncmp(item, "classes=", 8) == 0) {

@@ -1,0 +1,83 @@
+"""What inclusive counts cost: time and allocation of the same kernels original, flat and inclusive (figures).
+
+    python benchmarks/inclusive.py [--java-home DIR] [--runs 25]
+
+``inclusive.Kernels`` (benchmarks/java/inclusive): ``fib(27)``, whose every invocation calls itself or a
+one-instruction ``leaf``, and ``sum(3,000,000)``, a loop calling a tiny ``step``: the worst case, where
+nearly all the work is calls between instrumented methods. The original class, the targets counted flat
+(block strategy) and counted with ``inclusive=True`` are loaded side by side in one JVM and called in
+alternation; the median of the runs after the first ``--runs // 2 - 2`` is reported, with the calling
+thread's exact allocated bytes (``ThreadMXBean.getCurrentThreadAllocatedBytes``) over one more call each.
+"""
+
+from __future__ import annotations
+
+import argparse
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+sys.path.insert(0, str(ROOT))
+
+from pytest_bytecount.classpath import Classpath  # noqa: E402
+from pytest_bytecount.instrument import instrument  # noqa: E402
+from pytest_bytecount.jvm import ClassDir, JvmSession, choose_jvm  # noqa: E402
+
+KERNELS = (("fib", 27), ("sum", 3_000_000))
+
+
+def main(argv=None) -> int:
+    p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    p.add_argument("--java-home", default="/usr/lib/jvm/java-17-openjdk-amd64")
+    p.add_argument("--runs", type=int, default=25)
+    args = p.parse_args(argv)
+    classes = Path(tempfile.mkdtemp(prefix="bytecount-inclusive-"))
+    subprocess.run([str(Path(args.java_home) / "bin" / "javac"), "--release", "11", "-d", str(classes),
+                    str(ROOT / "benchmarks/java/inclusive/Kernels.java")], check=True)
+    classpath = Classpath.parse([str(classes)])
+    targets = ["inclusive.Kernels#fib", "inclusive.Kernels#sum"]
+    batches = {"flat": instrument(classpath, targets), "inclusive": instrument(classpath, targets, inclusive=True)}
+    session = JvmSession(choose_jvm(args.java_home), [])
+    session.start()
+    import jpype
+
+    mx = jpype.JObject(jpype.JClass("java.lang.management.ManagementFactory").getThreadMXBean(),
+                       jpype.JClass("com.sun.management.ThreadMXBean"))
+    forname = jpype.JClass("java.lang.Class").forName
+    dirs = {name: ClassDir(b) for name, b in batches.items()}
+    loaders = {"original": session.loader_without_instrumentation(classpath.entries)}
+    loaders.update({name: session.loader(d.path, classpath.entries) for name, d in dirs.items()})
+    kernels = {name: jpype.JClass(forname("inclusive.Kernels", True, loader)) for name, loader in loaders.items()}
+    print(f"{session.vm_name()}, {args.runs} runs")
+    print("| kernel | original ms | flat × | inclusive × | bytes allocated by one call, inclusive |")
+    print("| --- | ---: | ---: | ---: | ---: |")
+    for kernel, arg in KERNELS:
+        times: dict = {name: [] for name in kernels}
+        results = set()
+        for _ in range(args.runs):
+            for name, k in kernels.items():
+                started = time.perf_counter()
+                results.add(int(getattr(k, kernel)(arg)))
+                times[name].append(time.perf_counter() - started)
+        assert len(results) == 1, results
+        skip = max(0, args.runs // 2 - 2)
+        med = {name: statistics.median(v[skip:]) for name, v in times.items()}
+        before = mx.getCurrentThreadAllocatedBytes()
+        getattr(kernels["inclusive"], kernel)(arg)
+        allocated = mx.getCurrentThreadAllocatedBytes() - before
+        print(f"| {kernel}({arg:,}) | {med['original'] * 1000:.2f} | {med['flat'] / med['original']:.2f} | "
+              f"{med['inclusive'] / med['original']:.2f} | {allocated} |")
+    counts = batches["inclusive"].counts(session.read_counters(loaders["inclusive"], batches["inclusive"].size))
+    for method, c in counts.items():
+        print(f"{method}: flat total {c['total']:,}, inclusive total {c['inclusive']['total']:,}")
+    for d in dirs.values():
+        d.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
