@@ -815,6 +815,6 @@ public class ManyReturns {
         for (int k = 0; k < 40; k++) {
             acc += new ManyReturns(k * 5 + 1).value;
         }
-        System.out.println(acc + " " + (long) d + " " + sizes + " " + failed + " " + java.util.Arrays.toString(out));
+        System.out.println("ManyReturns " + acc + " " + (long) d + " " + sizes + " " + failed + " " + java.util.Arrays.toString(out));
     }
 }
