@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import Iterable, Optional
+
+from .targets import MethodId, TargetError, TargetPattern
 
 METRICS = ("total", "invocations", "cost", "allocated", "elements", "abrupt", "inclusive", "calls")
 # per-method figures compared as one number each; "cost" exists only when a weight table is active,
@@ -78,25 +80,87 @@ def parse_tolerances(spec: str, base: Optional[dict] = None) -> dict:
     return out
 
 
+def ran(entry: Optional[dict]) -> bool:
+    """Whether one method's counts show that it ran: a normal completion, or, when those are tallied
+    (``abrupt=True``), one that ended by an exception."""
+    if not entry:
+        return False
+    abrupt = entry.get("abrupt")
+    return entry.get("invocations", 0) > 0 or (isinstance(abrupt, dict) and abrupt.get("invocations", 0) > 0)
+
+
+def that_ran(counts: dict) -> dict:
+    """The methods of ``{method id: counts}`` that ran: what a baseline stores (a method absent counts as 0)."""
+    return {m: c for m, c in counts.items() if ran(c)}
+
+
+def runs(entry: Optional[dict]) -> int:
+    """Invocations of one method, those that ended by an exception included when tallied."""
+    if not entry:
+        return 0
+    abrupt = entry.get("abrupt")
+    return entry.get("invocations", 0) + (abrupt.get("invocations", 0) if isinstance(abrupt, dict) else 0)
+
+
+@dataclass(frozen=True)
+class Change:
+    """One figure that differs from the baseline: a scalar metric (``total``) or one call
+    (``calls java/lang/Math.max(II)I``), and the tolerance it was judged by."""
+
+    metric: str
+    base: int
+    now: int
+    tolerance: Optional[Tolerance] = None
+
+    def __str__(self) -> str:
+        d = self.now - self.base
+        detail = f"{d:+,}"
+        if self.base and not self.metric.startswith("calls "):
+            detail += f", {_pct(self.base, self.now)}"
+        if self.tolerance is not None and (self.tolerance.absolute or self.tolerance.relative):
+            detail += f"; tolerance {self.tolerance}"
+        return f"{self.metric} {self.base:,} -> {self.now:,} ({detail})"
+
+
 @dataclass
 class MethodDiff:
     method: str
-    status: str  # same | regressed | improved | changed | new | gone
+    status: str  # same | regressed | improved | changed
     metrics: list = field(default_factory=list)  # [(name, base, now)] that differ
     opcode_changes: list = field(default_factory=list)  # [(key, base, now)] largest first
     call_changes: list = field(default_factory=list)
     bytecode_changed: Optional[bool] = None
     inclusive_changes: list = field(default_factory=list)  # [(title, [(key, base, now)])] of inclusive counts
+    tripped: list = field(default_factory=list)  # [Change] outside tolerance (regressed) or that decided the status
+    presence: Optional[str] = None  # "started": did not run in the baseline; "stopped": did not run now
 
 
 @dataclass
 class Verdict:
     status: str  # passed | regressed | improved | changed | new
     diffs: list = field(default_factory=list)
+    strict: bool = False
 
     @property
     def failed(self) -> bool:
         return self.status in ("regressed", "changed", "new")
+
+    def headline(self, limit: int = 3) -> str:
+        """The first line of the verdict: the status and the figures that decided it, baseline -> now."""
+        decisive = [d for d in self.diffs if d.status == self.status]
+        items = [(d.method, c) for d in decisive for c in d.tripped]
+        if not items:  # an opcode mix that shifted at equal totals (strict)
+            items = [(d.method, Change(f"opcodes {k}", b, n)) for d in decisive for k, b, n in d.opcode_changes[:1]]
+        several = len({m for m, _ in items}) > 1
+        shown = "; ".join((f"{m} {c}" if several else str(c)) for m, c in items[:limit])
+        if len(items) > limit:
+            shown += f"; and {len(items) - limit} more"
+        label = {"regressed": "REGRESSED", "changed": "CHANGED", "improved": "improved"}[self.status]
+        if self.status == "changed":
+            shown += " (strict: any change fails)"
+        elif self.status == "improved":
+            shown += "; the baseline is stale"
+        return f"{label}: {shown}"
 
 
 def _changes(base: dict, now: dict) -> list:
@@ -107,43 +171,48 @@ def _changes(base: dict, now: dict) -> list:
 
 def compare(baseline: Optional[dict], now: dict, tolerances: dict, strict: bool = False) -> Verdict:
     """Verdict for one test: ``baseline`` and ``now`` map method ids to counts (baseline entries may
-    carry ``bytecode_sha256``, and so may ``now``)."""
+    carry ``bytecode_sha256``, and so may ``now``).
+
+    A method that did not run (absent, or all zero) counts as 0 on that side: one that starts running is
+    a rise from 0 and one that stops is a fall to 0, judged like any other."""
     if baseline is None:
-        return Verdict("new")
+        return Verdict("new", strict=strict)
+    baseline, now = that_ran(baseline), that_ran(now)
     diffs = []
     worst = "passed"
     for method in sorted(set(baseline) | set(now)):
         b, n = baseline.get(method), now.get(method)
-        if b is None or n is None:
-            status = "new" if b is None else "gone"
-            diffs.append(MethodDiff(method, status))
-            worst = "changed" if worst != "regressed" else worst
-            continue
-        sb, sn = scalars(b), scalars(n)
+        sb, sn = scalars(b or {}), scalars(n or {})
+        if b is None:
+            sb = {m: 0 for m in sn}
+        if n is None:
+            sn = {m: 0 for m in sb}
         metrics = [(m, sb[m], sn[m]) for m in SCALAR_METRICS if m in sb and m in sn and sb[m] != sn[m]]
-        calls = _changes(b.get("calls", {}), n.get("calls", {}))
-        opcodes = _changes(b.get("opcodes", {}), n.get("opcodes", {}))
-        inclusive = _inclusive_changes(b, n)
-        regressed = any(not tolerances.get(m, Tolerance()).allows(bv, nv) for m, bv, nv in metrics) or any(
-            not tolerances.get("calls", Tolerance()).allows(bv, nv) for _, bv, nv in calls)
-        if regressed:
-            status = "regressed"
+        calls = _changes((b or {}).get("calls", {}), (n or {}).get("calls", {}))
+        opcodes = _changes((b or {}).get("opcodes", {}), (n or {}).get("opcodes", {}))
+        inclusive = _inclusive_changes(b or {}, n or {})
+        rises = [Change(m, bv, nv, tolerances.get(m, Tolerance())) for m, bv, nv in metrics] + \
+            [Change(f"calls {k}", bv, nv, tolerances.get("calls", Tolerance())) for k, bv, nv in calls]
+        over = [c for c in rises if not c.tolerance.allows(c.base, c.now)]
+        if over:
+            status, tripped = "regressed", over
         elif not (metrics or calls or opcodes or inclusive):
-            status = "same"
+            status, tripped = "same", []
         elif strict:
-            status = "changed"
-        elif any(nv < bv for _, bv, nv in metrics + calls) and all(nv <= bv for _, bv, nv in metrics + calls):
-            status = "improved"  # something fell and nothing rose
+            status, tripped = "changed", [Change(c.metric, c.base, c.now) for c in rises]
+        elif any(c.now < c.base for c in rises) and all(c.now <= c.base for c in rises):
+            status, tripped = "improved", [Change(c.metric, c.base, c.now) for c in rises]  # fell, nothing rose
         else:
-            status = "same"  # increases within tolerance (maybe beside decreases), or only the opcode mix shifted
+            status, tripped = "same", []  # increases within tolerance (maybe beside decreases), or only the opcode mix shifted
         code_changed = None
-        if "bytecode_sha256" in b and "bytecode_sha256" in n:
+        if b is not None and n is not None and "bytecode_sha256" in b and "bytecode_sha256" in n:
             code_changed = b["bytecode_sha256"] != n["bytecode_sha256"]
-        diffs.append(MethodDiff(method, status, metrics, opcodes, calls, code_changed, inclusive))
+        presence = "started" if b is None else "stopped" if n is None else None
+        diffs.append(MethodDiff(method, status, metrics, opcodes, calls, code_changed, inclusive, tripped, presence))
         rank = {"passed": 0, "same": 0, "improved": 1, "changed": 2, "regressed": 3}
         if rank[status] > rank[worst]:
             worst = status
-    return Verdict(worst if worst != "same" else "passed", diffs)
+    return Verdict(worst if worst != "same" else "passed", diffs, strict)
 
 
 def _inclusive_changes(b: dict, n: dict) -> list:
@@ -162,19 +231,22 @@ def _pct(base: int, now: int) -> str:
 
 
 def render_verdict(verdict: Verdict, accept_command: str, top: int = 5) -> str:
-    """What a reviewer reads when a test fails (or improves)."""
-    lines = []
+    """What a reviewer reads when a test fails (or improves): first the figures that decided the verdict,
+    then, per method, every figure that moved."""
+    lines = [verdict.headline()]
     for d in verdict.diffs:
         if d.status == "same":
             continue
-        if d.status in ("new", "gone"):
-            what = "is counted now but not in the baseline" if d.status == "new" else "is in the baseline but not counted now"
-            lines.append(f"{d.method} {what}")
-            continue
-        label = {"regressed": "REGRESSED", "improved": "improved; baseline is stale", "changed": "changed"}[d.status]
+        label = {"regressed": "REGRESSED", "improved": "improved", "changed": "changed"}[d.status]
         lines.append(f"{d.method}: {label}")
+        if d.presence == "started":
+            lines.append("    did not run when the baseline was recorded, runs now")
+        elif d.presence == "stopped":
+            lines.append("    ran when the baseline was recorded, did not run in this test")
+        outside = {c.metric for c in d.tripped} if d.status == "regressed" else set()
         for name, b, n in d.metrics:
-            lines.append(f"    {name:12} {b:>12,} -> {n:<12,} {n - b:+,} ({_pct(b, n)})")
+            mark = "  outside tolerance" if name in outside else ""
+            lines.append(f"    {name:12} {b:>12,} -> {n:<12,} {n - b:+,} ({_pct(b, n)}){mark}")
         for title, changes in (("calls", d.call_changes), ("opcodes", d.opcode_changes), *d.inclusive_changes):
             if changes:
                 shown = ", ".join(f"{k} {b:,} -> {n:,} ({n - b:+,})" for k, b, n in changes[:top])
@@ -186,3 +258,65 @@ def render_verdict(verdict: Verdict, accept_command: str, top: int = 5) -> str:
             lines.append("    same bytecode as the baseline: the code took another path (inputs or callees changed)")
     lines.append(f"to accept: {accept_command}")
     return "\n".join(lines)
+
+
+# --- the marker's own rules: every target runs, or runs at most max_invocations times ---------------------
+
+@dataclass(frozen=True)
+class IdleTarget:
+    """A target pattern whose matched methods none ran in the test: a baseline of it would guard nothing."""
+
+    pattern: str
+    methods: tuple  # the method ids it matched
+
+
+def matched_by(pattern: str, methods: Iterable[str]) -> list:
+    """The method ids among ``methods`` that ``pattern`` matches (the counting contract's target patterns)."""
+    pat = TargetPattern.parse(pattern)
+    out = []
+    for text in methods:
+        try:
+            m = MethodId.parse(text)
+        except TargetError:
+            continue
+        if pat.matches_class(m.class_name.replace("/", ".")) and pat.matches_method(m.name, m.descriptor):
+            out.append(text)
+    return out
+
+
+def idle_targets(patterns: Iterable[str], counts: dict) -> list:
+    """The patterns that matched counted methods of which none ran."""
+    out = []
+    for pattern in patterns:
+        matched = matched_by(pattern, counts)
+        if matched and not any(ran(counts[m]) for m in matched):
+            out.append(IdleTarget(pattern, tuple(sorted(matched))))
+    return out
+
+
+def render_idle(idle: list, abrupt: bool, limit: int = 5) -> str:
+    lines = []
+    for t in idle:
+        shown = ", ".join(t.methods[:limit]) + (f" and {len(t.methods) - limit} more" if len(t.methods) > limit else "")
+        which = f"{shown}, which did not run" if len(t.methods) == 1 else \
+            f"{len(t.methods)} methods ({shown}), none of which ran"
+        lines.append(f"NOT RUN: target {t.pattern!r} matched {which} in this test")
+    lines.append("A test whose target never runs guards nothing, so it fails and no baseline is recorded for it. "
+                 "Call the method through a class from bytecount.jclass(...) (classes loaded elsewhere, e.g. by "
+                 "jpype.JClass, are not counted), or, to check that it must not run, mark the test with "
+                 "max_invocations=0.")
+    if not abrupt:
+        lines.append("Invocations that end by an exception are counted only with abrupt=True.")
+    return "\n".join(lines)
+
+
+def over_limit(counts: dict, limit: int) -> list:
+    """[(method id, invocations)] of the methods that ran more than ``limit`` times (``max_invocations``)."""
+    return [(m, runs(c)) for m, c in sorted(counts.items()) if runs(c) > limit]
+
+
+def render_over_limit(over: list, limit: int) -> str:
+    first = "; ".join(f"{m} ran {n:,} time{'s' if n != 1 else ''}" for m, n in over[:3])
+    more = f"; and {len(over) - 3} more" if len(over) > 3 else ""
+    return (f"REGRESSED: {first}{more}, more than max_invocations={limit} allows\n"
+            f"The marker's max_invocations={limit} caps how often each matched method may run in this test.")

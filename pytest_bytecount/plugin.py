@@ -17,19 +17,21 @@ from . import __version__
 from .baseline import BaselineError, BaselineFile, update
 from .classfile import ClassFormatError
 from .classpath import Classpath, ClasspathError
-from .compare import ToleranceError, compare, parse_tolerances, render_verdict
+from .compare import (ToleranceError, compare, idle_targets, over_limit, parse_tolerances, render_idle,
+                      render_over_limit, render_verdict, that_ran)
 from .config import ConfigError, Settings, load_settings
 from .determinism import DeterminismCheck, check_in_fresh_loader
 from .instrument import instrument
 from .jvm import ClassDir, JvmChoice, JvmError, JvmSession, choose_jvm
 from .results import ResultsFile
+from .summary import Summary
 from .scaling import (ScalingError, ScalingResult, baseline_entry, check_metric, check_sizes, check_stored,
                       compare_scaling, measure, metric_value, render_scaling)
 from .targets import TargetError
 from .weights import WeightsError, load_weights
 
 MARKER = "bytecount"
-MARKER_OPTIONS = {"tolerance", "strict", "abrupt", "allocations", "inclusive"}
+MARKER_OPTIONS = {"tolerance", "strict", "abrupt", "allocations", "inclusive", "max_invocations"}
 NO_WEIGHTS = ("sets a cost tolerance, but no weight table is active: set [tool.bytecount] weights = \"default\" "
               "(or a TOML file) or pass --bytecount-weights=default")
 plugin_key = pytest.StashKey["BytecountPlugin"]()
@@ -64,8 +66,9 @@ def pytest_addoption(parser) -> None:
 def pytest_configure(config) -> None:
     config.addinivalue_line(
         "markers",
-        "bytecount(*targets, tolerance=None, strict=None, abrupt=False, allocations=False, inclusive=False): count executed bytecode of the target Java methods "
-        "(pkg.Cls#method, pkg.Cls, pkg.**) and compare it with the stored baseline",
+        "bytecount(*targets, tolerance=None, strict=None, abrupt=False, allocations=False, inclusive=False, "
+        "max_invocations=None): count executed bytecode of the target Java methods (pkg.Cls#method, pkg.Cls, "
+        "pkg.**) and compare it with the stored baseline; every target must run, unless max_invocations caps it",
     )
     plugin = BytecountPlugin(config)
     config.stash[plugin_key] = plugin
@@ -159,13 +162,18 @@ def bytecount(request):
     """
     plugin: BytecountPlugin = request.config.stash[plugin_key]
     marker = request.node.get_closest_marker(MARKER)
-    if marker is None:
-        raise pytest.UsageError(f"{request.node.nodeid}: the bytecount fixture needs @pytest.mark.bytecount(...)")
+    if marker is None:  # reached only through request.getfixturevalue: collection catches the rest
+        pytest.fail(_unmarked(request.node.nodeid), pytrace=False)
     fixture = BytecountFixture(plugin, tuple(marker.args), bool(marker.kwargs.get("abrupt")),
                                bool(marker.kwargs.get("allocations")), bool(marker.kwargs.get("inclusive")))
     request.node.stash[_fixture_key] = fixture
     yield fixture
     fixture.close()
+
+
+def _unmarked(nodeid: str) -> str:
+    return (f"bytecount: {nodeid} uses the bytecount fixture but has no @pytest.mark.bytecount marker: name the "
+            f"methods to count, e.g. @pytest.mark.bytecount(\"pkg.Cls#method\")")
 
 
 _fixture_key = pytest.StashKey[BytecountFixture]()
@@ -346,8 +354,18 @@ class BytecountPlugin:
         problems = []
         for item in items:
             marker = item.get_closest_marker(MARKER)
+            uses_fixture = "bytecount" in getattr(item, "fixturenames", ())
             if marker is None:
+                if uses_fixture:
+                    problems.append(_unmarked(item.nodeid)[len("bytecount: "):])
                 continue
+            if not uses_fixture:
+                problems.append(f"{item.nodeid} is marked @pytest.mark.bytecount but does not use the bytecount "
+                                f"fixture, so nothing it runs is counted: take a bytecount argument and load the "
+                                f"classes with bytecount.jclass(...)")
+            limit = marker.kwargs.get("max_invocations")
+            if limit is not None and (type(limit) is not int or limit < 0):
+                problems.append(f"{item.nodeid}: max_invocations must be a whole number >= 0, got {limit!r}")
             if not marker.args or not all(isinstance(a, str) and a.strip() for a in marker.args):
                 problems.append(f"{item.nodeid}: @pytest.mark.bytecount needs one or more target patterns "
                                 f"(strings such as 'demo.Sorting#insertionSort'), got {marker.args!r}")
@@ -363,11 +381,9 @@ class BytecountPlugin:
                             problems.append(f"{item.nodeid}: tolerance {marker.kwargs['tolerance']!r} {NO_WEIGHTS}")
                 except (ToleranceError, AttributeError) as e:
                     problems.append(f"{item.nodeid}: {e}")
-            if "bytecount" not in item.fixturenames:
-                item.fixturenames.append("bytecount")
         if problems:
             self.bad_markers = True
-            raise pytest.UsageError("bytecount: bad marker arguments:\n  " + "\n  ".join(problems))
+            raise pytest.UsageError("bytecount: bad use of the marker or the fixture:\n  " + "\n  ".join(problems))
         if any(item.get_closest_marker(MARKER) for item in items):
             for item in items:
                 if item.get_closest_marker(MARKER):
@@ -422,80 +438,104 @@ class BytecountPlugin:
     def pytest_runtest_makereport(self, item, call):
         outcome = yield
         report = outcome.get_result()
-        if call.when != "call":
+        if item.get_closest_marker(MARKER) is None:
             return
-        fixture = item.stash.get(_fixture_key, None)
-        if fixture is None:
-            return
+        if call.when == "setup" and report.outcome != "passed":  # never ran: still one status per test
+            report.bytecount = self._result(item, "skipped" if report.skipped else "error")
+        elif call.when == "call" and item.stash.get(_fixture_key, None) is not None:
+            report.bytecount = self._judge(item, item.stash[_fixture_key], report)
+
+    def _result(self, item, status: str, counts: Optional[dict] = None, message: str = "") -> dict:
+        return {"nodeid": item.nodeid, "baseline": str(self.baseline_path(item)), "key": self.test_key(item),
+                "status": status, "counts": counts or {}, "jvm": getattr(self, "jvm_version", None),
+                "plugin": __version__, "baseline_counts": None, "method_status": {}, "tripped": {},
+                "message": message}
+
+    def _judge(self, item, fixture: "BytecountFixture", report) -> dict:
+        """The test's status and the verdict text; fails a passing test whose counts fail their checks."""
+        def fail(result: dict, status: str, text: str) -> dict:
+            result.update(status=status, message=text)
+            if report.outcome == "passed":
+                report.outcome = "failed"
+                report.longrepr = text
+            return result
+
         try:
             now = fixture.counts()
         except Exception as e:  # noqa: BLE001 - the JVM side failed: say so against this test
-            report.outcome = "failed"
-            report.longrepr = f"bytecount: could not read the counts: {e}"
-            return
-        marker = item.get_closest_marker(MARKER)
-        strict = self.strict or bool(marker.kwargs.get("strict"))
-        tolerances = parse_tolerances(marker.kwargs.get("tolerance") or "", self.default_tolerances)
-        path = self.baseline_path(item)
-        key = self.test_key(item)
-        try:
-            stored = self.baseline(path).get(key)
-        except BaselineError as e:
-            if not self.update:
-                report.outcome = "failed"
-                report.longrepr = f"bytecount: {e}"
-                return
-            stored = None  # re-recorded: the unreadable file is kept as .bak when it is replaced
-        if stored is not None and self.weights is not None:
-            stored = self.weights.with_costs(stored)  # from the stored counts: a new table never stales baselines
-        verdict = compare(stored, now, tolerances, strict)
-        accept = f"pytest {shlex.quote(item.nodeid)} --bytecount-update"
-        result = {"nodeid": item.nodeid, "baseline": str(path), "key": key, "status": verdict.status,
-                  "counts": now, "jvm": self.jvm_version, "plugin": __version__}
-        # for the HTML report: the stored counts and each method's own verdict
-        result.update(baseline_counts=stored, method_status={d.method: d.status for d in verdict.diffs})
-        text = ""
-        if verdict.status == "new":
-            text = (f"bytecount: no baseline for {key} in {path}.\nRecord it with: "
-                    f"pytest {shlex.quote(item.nodeid)} --bytecount-update")
-        elif verdict.status != "passed":
-            text = render_verdict(verdict, accept)
-        result["message"] = text
-        if self.weights is not None:
-            result["weights"] = self.weights.describe()
-        determinism = item.stash.get(_determinism_key, None)
-        if determinism is not None and not determinism.ok:
-            result["status"] = determinism.status
+            return fail(self._result(item, "error"), "error", f"bytecount: could not read the counts: {e}")
+        result = self._result(item, "passed", now)
         for method, c in now.items():
             item.user_properties.append((f"bytecount {method} total", c["total"]))
             item.user_properties.append((f"bytecount {method} invocations", c["invocations"]))
             if "cost" in c:
                 item.user_properties.append((f"bytecount {method} cost", c["cost"]))
-        report.bytecount = result
-        if report.outcome == "passed" and not self.update:
-            if verdict.failed:
-                report.outcome = "failed"
-                report.longrepr = text
-            elif verdict.status == "improved":
-                report.sections.append(("bytecount", text))
+        if self.weights is not None:
+            result["weights"] = self.weights.describe()
+        determinism = item.stash.get(_determinism_key, None)
+        if determinism is not None and not determinism.ok:
+            result["status"] = determinism.status
+            return result
+        if report.outcome != "passed":  # the test's own failure: its counts are not judged
+            result["status"] = "skipped" if report.skipped else "failed"
+            return result
+        marker = item.get_closest_marker(MARKER)
+        limit = marker.kwargs.get("max_invocations")
+        if limit is None:
+            idle = idle_targets(fixture.targets, now)
+            if idle:
+                return fail(result, "not-run", "bytecount: " + render_idle(idle, bool(marker.kwargs.get("abrupt"))))
+        else:
+            over = over_limit(now, limit)
+            if over:
+                return fail(result, "regressed", "bytecount: " + render_over_limit(over, limit))
+        path, key = self.baseline_path(item), self.test_key(item)
+        try:
+            stored = self.baseline(path).get(key)
+        except BaselineError as e:
+            if not self.update:
+                return fail(result, "error", f"bytecount: {e}")
+            stored = None  # re-recorded: the unreadable file is kept as .bak when it is replaced
+        if stored is not None and self.weights is not None:
+            stored = self.weights.with_costs(stored)  # from the stored counts: a new table never stales baselines
+        strict = self.strict or bool(marker.kwargs.get("strict"))
+        tolerances = parse_tolerances(marker.kwargs.get("tolerance") or "", self.default_tolerances)
+        verdict = compare(stored, now, tolerances, strict)
+        # for the HTML report: the stored counts, each method's own verdict and the figures that decided it
+        result.update(baseline_counts=stored, method_status={d.method: d.status for d in verdict.diffs},
+                      tripped={d.method: [str(c) for c in d.tripped] for d in verdict.diffs if d.tripped},
+                      status=verdict.status)
+        accept = f"pytest {shlex.quote(item.nodeid)} --bytecount-update"
+        if verdict.status == "new":
+            result["message"] = f"bytecount: no baseline for {key} in {path}.\nRecord it with: {accept}"
+        elif verdict.status != "passed":
+            result["message"] = render_verdict(verdict, accept)
+        if self.update == "all" or (self.update == "new" and stored is None):
+            return result  # recorded, when it differs, as the result arrives (pytest_runtest_logreport)
+        if verdict.failed:
+            return fail(result, verdict.status, result["message"])
+        if verdict.status == "improved":
+            report.sections.append(("bytecount", result["message"]))
+        return result
 
     def pytest_runtest_logreport(self, report) -> None:
         """Each result is saved as soon as its test ends (by the controller, under xdist): a crash of the
         JVM, which takes the process with it, loses nothing of the tests that finished before it."""
         result = getattr(report, "bytecount", None)
-        if result is None or report.when != "call" or self.is_worker:
+        if result is None or report.when not in ("setup", "call") or self.is_worker:
             return
         result = dict(result)
         result["test_outcome"] = report.outcome
+        if self.update and report.outcome == "passed" and report.when == "call" and self._record(result):
+            result["status"] = "recorded"  # a failing test's counts are never a baseline
         self.results[report.nodeid] = result
         if self._results_file is not None:
             self._results_file.add(report.nodeid, result)
-        if self.update and report.outcome == "passed":  # a failing test's counts are not a baseline
-            self._record(result)
 
-    def _record(self, r: dict) -> None:
+    def _record(self, r: dict) -> bool:
+        """Write the test's baseline entry (only the methods that ran); whether it was written."""
         path, key = Path(r["baseline"]), r["key"]
-        entry = {"jvm": r["jvm"], "plugin": r["plugin"], "methods": r["counts"]}
+        entry = {"jvm": r["jvm"], "plugin": r["plugin"], "methods": that_ran(r["counts"])}
         if r.get("scaling"):
             entry["scaling"] = baseline_entry(r["scaling"])
 
@@ -511,22 +551,24 @@ class BytecountPlugin:
             b.tests[key] = entry
             return True
 
-        self._update(path, change)
+        return self._update(path, change)
 
-    def _update(self, path: Path, change) -> None:
+    def _update(self, path: Path, change) -> bool:
+        """Apply ``change`` to the baseline file under its folder's lock; whether the file was written."""
         try:
             done = update(path, change, self._views.get(path), replace_unreadable=True)
         except (BaselineError, OSError) as e:
             message = f"not updated: {e}"
             if message not in self.errors:
                 self.errors.append(message)
-            return
+            return False
         self._views[path] = done.baseline
         if done.written:
             self.written.add(path)
         if done.backup is not None:
             self.notes.append(f"{path} could not be read ({done.replaced_error}); it was kept as "
                               f"{done.backup} and re-recorded")
+        return done.written
 
     def pytest_sessionfinish(self, session, exitstatus) -> None:
         if self.is_worker:
@@ -589,22 +631,16 @@ class BytecountPlugin:
         if self.is_worker or not (self.results or getattr(self, "stale", None) or self.refused or self.errors
                                   or self.notes):
             return
-        tally: dict = {}
-        for r in self.results.values():
-            tally[r["status"]] = tally.get(r["status"], 0) + 1
-        stale = sum(len(v) for v in getattr(self, "stale", {}).values())
+        summary = Summary({n: r["status"] for n, r in self.results.items()}, getattr(self, "stale", {}),
+                          updating=self.update, run_args=self._run_paths())
         terminalreporter.section("bytecount")
-        statuses = ("passed", "regressed", "improved", "changed", "new") + \
-            (("nondeterministic",) if self.check_determinism else ())
-        statuses += tuple(sorted(set(tally) - set(statuses)))  # e.g. "unchecked"
-        parts = [f"{tally.get(s, 0)} {s}" for s in statuses]
-        terminalreporter.write_line(", ".join(parts) + f", {stale} stale")
+        lines = summary.lines()
+        terminalreporter.write_line(lines[0])
+        for line in lines[1:]:
+            terminalreporter.write_line(line)
         weights = sorted({r["weights"] for r in self.results.values() if "weights" in r})  # from xdist workers too
         if weights:
             terminalreporter.write_line(f"cost weights: {'; '.join(weights)}")
-        for path, keys in sorted(getattr(self, "stale", {}).items()):
-            action = "removed" if self.update == "all" else "run a full --bytecount-update to remove them"
-            terminalreporter.write_line(f"stale baseline entries in {path}: {', '.join(keys)} ({action})")
         for message in self.errors:
             terminalreporter.write_line(f"bytecount: {message}", red=True)
         for message in self.notes:
@@ -615,6 +651,11 @@ class BytecountPlugin:
             terminalreporter.write_line(f"bytecount: wrote {path}")
         if getattr(self, "html_report", None):
             terminalreporter.write_line(f"bytecount: HTML report {self.html_report}")
+
+    def _run_paths(self) -> tuple:
+        """The paths this run was given on the command line (none when pytest used its testpaths)."""
+        args = self.config.invocation_params.args
+        return tuple(a for a in self.config.args if a in args and not a.startswith("-"))
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_unconfigure(self, config) -> None:
@@ -660,8 +701,8 @@ class ScalingHooks:
             verdict = compare_scaling(stored, now)
             if now is not None:
                 result["scaling"] = now.to_dict()
-            if result["status"] == "new":
-                return  # no baseline at all: the counts verdict already says how to record one
+            if result["status"] not in ("passed", "improved", "regressed", "changed"):
+                return  # no baseline, or the test was not judged: the counts verdict already says why
             status = verdict.status
             counts_failed = result["status"] in ("regressed", "changed")
             accept = None if counts_failed else f"pytest {shlex.quote(item.nodeid)} --bytecount-update"
@@ -669,11 +710,11 @@ class ScalingHooks:
         if not text:
             return
         rank = {"passed": 0, "improved": 1, "new": 2, "changed": 3, "regressed": 4}
-        if rank[status] > rank.get(result["status"], 0):
+        if result["status"] in rank and rank[status] > rank[result["status"]]:
             result["status"] = status
         result["message"] = "\n".join(t for t in (result["message"], text) if t)
-        if plugin.update or report.outcome == "skipped":
-            return
+        if report.outcome == "skipped" or plugin.update == "all" or (plugin.update == "new" and not entry):
+            return  # being recorded
         if status in ("regressed", "changed", "new"):
             if report.outcome == "passed":
                 report.outcome = "failed"

@@ -1,0 +1,116 @@
+"""One status per counted test, and the end-of-session summary built from them.
+
+The terminal, ``--bytecount-json`` and the HTML report use the same words. A status agrees with pytest's
+outcome of the test: the passing ones are the outcomes of a passed test, the failing ones of a failed
+(or errored) test.
+
+The summary is a plain object that renders lines, so it is tested without pytest.
+"""
+
+from __future__ import annotations
+
+import shlex
+from dataclasses import dataclass, field
+from typing import Optional
+
+# the test passed
+PASSING = ("passed", "improved", "recorded")
+# the test failed because of its counts, or was not judged
+FAILING = ("regressed", "changed", "new", "not-run", "nondeterministic", "unchecked", "failed", "error")
+STATUSES = PASSING + FAILING + ("skipped",)
+
+MEANING = {
+    "passed": "counts within tolerance of the baseline",
+    "improved": "counts fell below the baseline, which is now stale",
+    "recorded": "baseline written by --bytecount-update",
+    "regressed": "a count rose beyond its tolerance",
+    "changed": "a count changed under strict checking",
+    "new": "no baseline yet",
+    "not-run": "a target pattern matched methods none of which ran",
+    "nondeterministic": "counts differ between two runs of the test",
+    "unchecked": "the determinism check could not run",
+    "failed": "the test itself failed, so its counts were not judged",
+    "error": "the counts could not be read or judged",
+    "skipped": "the test was skipped",
+}
+
+SHOWN = 10  # test ids listed per status
+
+
+def plural(n: int, noun: str, many: Optional[str] = None) -> str:
+    return f"{n:,} {noun if n == 1 else many or noun + 's'}"
+
+
+def accept_command(nodeids: list, update: str = "--bytecount-update", limit: int = SHOWN) -> str:
+    """One command that re-records these tests: their ids, or, for more than ``limit``, their modules."""
+    targets = sorted(nodeids)
+    if len(targets) > limit:
+        targets = sorted({n.split("::", 1)[0] for n in targets})
+    return "pytest " + " ".join(shlex.quote(t) for t in targets) + f" {update}"
+
+
+@dataclass
+class Summary:
+    """What the ``bytecount`` section of the terminal summary says."""
+
+    statuses: dict  # nodeid -> status
+    stale_entries: dict = field(default_factory=dict)  # baseline path -> [test keys no longer collected]
+    stale_files: dict = field(default_factory=dict)  # baseline path -> the test module it belonged to
+    updating: Optional[str] = None  # None, "all" or "new"
+    run_args: tuple = ()  # the paths this run was given, for the command that removes stale baselines
+
+    def tally(self) -> dict:
+        out = {s: 0 for s in STATUSES}
+        for s in self.statuses.values():
+            out[s] = out.get(s, 0) + 1
+        return out
+
+    @property
+    def stale(self) -> int:
+        return sum(len(v) for v in self.stale_entries.values()) + len(self.stale_files)
+
+    def headline(self) -> str:
+        parts = [f"{n} {s}" for s, n in self.tally().items() if n]
+        if self.stale:
+            parts.append(f"{self.stale} stale")
+        return ", ".join(parts) if parts else "no counted tests"
+
+    def _ids(self, status: str) -> list:
+        return sorted(n for n, s in self.statuses.items() if s == status)
+
+    def _group(self, title: str, ids: list, command: Optional[str]) -> list:
+        lines = [f"{title} ({len(ids)}):"]
+        lines += [f"  {n}" for n in ids[:SHOWN]]
+        if len(ids) > SHOWN:
+            lines.append(f"  and {len(ids) - SHOWN} more")
+        if command:
+            lines.append(f"  {command}")
+        return lines
+
+    def lines(self) -> list:
+        out = [self.headline()]
+        groups = (
+            ("regressed", "regressed", "to accept them"),
+            ("changed", "changed", "to accept them"),
+            ("new", "new, no baseline yet", "to record them"),
+            ("improved", "improved, the baseline is stale", "to accept them"),
+            ("not-run", "not run: a target never ran, so nothing is guarded", None),
+            ("nondeterministic", "nondeterministic: counts differ between two runs", None),
+            ("unchecked", "determinism unchecked", None),
+        )
+        for status, title, verb in groups:
+            ids = self._ids(status)
+            if ids:
+                out += self._group(title, ids, f"{verb}: {accept_command(ids)}" if verb else None)
+        if self.stale:
+            removed = self.updating == "all"
+            out.append(f"stale baselines ({self.stale}){', removed' if removed else ''}:")
+            for path, keys in sorted(self.stale_entries.items()):
+                shown = ", ".join(keys[:SHOWN]) + (f" and {len(keys) - SHOWN} more" if len(keys) > SHOWN else "")
+                out.append(f"  {path}: {shown} (no such test)")
+            for path, module in sorted(self.stale_files.items()):
+                out.append(f"  {path}: its test module {module} no longer exists")
+            if not removed:
+                args = " ".join(shlex.quote(a) for a in self.run_args)
+                out.append(f"  to remove them: pytest {args + ' ' if args else ''}--bytecount-update")
+        return out
