@@ -484,11 +484,11 @@ class BytecountPlugin:
         if limit is None:
             idle = idle_targets(fixture.targets, now)
             if idle:
-                return fail(result, "not-run", "bytecount: " + render_idle(idle, bool(marker.kwargs.get("abrupt"))))
+                return fail(result, "not-run", render_idle(idle, bool(marker.kwargs.get("abrupt"))))
         else:
             over = over_limit(now, limit)
             if over:
-                return fail(result, "regressed", "bytecount: " + render_over_limit(over, limit))
+                return fail(result, "regressed", render_over_limit(over, limit))
         path, key = self.baseline_path(item), self.test_key(item)
         try:
             stored = self.baseline(path).get(key)
@@ -631,8 +631,9 @@ class BytecountPlugin:
         if self.is_worker or not (self.results or getattr(self, "stale", None) or self.refused or self.errors
                                   or self.notes):
             return
-        summary = Summary({n: r["status"] for n, r in self.results.items()}, getattr(self, "stale", {}),
-                          updating=self.update, run_args=self._run_paths())
+        stale = {self._shown(path): keys for path, keys in getattr(self, "stale", {}).items()}
+        summary = Summary({n: r["status"] for n, r in self.results.items()}, stale, updating=self.update,
+                          run_args=self._run_paths())
         terminalreporter.section("bytecount")
         lines = summary.lines()
         terminalreporter.write_line(lines[0])
@@ -651,6 +652,13 @@ class BytecountPlugin:
             terminalreporter.write_line(f"bytecount: wrote {path}")
         if getattr(self, "html_report", None):
             terminalreporter.write_line(f"bytecount: HTML report {self.html_report}")
+
+    def _shown(self, path) -> str:
+        """A path as the summary shows it: relative to the rootdir when inside it."""
+        try:
+            return str(Path(path).relative_to(self.config.rootpath))
+        except ValueError:
+            return str(path)
 
     def _run_paths(self) -> tuple:
         """The paths this run was given on the command line (none when pytest used its testpaths)."""

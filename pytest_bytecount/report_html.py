@@ -2,8 +2,8 @@
 
 Inline CSS and inline SVG drawn here, no script, no font, no URL: the file opens offline and shows the
 same thing everywhere. Input is the plugin's per-test result dicts (what ``--bytecount-json`` writes);
-the keys read are ``status``, ``counts``, ``baseline_counts``, ``method_status``, ``message`` and the
-optional ``scaling``. Every string from a test or a class file (test ids, ``<init>``, ``$``, unicode) goes
+the keys read are ``status``, ``counts``, ``baseline_counts``, ``method_status``, ``tripped``, ``message``
+and the optional ``scaling``. Every string from a test or a class file (test ids, ``<init>``, ``$``, unicode) goes
 through :func:`esc`.
 """
 
@@ -16,7 +16,8 @@ import shlex
 from pathlib import Path
 from typing import Iterable, Optional
 
-STATUSES = ("passed", "regressed", "improved", "changed", "new")
+from .summary import STATUSES
+
 # per-method statuses that get a section with charts, worst first
 SECTION_STATUSES = ("regressed", "changed", "improved")
 TOP = 10  # changed opcodes / calls shown per method
@@ -37,11 +38,15 @@ code, .mono { font-family: ui-monospace, monospace; font-size: 12.5px; }
 .summary { display: flex; gap: .6em; list-style: none; padding: 0; flex-wrap: wrap; }
 .summary li { border: 1px solid #d5dbe1; border-radius: 6px; padding: .35em .8em; }
 .summary .n { font-size: 1.4em; font-weight: 600; margin-right: .25em; }
-.summary .nonzero[data-status=regressed] .n, .summary .nonzero[data-status=changed] .n { color: #c0392b; }
+.summary .nonzero[data-status=regressed] .n, .summary .nonzero[data-status=changed] .n,
+.summary .nonzero[data-status=not-run] .n, .summary .nonzero[data-status=nondeterministic] .n,
+.summary .nonzero[data-status=failed] .n, .summary .nonzero[data-status=error] .n { color: #c0392b; }
 .summary .nonzero[data-status=new] .n { color: #c77c02; }
 .status { display: inline-block; border-radius: 4px; padding: 0 .4em; font-size: 12px; font-weight: 600; color: #fff; background: #7b8794; }
-.status-passed, .status-same { background: #27864a; } .status-regressed { background: #c0392b; }
-.status-improved { background: #2b6cb0; } .status-changed { background: #c77c02; }
+.status-passed, .status-same, .status-recorded { background: #27864a; } .status-regressed { background: #c0392b; }
+.status-not-run, .status-nondeterministic, .status-failed, .status-error { background: #c0392b; }
+.status-improved { background: #2b6cb0; } .status-changed, .status-new { background: #c77c02; }
+p.tripped { font-weight: 600; } p.tripped.regressed { color: #c0392b; } p.tripped.improved { color: #2b6cb0; }
 table { border-collapse: collapse; width: 100%; margin: .5em 0; }
 th, td { border-bottom: 1px solid #e4e8ec; padding: .25em .5em; text-align: left; vertical-align: top; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
@@ -233,11 +238,16 @@ def _status(s: str) -> str:
     return f'<span class="status status-{esc(s)}">{esc(s)}</span>'
 
 
+ALWAYS_SHOWN = ("passed", "regressed", "improved", "changed", "new")
+
+
 def tally(results: dict) -> dict:
+    """Tests by status: the usual five always, every other status (recorded, not-run, failed, ...) when
+    some test has it. The words are the terminal summary's (:mod:`pytest_bytecount.summary`)."""
     out = {s: 0 for s in STATUSES}
     for r in results.values():
         out[r.get("status", "new")] = out.get(r.get("status", "new"), 0) + 1
-    return out
+    return {s: n for s, n in out.items() if n or s in ALWAYS_SHOWN}
 
 
 def _summary(results: dict) -> str:
@@ -276,7 +286,7 @@ def _table(results: dict, sections: set) -> str:
 
 
 def _method_section(nodeid: str, result: dict, method: str, status: str) -> str:
-    b, n = result["baseline_counts"][method], result["counts"][method]
+    b, n = result["baseline_counts"].get(method) or {}, result["counts"].get(method) or {}
     hb, hn = b.get("bytecode_sha256"), n.get("bytecode_sha256")
     if hb and hn:
         code = ("the method's bytecode changed since the baseline" if hb != hn else
@@ -288,6 +298,7 @@ def _method_section(nodeid: str, result: dict, method: str, status: str) -> str:
              f'data-method="{esc(method)}" data-status="{esc(status)}">',
              f'<h3>{_status(status)} <span class="mono method-id">{esc(method)}</span></h3>',
              f'<p class="meta">in <code>{esc(nodeid)}</code></p>',
+             _tripped(status, (result.get("tripped") or {}).get(method) or []),
              '<p class="legend">baseline vs now<span style="background:%s"></span>baseline<span style="background:%s">'
              '</span>now</p>' % (BASELINE_COLOR, NOW_COLOR),
              baseline_vs_now_chart(b, n),
@@ -299,6 +310,15 @@ def _method_section(nodeid: str, result: dict, method: str, status: str) -> str:
         parts.append(f'<details><summary>failure text</summary><pre>{esc(result["message"])}</pre></details>')
     parts.append("</section>")
     return "".join(parts)
+
+
+def _tripped(status: str, figures: list) -> str:
+    """The figures that decided the method's status, as the failure text's first line names them."""
+    if not figures:
+        return ""
+    title = {"regressed": "outside tolerance", "changed": "changed (strict)", "improved": "fell"}.get(status, "changed")
+    items = "; ".join(esc(f) for f in figures)
+    return f'<p class="tripped {esc(status)}">{esc(title)}: <span class="mono">{items}</span></p>'
 
 
 def order_change(order: Optional[str], baseline_order: Optional[str]) -> str:
@@ -352,8 +372,9 @@ def _ordered_sections(results: dict) -> Iterable:
         if not r.get("baseline_counts"):
             continue
         for method, status in method_statuses(r).items():
-            if status in SECTION_STATUSES and method in r["baseline_counts"] and method in (r.get("counts") or {}):
-                b, n = r["baseline_counts"][method]["total"], r["counts"][method]["total"]
+            if status in SECTION_STATUSES:  # a method that did not run on one side counts 0 there
+                b = (r["baseline_counts"].get(method) or {}).get("total", 0)
+                n = ((r.get("counts") or {}).get(method) or {}).get("total", 0)
                 # worst status first, then the largest relative change of the total
                 found.append((SECTION_STATUSES.index(status), -abs(n - b) / max(b, 1), nodeid, method, status))
     return [(nodeid, method, status) for _, _, nodeid, method, status in sorted(found)]

@@ -39,13 +39,54 @@ def test_verdicts():
     same_total = counts(10, opcodes={"nop": 5, "pop": 5})
     assert compare({m: counts(10)}, {m: same_total}, {}).status == "passed"
     assert compare({m: counts(10)}, {m: same_total}, {}, strict=True).status == "changed"
-    assert compare({m: counts(10)}, {}, {}).status == "changed"  # a target disappeared
+    # a method that did not run counts as 0 on that side: stopping is a fall, starting a rise
+    assert compare({m: counts(10)}, {}, {}).status == "improved"
+    assert compare({m: counts(10)}, {m: counts(0, invocations=0, opcodes={})}, {}).status == "improved"
+    assert compare({}, {m: counts(10)}, {}).status == "regressed"
+    assert compare({}, {m: counts(10)}, parse_tolerances("total=10,invocations=1")).status == "passed"
+    assert compare({m: counts(0, invocations=0, opcodes={})}, {}, {}, strict=True).status == "passed"
+
+
+def test_the_first_line_names_the_figure_outside_tolerance_even_when_the_total_fell():
+    """An O(n^2) loop replaced by a HashSet: the total falls 80%, a call rises from 0, and that call is
+    what fails the test, so it is what the first line says."""
+    m = "shop.Inventory#distinct()I"
+    base = counts(763)
+    now = counts(158, calls={"java/util/Set.add(Ljava/lang/Object;)Z": 10})
+    text = render_verdict(compare({m: base}, {m: now}, {}), "cmd")
+    first = text.splitlines()[0]
+    assert first == "REGRESSED: calls java/util/Set.add(Ljava/lang/Object;)Z 0 -> 10 (+10)"
+    assert "    total                 763 -> 158          -605 (-79.3%)" in text.splitlines()
+
+
+def test_the_first_line_names_each_tripped_figure_with_its_tolerance_and_the_method_when_several():
+    a, b = "a.B#c()V", "a.B#d()V"
+    v = compare({a: counts(1000), b: counts(10, calls={"x/Y.z()V": 1})},
+                {a: counts(1200), b: counts(10, calls={"x/Y.z()V": 3})}, parse_tolerances("total=5%|50"))
+    assert v.headline() == ("REGRESSED: a.B#c()V total 1,000 -> 1,200 (+200, +20.0%; tolerance 5%|50); "
+                            "a.B#d()V calls x/Y.z()V 1 -> 3 (+2)")
+    text = render_verdict(v, "cmd")
+    assert "    total               1,000 -> 1,200        +200 (+20.0%)  outside tolerance" in text
+    improved = compare({a: counts(1000)}, {a: counts(900)}, {})
+    assert improved.headline() == "improved: total 1,000 -> 900 (-100, -10.0%); the baseline is stale"
+    strict = compare({a: counts(1000)}, {a: counts(900)}, {}, strict=True)
+    assert strict.headline() == "CHANGED: total 1,000 -> 900 (-100, -10.0%) (strict: any change fails)"
+
+
+def test_a_method_that_starts_or_stops_running_says_so():
+    m = "a.B#c()V"
+    started = render_verdict(compare({}, {m: counts(7)}, {}), "cmd")
+    assert started.splitlines()[0] == "REGRESSED: total 0 -> 7 (+7); invocations 0 -> 1 (+1)"
+    assert "did not run when the baseline was recorded, runs now" in started
+    stopped = render_verdict(compare({m: counts(7)}, {}, {}), "cmd")
+    assert "ran when the baseline was recorded, did not run in this test" in stopped
 
 
 def test_the_failure_text_says_what_changed_and_why():
     m = "a.B#c()V"
     v = compare({m: counts(100, sha="a")}, {m: counts(150, sha="b")}, {})
     text = render_verdict(v, "pytest t.py::x --bytecount-update")
+    assert text.splitlines()[0] == "REGRESSED: total 100 -> 150 (+50, +50.0%)"
     assert "a.B#c()V: REGRESSED" in text
     assert "100 -> 150" in text and "+50 (+50.0%)" in text
     assert "opcodes: nop 100 -> 150 (+50)" in text

@@ -73,4 +73,4 @@ def test_allocations_and_abrupt_exits_are_recorded_and_compared(project):
     path.write_text(path.read_text().replace("new int[a.length]", "new int[a.length * 4]"))
     result = run(project)
     result.assert_outcomes(passed=1, failed=1)
-    result.stdout.fnmatch_lines(["w.Work#copy([[]I)[[]I: REGRESSED", "    elements * 3 -> 12 * +9 (+300.0%)"])
+    result.stdout.fnmatch_lines(["w.Work#copy([[]I)[[]I: REGRESSED", "    elements * 3 -> 12 * +9 (+300.0%)  outside tolerance"])

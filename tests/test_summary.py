@@ -1,0 +1,83 @@
+"""The end-of-session summary and the marker's own rules, without pytest runs or a JVM."""
+
+from __future__ import annotations
+
+from pytest_bytecount.compare import idle_targets, matched_by, over_limit, render_idle
+from pytest_bytecount.summary import FAILING, PASSING, STATUSES, Summary, accept_command, plural
+
+
+def ran(n, abrupt=None):
+    entry = {"invocations": n, "total": 3 * n, "opcodes": {"nop": 3 * n} if n else {}, "calls": {}}
+    if abrupt is not None:
+        entry["abrupt"] = {"invocations": abrupt, "total": abrupt, "opcodes": {}, "calls": {}}
+    return entry
+
+
+def test_a_pattern_whose_methods_none_ran_is_idle_and_one_that_ran_is_not():
+    counts = {"shop.Inventory#total()I": ran(0), "shop.Inventory#indexOf(I)I": ran(2),
+              "shop.Inventory$Item#price()I": ran(0)}
+    idle = idle_targets(["shop.Inventory#total", "shop.Inventory#indexOf", "shop.Inventory$*"], counts)
+    assert [(t.pattern, t.methods) for t in idle] == [
+        ("shop.Inventory#total", ("shop.Inventory#total()I",)),
+        ("shop.Inventory$*", ("shop.Inventory$Item#price()I",))]
+    # a class pattern is satisfied by any one of its methods running
+    assert idle_targets(["shop.Inventory"], counts) == []
+    text = render_idle(idle, abrupt=False)
+    assert text.startswith("NOT RUN: target 'shop.Inventory#total' matched shop.Inventory#total()I, which did not run")
+    assert "max_invocations=0" in text and "abrupt=True" in text
+
+
+def test_an_invocation_that_ended_by_an_exception_counts_as_run_when_tallied():
+    counts = {"a.B#f()V": ran(0, abrupt=1)}
+    assert idle_targets(["a.B#f"], counts) == []
+    assert over_limit(counts, 0) == [("a.B#f()V", 1)]
+
+
+def test_patterns_match_method_ids_as_the_counting_contract_says():
+    ids = ["p.A#f()V", "p.A#f(I)V", "p.A$In#g()V", "p.q.B#<init>()V"]
+    assert matched_by("p.A#f", ids) == ["p.A#f()V", "p.A#f(I)V"]
+    assert matched_by("p.A#f(I)V", ids) == ["p.A#f(I)V"]
+    assert matched_by("p.*", ids) == ["p.A#f()V", "p.A#f(I)V", "p.A$In#g()V"]
+    assert matched_by("p.**", ids) == ids
+
+
+def test_every_status_is_either_passing_or_failing_or_skipped():
+    assert set(PASSING).isdisjoint(FAILING)
+    assert set(STATUSES) == set(PASSING) | set(FAILING) | {"skipped"}
+
+
+def test_the_headline_counts_each_test_once_and_shows_only_what_happened():
+    s = Summary({"t.py::a": "passed", "t.py::b": "recorded", "t.py::c": "recorded", "t.py::d": "failed"})
+    assert s.headline() == "1 passed, 2 recorded, 1 failed"
+    assert Summary({}).headline() == "no counted tests"
+
+
+def test_improved_tests_are_named_with_the_one_command_that_accepts_them():
+    ids = {f"tests/test_x.py::test_{i:02d}": "improved" for i in range(12)}
+    ids["tests/test_y.py::test_z[a b]"] = "improved"
+    lines = Summary(ids).lines()
+    assert lines[0] == "13 improved"
+    assert lines[1] == "improved, the baseline is stale (13):"
+    assert lines[2:12] == [f"  tests/test_x.py::test_{i:02d}" for i in range(10)]
+    assert lines[12] == "  and 3 more"
+    # more than ten: the command names the modules, quoted for the shell
+    assert lines[13] == "  to accept them: pytest tests/test_x.py tests/test_y.py --bytecount-update"
+    assert accept_command(["t.py::x[a b]"]) == "pytest 't.py::x[a b]' --bytecount-update"
+
+
+def test_stale_baselines_and_nondeterministic_tests_are_named():
+    s = Summary({"t.py::a": "nondeterministic"}, stale_entries={"bc/t.json": ["old_a", "old_b"]},
+                stale_files={"bc/test_gone.json": "test_gone.py"}, run_args=("tests",))
+    lines = s.lines()
+    assert lines[0] == "1 nondeterministic, 3 stale"
+    assert lines[1:3] == ["nondeterministic: counts differ between two runs (1):", "  t.py::a"]
+    assert lines[3:] == ["stale baselines (3):", "  bc/t.json: old_a, old_b (no such test)",
+                         "  bc/test_gone.json: its test module test_gone.py no longer exists",
+                         "  to remove them: pytest tests --bytecount-update"]
+    removed = Summary({}, stale_files={"bc/test_gone.json": "test_gone.py"}, updating="all").lines()
+    assert removed[1] == "stale baselines (1), removed:" and not any("to remove" in line for line in removed)
+
+
+def test_plural():
+    assert plural(1, "class", "classes") == "1 class" and plural(2, "class", "classes") == "2 classes"
+    assert plural(0, "test") == "0 tests" and plural(1234, "method") == "1,234 methods"
