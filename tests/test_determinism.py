@@ -180,3 +180,106 @@ def test_a_difference_only_in_the_inclusive_counts_is_named():
     first = {m: {**own, "inclusive": {"total": 14, "opcodes": {"nop": 14}, "calls": {}, "methods": []}}}
     second = {m: {**own, "inclusive": {"total": 17, "opcodes": {"nop": 17}, "calls": {}, "methods": []}}}
     assert differences(first, second) == [CountDifference(m, "inclusive", 14, 17)]
+
+
+LINE = '''
+package order;
+
+/** Linear work for complexity checks. */
+public class Line {
+    /** 0 + 1 + ... + (n - 1): one loop iteration per i. */
+    public static int sumTo(int n) {
+        int s = 0;
+        for (int i = 0; i < n; i++) {
+            s += i;
+        }
+        return s;
+    }
+}
+'''
+# javac 17 compiles sumTo to: 4 bytecodes before the loop, the test (iload, iload, if_icmpge) n + 1 times,
+# the body (iload, iload, iadd, istore, iinc, goto) n times and 2 to return: 9n + 9 per call.
+LINE_TOTAL = {n: 9 * n + 9 for n in (10, 20, 40, 80, 100, 400, 1600, 6400)}
+SUM_TO = "order.Line#sumTo(I)I"
+
+
+@pytest.fixture
+def scaling_project(project):
+    (project.path / "src" / "order" / "Line.java").write_text(textwrap.dedent(LINE))
+    return project
+
+
+def test_a_deterministic_complexity_check_passes_and_records_its_scaling_entry(scaling_project):
+    scaling_project.makepyfile(test_line='''
+        import pytest
+
+        @pytest.mark.bytecount("order.Line#sumTo")
+        def test_linear(bytecount):
+            Line = bytecount.jclass("order.Line")
+            assert bytecount.scaling([10, 20, 40, 80], lambda n: Line.sumTo(n)).order == "n"
+    ''')
+    result = run(scaling_project, "--bytecount-check-determinism", "--bytecount-update")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["*0 passed, 0 regressed, 0 improved, 0 changed, 1 new, 0 nondeterministic, 0 stale*"])
+    entry = json.loads((scaling_project.path / "bytecount" / "test_line.json").read_text())["tests"]["test_linear"]
+    scaling = entry["scaling"][SUM_TO]
+    assert (scaling["metric"], scaling["order"], scaling["sizes"]) == ("total", "n", [10, 20, 40, 80])
+    assert scaling["values"] == [LINE_TOTAL[n] for n in (10, 20, 40, 80)]  # the first run's, one call each
+    assert entry["methods"][SUM_TO]["total"] == sum(scaling["values"])
+
+    again = run(scaling_project, "--bytecount-check-determinism")
+    again.assert_outcomes(passed=1)
+    again.stdout.fnmatch_lines(["*1 passed, 0 regressed, 0 improved, 0 changed, 0 new, 0 nondeterministic, 0 stale*"])
+
+
+def test_complexity_checks_that_measure_differently_in_the_second_run_name_the_method_and_each_size(scaling_project):
+    scaling_project.makepyfile(test_line='''
+        import pytest
+
+        runs = []
+
+        @pytest.mark.bytecount("order.Line#sumTo")
+        def test_linear_then_quadratic(bytecount):
+            runs.append(1)   # Python state outlives the class loader: the second run sums to n * n
+            Line = bytecount.jclass("order.Line")
+            bytecount.scaling([10, 20, 40, 80], lambda n: Line.sumTo(n if len(runs) == 1 else n * n))
+
+        checks = []
+
+        @pytest.mark.bytecount("order.Line#sumTo")
+        def test_checks_once(bytecount):
+            checks.append(1)   # the same calls each run, but only the first makes them a complexity check
+            Line = bytecount.jclass("order.Line")
+            if len(checks) == 1:
+                bytecount.scaling([10, 20, 40, 80], lambda n: Line.sumTo(n))
+            else:
+                for n in [10, 20, 40, 80]:
+                    Line.sumTo(n)
+    ''')
+    result = run(scaling_project, "--bytecount-check-determinism", "--bytecount-update")
+    result.assert_outcomes(failed=2)
+    first = {n: LINE_TOTAL[n] for n in (10, 20, 40, 80)}
+    second = {n: LINE_TOTAL[n * n] for n in (10, 20, 40, 80)}
+    result.stdout.fnmatch_lines([
+        "*_ test_linear_then_quadratic _*",
+        "bytecount: not deterministic: counts differ between two runs of this test, each in a fresh class loader "
+        "(--bytecount-check-determinism):",
+        f"{SUM_TO}:",
+        f"    total * {sum(first.values()):,} * {sum(second.values()):,} * "
+        f"{sum(second.values()) - sum(first.values()):+,}",
+        *[f"    scaling total at n={n} * {first[n]:,} * {second[n]:,} * {second[n] - first[n]:+,}"
+          for n in (10, 20, 40, 80)],
+        "    scaling order * n * n^2",
+        "A baseline of this test would be flaky. Likely causes: *, or Python state kept between runs *",
+        "*_ test_checks_once _*",
+        "bytecount: not deterministic: counts differ between two runs of this test, each in a fresh class loader *",
+        f"{SUM_TO}:",
+        "* first run    second run    difference",
+        *[f"    scaling total at n={n} * {first[n]:,}  not measured" for n in (10, 20, 40, 80)],
+        "    scaling order * n  not measured",
+        "A baseline of this test would be flaky. *",
+    ])
+    assert "    total " not in result.stdout.str().split("_ test_checks_once _")[1]  # the counts agree
+    assert "already called" not in result.stdout.str()  # the second run starts without the first one's check
+    result.stdout.fnmatch_lines(["*0 passed, 0 regressed, 0 improved, 0 changed, 0 new, 2 nondeterministic, 0 stale*"])
+    assert not (scaling_project.path / "bytecount" / "test_line.json").exists()  # never a baseline
