@@ -10,21 +10,27 @@ class loader (fresh statics, zero counts, no complexity check made yet). Classes
 first loader would still run the first loader's code, so that is detected and reported instead of being
 mistaken for a difference. A complexity check (``bytecount.scaling``) is compared too, size by size; the
 first run's result is the one compared with the baseline.
+
+An exception raised inside pytest-bytecount during the second run is a bug of the plugin, not of the test,
+and is reported as such (status ``error``), never as nondeterminism.
 """
 
 from __future__ import annotations
 
 import traceback
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Callable, Optional, Union
 
 import pytest
 
-from .scaling import ScalingResult
+from . import __version__
+from .scaling import ScalingError, ScalingResult
 
 SCALARS = ("invocations", "total", "cost")
 CAUSES = ("iteration over hash-based collections of objects without their own hashCode (identity hashes "
           "differ from run to run), System.identityHashCode, thread timing, clocks or random numbers")
+PACKAGE = Path(__file__).resolve().parent  # an exception whose innermost frame is in here is the plugin's
 
 
 @dataclass(frozen=True)
@@ -91,19 +97,29 @@ class DeterminismCheck:
     differences: list = field(default_factory=list)
     second_run_error: Optional[str] = None  # the test passed once and failed in the fresh loader
     stale_loader_methods: list = field(default_factory=list)  # first loader's code ran during the second run
+    internal_error: Optional[str] = None  # pytest-bytecount itself failed during the second run
 
     @property
     def ok(self) -> bool:
-        return not (self.differences or self.second_run_error or self.stale_loader_methods)
+        return not (self.differences or self.second_run_error or self.stale_loader_methods or self.internal_error)
 
     @property
     def status(self) -> str:
-        """For results and the summary: deterministic, nondeterministic, or unchecked (stale loader in use)."""
+        """For results and the summary: deterministic, nondeterministic, unchecked (stale loader in use), or
+        error (pytest-bytecount failed, so the check could not be made)."""
+        if self.internal_error:
+            return "error"
         if self.stale_loader_methods:
             return "unchecked"
         return "deterministic" if self.ok else "nondeterministic"
 
     def message(self, top: int = 8) -> str:
+        if self.internal_error:
+            return ("bytecount: cannot check determinism: the second run of this test stopped on an error inside "
+                    f"pytest-bytecount {__version__}, not in the test or its Java code:\n"
+                    f"{self.internal_error.rstrip()}\n"
+                    "This is a bug in pytest-bytecount: please report it with this message. Until it is fixed, "
+                    "run this test without --bytecount-check-determinism.")
         if self.second_run_error:
             return ("bytecount: not deterministic: the test passed, then failed when run again in a fresh class "
                     f"loader (--bytecount-check-determinism):\n{self.second_run_error.rstrip()}\n"
@@ -134,6 +150,30 @@ class DeterminismCheck:
         return "\n".join(lines)
 
 
+def raised_inside_plugin(error: BaseException) -> Optional[traceback.FrameSummary]:
+    """Where pytest-bytecount's own code raised ``error`` (its innermost frame, in this package), or None
+    when the error belongs to the test.
+
+    Two kinds pass through the plugin's frames and still belong to the test: Java exceptions (a class's
+    static initializer throws inside ``bytecount.jclass``) and ScalingErrors, which describe what the
+    test's run measured (``run(n)`` called no counted method, say)."""
+    import jpype
+
+    if isinstance(error, (jpype.JException, ScalingError)):
+        return None
+    frames = traceback.extract_tb(error.__traceback__)
+    if not frames or not Path(frames[-1].filename).resolve().is_relative_to(PACKAGE):
+        return None
+    return frames[-1]
+
+
+def describe_internal_error(error: BaseException, frame: traceback.FrameSummary) -> str:
+    """The exception and the place in the package that raised it (relative: enough for a report)."""
+    where = Path(frame.filename).resolve().relative_to(PACKAGE.parent).as_posix()
+    return (f"{''.join(traceback.format_exception_only(type(error), error)).rstrip()}\n"
+            f"raised in {where}, line {frame.lineno}, in {frame.name}")
+
+
 def check_in_fresh_loader(fixture, rerun: Callable[[], None]) -> DeterminismCheck:
     """Run ``rerun`` (the test function) again with ``fixture`` switched to a fresh loader; compare counts
     and the complexity checks of both runs. The fixture keeps the first run's complexity check.
@@ -147,6 +187,9 @@ def check_in_fresh_loader(fixture, rerun: Callable[[], None]) -> DeterminismChec
         try:
             rerun()
         except (Exception, pytest.fail.Exception) as e:  # noqa: BLE001 - a failing second run is the finding
+            frame = raised_inside_plugin(e)
+            if frame is not None:
+                return DeterminismCheck(internal_error=describe_internal_error(e, frame))
             return DeterminismCheck(second_run_error="".join(traceback.format_exception_only(type(e), e)))
         second = fixture.counts()
         second_scaling = fixture.scaling_result
