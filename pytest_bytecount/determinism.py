@@ -6,35 +6,70 @@ objects without their own ``hashCode``, ``System.identityHashCode``), thread tim
 numbers. Such a test would make a flaky baseline; this check names the method and the metric that moved.
 
 The second run calls the test function again with the same fixtures; only ``bytecount`` changes to a new
-class loader (fresh statics, zero counts). Classes a fixture fetched from the first loader would still run
-the first loader's code, so that is detected and reported instead of being mistaken for a difference.
+class loader (fresh statics, zero counts, no complexity check made yet). Classes a fixture fetched from the
+first loader would still run the first loader's code, so that is detected and reported instead of being
+mistaken for a difference. A complexity check (``bytecount.scaling``) is compared too, size by size; the
+first run's result is the one compared with the baseline.
+
+An exception raised inside pytest-bytecount during the second run is a bug of the plugin, not of the test,
+and is reported as such (status ``error``), never as nondeterminism.
 """
 
 from __future__ import annotations
 
 import traceback
 from dataclasses import dataclass, field
-from typing import Callable, Optional
+from pathlib import Path
+from typing import Callable, Optional, Union
 
 import pytest
+
+from . import __version__
+from .scaling import ScalingError, ScalingResult
 
 SCALARS = ("invocations", "total", "cost")
 CAUSES = ("iteration over hash-based collections of objects without their own hashCode (identity hashes "
           "differ from run to run), System.identityHashCode, thread timing, clocks or random numbers")
+PACKAGE = Path(__file__).resolve().parent  # an exception whose innermost frame is in here is the plugin's
 
 
 @dataclass(frozen=True)
 class CountDifference:
     method: str
-    metric: str  # "invocations", "total", "cost", "opcode <mnemonic>" or "call <signature>"
-    first: int
-    second: int
+    metric: str  # "invocations", "total", "cost", "opcode <mnemonic>", "call <signature>", "scaling ..."
+    first: Union[int, str]  # a str only for what is not a count: a fitted order, "not measured"
+    second: Union[int, str]
 
 
-def differences(first: dict, second: dict) -> list:
-    """Every count that differs between two runs' ``{method: counts}``, scalars first, then by size."""
+NOT_MEASURED = "not measured"
+
+
+def scaling_differences(first: Optional[ScalingResult], second: Optional[ScalingResult]) -> list:
+    """Every per-size count and fitted order of two runs' complexity checks that differ, per method."""
+    if first is None and second is None:
+        return []
     out = []
-    for method in sorted(set(first) | set(second)):
+    metric = (first or second).metric
+    one, two = (first.methods if first else {}), (second.methods if second else {})
+    for method in sorted(set(one) | set(two)):
+        a, b = one.get(method), two.get(method)
+        at_a = dict(zip(first.sizes, a.values)) if a else {}
+        at_b = dict(zip(second.sizes, b.values)) if b else {}
+        for n in sorted(set(at_a) | set(at_b)):
+            x, y = at_a.get(n, NOT_MEASURED), at_b.get(n, NOT_MEASURED)
+            if x != y:
+                out.append(CountDifference(method, f"scaling {metric} at n={n}", x, y))
+        x, y = (a.order if a else NOT_MEASURED), (b.order if b else NOT_MEASURED)
+        if x != y:
+            out.append(CountDifference(method, "scaling order", x, y))
+    return out
+
+
+def differences(first: dict, second: dict, scaling: list = ()) -> list:
+    """Every count that differs between two runs' ``{method: counts}``, scalars first, then the complexity
+    check's (``scaling``, from :func:`scaling_differences`), then the rest by size."""
+    out = []
+    for method in sorted(set(first) | set(second) | {d.method for d in scaling}):
         a, b = first.get(method, {}), second.get(method, {})
         scalars = [CountDifference(method, m, a.get(m, 0), b.get(m, 0))
                    for m in SCALARS if (m in a or m in b) and a.get(m, 0) != b.get(m, 0)]
@@ -46,8 +81,13 @@ def differences(first: dict, second: dict) -> list:
             x, y = a.get(table, {}), b.get(table, {})
             keyed += [CountDifference(method, f"{kind} {k}", x.get(k, 0), y.get(k, 0))
                       for k in set(x) | set(y) if x.get(k, 0) != y.get(k, 0)]
-        out += scalars + sorted(keyed, key=lambda d: (-abs(d.second - d.first), d.metric))
+        out += scalars + [d for d in scaling if d.method == method] + \
+            sorted(keyed, key=lambda d: (-abs(d.second - d.first), d.metric))
     return out
+
+
+def _cell(value: Union[int, str]) -> str:
+    return f"{value:,}" if isinstance(value, int) else value
 
 
 @dataclass
@@ -57,19 +97,29 @@ class DeterminismCheck:
     differences: list = field(default_factory=list)
     second_run_error: Optional[str] = None  # the test passed once and failed in the fresh loader
     stale_loader_methods: list = field(default_factory=list)  # first loader's code ran during the second run
+    internal_error: Optional[str] = None  # pytest-bytecount itself failed during the second run
 
     @property
     def ok(self) -> bool:
-        return not (self.differences or self.second_run_error or self.stale_loader_methods)
+        return not (self.differences or self.second_run_error or self.stale_loader_methods or self.internal_error)
 
     @property
     def status(self) -> str:
-        """For results and the summary: deterministic, nondeterministic, or unchecked (stale loader in use)."""
+        """For results and the summary: deterministic, nondeterministic, unchecked (stale loader in use), or
+        error (pytest-bytecount failed, so the check could not be made)."""
+        if self.internal_error:
+            return "error"
         if self.stale_loader_methods:
             return "unchecked"
         return "deterministic" if self.ok else "nondeterministic"
 
     def message(self, top: int = 8) -> str:
+        if self.internal_error:
+            return ("bytecount: cannot check determinism: the second run of this test stopped on an error inside "
+                    f"pytest-bytecount {__version__}, not in the test or its Java code:\n"
+                    f"{self.internal_error.rstrip()}\n"
+                    "This is a bug in pytest-bytecount: please report it with this message. Until it is fixed, "
+                    "run this test without --bytecount-check-determinism.")
         if self.second_run_error:
             return ("bytecount: not deterministic: the test passed, then failed when run again in a fresh class "
                     f"loader (--bytecount-check-determinism):\n{self.second_run_error.rstrip()}\n"
@@ -89,28 +139,63 @@ class DeterminismCheck:
             lines.append(f"{method}:")
             lines.append(f"    {'':{width}}  {'first run':>12}  {'second run':>12}  {'difference':>12}")
             for d in diffs[:top]:
-                lines.append(f"    {d.metric:{width}}  {d.first:>12,}  {d.second:>12,}  {d.second - d.first:>+12,}")
+                change = f"{d.second - d.first:>+12,}" if isinstance(d.first, int) and isinstance(d.second, int) \
+                    else ""
+                lines.append(f"    {d.metric:{width}}  {_cell(d.first):>12}  {_cell(d.second):>12}  {change:>12}"
+                             .rstrip())
             if len(diffs) > top:
                 lines.append(f"    and {len(diffs) - top} more")
-        lines.append(f"A baseline of this test would be flaky. Likely causes: {CAUSES}.")
+        lines.append(f"A baseline of this test would be flaky. Likely causes: {CAUSES}, or Python state kept "
+                     "between runs (module globals, caches) that changes what the test does.")
         return "\n".join(lines)
 
 
+def raised_inside_plugin(error: BaseException) -> Optional[traceback.FrameSummary]:
+    """Where pytest-bytecount's own code raised ``error`` (its innermost frame, in this package), or None
+    when the error belongs to the test.
+
+    Two kinds pass through the plugin's frames and still belong to the test: Java exceptions (a class's
+    static initializer throws inside ``bytecount.jclass``) and ScalingErrors, which describe what the
+    test's run measured (``run(n)`` called no counted method, say)."""
+    import jpype
+
+    if isinstance(error, (jpype.JException, ScalingError)):
+        return None
+    frames = traceback.extract_tb(error.__traceback__)
+    if not frames or not Path(frames[-1].filename).resolve().is_relative_to(PACKAGE):
+        return None
+    return frames[-1]
+
+
+def describe_internal_error(error: BaseException, frame: traceback.FrameSummary) -> str:
+    """The exception and the place in the package that raised it (relative: enough for a report)."""
+    where = Path(frame.filename).resolve().relative_to(PACKAGE.parent).as_posix()
+    return (f"{''.join(traceback.format_exception_only(type(error), error)).rstrip()}\n"
+            f"raised in {where}, line {frame.lineno}, in {frame.name}")
+
+
 def check_in_fresh_loader(fixture, rerun: Callable[[], None]) -> DeterminismCheck:
-    """Run ``rerun`` (the test function) again with ``fixture`` switched to a fresh loader; compare counts.
+    """Run ``rerun`` (the test function) again with ``fixture`` switched to a fresh loader; compare counts
+    and the complexity checks of both runs. The fixture keeps the first run's complexity check.
 
     ``fixture`` is the test's :class:`~pytest_bytecount.plugin.BytecountFixture` after a passing first run.
     """
     first = fixture.counts()
+    first_scaling = fixture.scaling_result
     old_loader = fixture.reload()
     try:
         try:
             rerun()
         except (Exception, pytest.fail.Exception) as e:  # noqa: BLE001 - a failing second run is the finding
+            frame = raised_inside_plugin(e)
+            if frame is not None:
+                return DeterminismCheck(internal_error=describe_internal_error(e, frame))
             return DeterminismCheck(second_run_error="".join(traceback.format_exception_only(type(e), e)))
         second = fixture.counts()
+        second_scaling = fixture.scaling_result
         after = fixture.counts_in(old_loader)
     finally:
+        fixture.scaling_result = first_scaling  # what the baseline is compared with: the first run's
         try:
             old_loader.close()
         except Exception:  # noqa: BLE001 - best effort
@@ -118,4 +203,5 @@ def check_in_fresh_loader(fixture, rerun: Callable[[], None]) -> DeterminismChec
     stale = sorted(m for m in after if after[m] != first.get(m))
     if stale:
         return DeterminismCheck(stale_loader_methods=stale)
-    return DeterminismCheck(differences=differences(first, second))
+    scaling = scaling_differences(first_scaling, second_scaling)
+    return DeterminismCheck(differences=differences(first, second, scaling))

@@ -114,9 +114,11 @@ class BytecountFixture:
         return counts if weights is None else weights.with_costs(counts)
 
     def reload(self):
-        """Switch to a fresh class loader (fresh statics, zero counts); returns the previous loader."""
+        """Switch to a fresh class loader (fresh statics, zero counts, no complexity check made yet); returns
+        the previous loader."""
         old = self._loader
         self._loader = self._plugin.loader(self._classdir.path)
+        self.scaling_result = None
         return old
 
     scaling_result: Optional[ScalingResult] = None  # set by scaling(), checked after the test
@@ -718,6 +720,7 @@ class ScalingHooks:
         if not text:
             return
         rank = {"passed": 0, "improved": 1, "new": 2, "changed": 3, "regressed": 4}
+        # a status that is not a verdict on counts (not-run, nondeterministic, failed, ...) outranks every one
         if result["status"] in rank and rank[status] > rank[result["status"]]:
             result["status"] = status
         result["message"] = "\n".join(t for t in (result["message"], text) if t)
