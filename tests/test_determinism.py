@@ -110,7 +110,7 @@ def test_counts_that_depend_on_identity_hash_order_fail_naming_method_and_metric
         "without their own hashCode*",
     ])
     assert "invocations" not in result.stdout.str()  # one call per run either way: only what moved is named
-    result.stdout.fnmatch_lines(["*0 passed, 0 regressed, 0 improved, 0 changed, 1 new, 1 nondeterministic, 0 stale*"])
+    result.stdout.fnmatch_lines(["1 recorded, 1 nondeterministic"])
     tests = json.loads((project.path / "bytecount" / "test_order.json").read_text())["tests"]
     assert list(tests) == ["test_value_order"]  # a nondeterministic test never becomes a baseline
 
@@ -153,7 +153,7 @@ def test_fixtures_holding_classes_and_python_state_are_told_apart_from_nondeterm
         "bytecount: not deterministic: the test passed, then failed when run again in a fresh class loader*",
         "AssertionError: assert 2 == 1*",
     ])
-    result.stdout.fnmatch_lines(["*0 changed, 1 new, 1 nondeterministic, 1 unchecked, 0 stale*"])
+    result.stdout.fnmatch_lines(["1 recorded, 1 nondeterministic, 1 unchecked"])
     tests = json.loads((project.path / "bytecount" / "test_fixtures.json").read_text())["tests"]
     assert list(tests) == ["test_holds_the_fixture"]
 
@@ -241,7 +241,7 @@ def test_a_deterministic_complexity_check_passes_and_records_its_scaling_entry(s
     ''')
     result = run(scaling_project, "--bytecount-check-determinism", "--bytecount-update")
     result.assert_outcomes(passed=1)
-    result.stdout.fnmatch_lines(["*0 passed, 0 regressed, 0 improved, 0 changed, 1 new, 0 nondeterministic, 0 stale*"])
+    result.stdout.fnmatch_lines(["1 recorded"])
     entry = json.loads((scaling_project.path / "bytecount" / "test_line.json").read_text())["tests"]["test_linear"]
     scaling = entry["scaling"][SUM_TO]
     assert (scaling["metric"], scaling["order"], scaling["sizes"]) == ("total", "n", [10, 20, 40, 80])
@@ -250,7 +250,7 @@ def test_a_deterministic_complexity_check_passes_and_records_its_scaling_entry(s
 
     again = run(scaling_project, "--bytecount-check-determinism")
     again.assert_outcomes(passed=1)
-    again.stdout.fnmatch_lines(["*1 passed, 0 regressed, 0 improved, 0 changed, 0 new, 0 nondeterministic, 0 stale*"])
+    again.stdout.fnmatch_lines(["1 passed"])
 
 
 def test_complexity_checks_that_measure_differently_in_the_second_run_name_the_method_and_each_size(scaling_project):
@@ -302,7 +302,7 @@ def test_complexity_checks_that_measure_differently_in_the_second_run_name_the_m
     ])
     assert "    total " not in result.stdout.str().split("_ test_checks_once _")[1]  # the counts agree
     assert "already called" not in result.stdout.str()  # the second run starts without the first one's check
-    result.stdout.fnmatch_lines(["*0 passed, 0 regressed, 0 improved, 0 changed, 0 new, 2 nondeterministic, 0 stale*"])
+    result.stdout.fnmatch_lines(["2 nondeterministic"])
     assert not (scaling_project.path / "bytecount" / "test_line.json").exists()  # never a baseline
 
 
@@ -343,7 +343,7 @@ def test_an_error_inside_pytest_bytecount_in_the_second_run_is_reported_as_the_p
         "without --bytecount-check-determinism.",
     ])
     assert "not deterministic" not in result.stdout.str()
-    result.stdout.fnmatch_lines(["*0 new, 0 nondeterministic, 1 error, 0 stale*"])
+    result.stdout.fnmatch_lines(["1 error"])
     results = json.loads((scaling_project.path / "results.json").read_text())
     assert results["test_line.py::test_linear"]["status"] == "error"
 
@@ -382,4 +382,4 @@ def test_second_run_failures_of_the_test_or_its_java_code_stay_nondeterminism_ev
         "*ScalingError: no counted method ran during the complexity check*",
     ])
     assert "inside pytest-bytecount" not in result.stdout.str()
-    result.stdout.fnmatch_lines(["*0 new, 2 nondeterministic, 0 stale*"])
+    result.stdout.fnmatch_lines(["2 nondeterministic"])

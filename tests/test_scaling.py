@@ -168,7 +168,7 @@ def test_update_stores_the_order_and_a_worse_one_fails_though_the_totals_are_wit
         "    now       429  1,315  5,914  18,768",
         "    fits now: n^2 7.9%, n log n 25%, *",
         f"to accept: pytest {NODE} --bytecount-update",
-        "*0 passed, 1 regressed, 0 improved, 0 changed, 0 new, 0 stale*",
+        "1 regressed",
     ])
     assert "REGRESSED" not in result.stdout.str()  # the counts alone are within the 50% tolerance
     scaling = json.loads((project.path / "results.json").read_text())[NODE]["scaling"]
@@ -194,7 +194,7 @@ def test_a_better_order_passes_with_a_note(project, builds):
     result.stdout.fnmatch_lines([f"{SORT}: complexity improved; baseline is stale: n^2 (exponent 1.85) -> n log n, "
                                  f"exponent 1.24"])
     # the counts of this run are also lower, so the summary calls the test improved
-    result.stdout.fnmatch_lines(["*0 passed, 0 regressed, 1 improved*"])
+    result.stdout.fnmatch_lines(["1 improved"])
 
 
 @pytest.mark.parametrize("sizes, order", [
@@ -226,7 +226,7 @@ def test_a_baseline_without_the_check_fails_until_recorded(project):
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines([f"{SORT}: no complexity baseline (now n log n, exponent 1.24)",
                                  f"to accept: pytest {NODE} --bytecount-update",
-                                 "*0 passed, 0 regressed, 0 improved, 0 changed, 1 new, 0 stale*"])
+                                 "1 new"])
     before = baseline(project)["tests"]
     # adding only what is missing adds the complexity check to the existing entry, counts untouched
     run(project, "--bytecount-update=new").assert_outcomes(passed=2)
