@@ -25,6 +25,7 @@ from .jvm import ClassDir, JvmChoice, JvmError, JvmSession, choose_jvm
 from .results import ResultsFile
 from .scaling import (ScalingError, ScalingResult, baseline_entry, check_metric, check_sizes, check_stored,
                       compare_scaling, measure, metric_value, render_scaling)
+from .stale import Prune, is_full_run, remove as remove_stale_file, run_directories, stale_files
 from .targets import TargetError
 from .weights import WeightsError, load_weights
 
@@ -194,6 +195,8 @@ class BytecountPlugin:
         self.errors: list = []  # problems shown in red in the summary
         self.notes: list = []  # baseline files kept as .bak and re-recorded, cache entries rebuilt
         self.written: set = set()  # baseline files written this session
+        self.stale_files: list = []  # stale.StaleFile: baseline files of deleted test modules
+        self.removed_files: set = set()  # stale baseline files removed this session
         self._views: dict = {}  # baseline path -> the BaselineFile this process last wrote
         self._jvm_choice: Optional[JvmChoice] = None
         self.unusable: Optional[str] = None  # why no counted test can run (every one fails with it)
@@ -532,9 +535,12 @@ class BytecountPlugin:
         if self.is_worker:
             return
         self.stale = self._stale_entries()
+        self.stale_files = self._stale_files()
         if self.update == "all":
             for path, keys in self.stale.items():
                 self._update(path, lambda b, keys=keys: _remove(b.tests, keys))
+            for stale in self.stale_files:
+                self._remove_stale_file(stale)
         if self._results_file is not None:
             self._results_file.finish(self.results)
         html_dir = self._html_dir()
@@ -558,9 +564,7 @@ class BytecountPlugin:
     def _stale_entries(self) -> dict:
         """Baseline entries whose tests no longer exist, only for modules collected in full."""
         stale = {}
-        full_run = not any("::" in a for a in self.config.args) and not self.config.option.keyword \
-            and not self.config.option.markexpr
-        if not full_run:
+        if not is_full_run(self.config.args, self.config.option.keyword, self.config.option.markexpr):
             return stale
         for path, keys in self.collected.items():
             if path in self.partial_modules:
@@ -574,6 +578,30 @@ class BytecountPlugin:
                 stale[path] = gone
         return stale
 
+    def _stale_files(self) -> list:
+        """Baseline files of test modules deleted from disk, on a full run, in the directories it covers.
+        Found from the filesystem and the run's paths, which the xdist controller has too."""
+        config = self.config
+        if not is_full_run(config.args, config.option.keyword, config.option.markexpr):
+            return []
+        try:
+            baseline_dir = self.settings().baseline_dir
+        except pytest.UsageError:
+            return []  # the settings' problem is reported where they were needed
+        directories = run_directories(config.args, config.invocation_params.dir)
+        prune = Prune(tuple(config.getini("norecursedirs")))
+        return stale_files(Path(config.rootpath), directories, baseline_dir, prune)
+
+    def _remove_stale_file(self, stale) -> None:
+        try:
+            # the default layout's bytecount/ folder goes with its last file; a baseline-dir tree stays
+            removed = remove_stale_file(stale, remove_empty_folder=self.settings().baseline_dir is None)
+        except OSError as e:
+            self.errors.append(f"stale baseline file {stale.baseline} could not be removed ({e}); remove it by hand")
+            return
+        if removed:
+            self.removed_files.add(stale.baseline)
+
     def _markdown(self) -> str:
         cost = any("cost" in c for r in self.results.values() for c in r["counts"].values())
         lines = ["### pytest-bytecount", "",
@@ -586,13 +614,13 @@ class BytecountPlugin:
         return "\n".join(lines) + "\n\n"
 
     def pytest_terminal_summary(self, terminalreporter, exitstatus, config) -> None:
-        if self.is_worker or not (self.results or getattr(self, "stale", None) or self.refused or self.errors
-                                  or self.notes):
+        if self.is_worker or not (self.results or getattr(self, "stale", None) or self.stale_files or self.refused
+                                  or self.errors or self.notes):
             return
         tally: dict = {}
         for r in self.results.values():
             tally[r["status"]] = tally.get(r["status"], 0) + 1
-        stale = sum(len(v) for v in getattr(self, "stale", {}).values())
+        stale = sum(len(v) for v in getattr(self, "stale", {}).values()) + len(self.stale_files)
         terminalreporter.section("bytecount")
         statuses = ("passed", "regressed", "improved", "changed", "new") + \
             (("nondeterministic",) if self.check_determinism else ())
@@ -605,6 +633,11 @@ class BytecountPlugin:
         for path, keys in sorted(getattr(self, "stale", {}).items()):
             action = "removed" if self.update == "all" else "run a full --bytecount-update to remove them"
             terminalreporter.write_line(f"stale baseline entries in {path}: {', '.join(keys)} ({action})")
+        for stale in self.stale_files:
+            action = "removed" if stale.baseline in self.removed_files else \
+                "if the module moved, move the file with it; else run a full --bytecount-update to remove it"
+            terminalreporter.write_line(f"stale baseline file {stale.baseline}: its test module {stale.module} "
+                                        f"no longer exists ({action})")
         for message in self.errors:
             terminalreporter.write_line(f"bytecount: {message}", red=True)
         for message in self.notes:
