@@ -244,21 +244,41 @@ def folder_lock(folder: Path) -> Iterator[None]:
     """Hold an exclusive lock on the baseline folder: an ``flock`` of the folder itself, or, where a
     filesystem refuses that, of a ``.bytecount.lock`` file in it. Blocks until other writers are done."""
     folder = Path(folder)
-    folder.mkdir(parents=True, exist_ok=True)
     if fcntl is None:  # pragma: no cover
+        folder.mkdir(parents=True, exist_ok=True)
         yield
         return
-    fd = os.open(folder, os.O_RDONLY)
+    fd = _locked(folder)
     try:
+        yield
+    finally:
+        os.close(fd)  # releases the lock
+
+
+def _locked(folder: Path) -> int:
+    """A descriptor holding the folder's lock. An emptied folder is removed under its lock (see
+    :mod:`pytest_bytecount.stale`): a writer that waited for it then holds the lock of a folder that is
+    gone, which excludes nobody, so it makes the folder anew and locks that one."""
+    while True:
+        folder.mkdir(parents=True, exist_ok=True)
+        fd = os.open(folder, os.O_RDONLY)
         try:
             fcntl.flock(fd, fcntl.LOCK_EX)
         except OSError:  # pragma: no cover - e.g. a network filesystem without flock on directories
             os.close(fd)
             fd = os.open(folder / ".bytecount.lock", os.O_RDWR | os.O_CREAT, 0o666)
-            fcntl.flock(fd, fcntl.LOCK_EX)
-        yield
-    finally:
-        os.close(fd)  # releases the lock
+            try:
+                fcntl.flock(fd, fcntl.LOCK_EX)
+            except BaseException:
+                os.close(fd)
+                raise
+            return fd  # a folder holding the lock file is never empty, so never removed
+        try:
+            if os.path.samestat(os.fstat(fd), os.stat(folder)):
+                return fd
+        except OSError:  # removed, and not made anew yet
+            pass
+        os.close(fd)
 
 
 def _remove_orphans(folder: Path) -> None:

@@ -27,6 +27,7 @@ from .results import ResultsFile
 from .summary import Summary
 from .scaling import (ScalingError, ScalingResult, baseline_entry, check_metric, check_sizes, check_stored,
                       compare_scaling, measure, metric_value, render_scaling)
+from .stale import Prune, is_full_run, remove as remove_stale_file, run_directories, stale_files
 from .targets import TargetError
 from .weights import WeightsError, load_weights
 
@@ -204,6 +205,8 @@ class BytecountPlugin:
         self.errors: list = []  # problems shown in red in the summary
         self.notes: list = []  # baseline files kept as .bak and re-recorded, cache entries rebuilt
         self.written: set = set()  # baseline files written this session
+        self.stale_files: list = []  # stale.StaleFile: baseline files of deleted test modules
+        self.removed_files: set = set()  # stale baseline files removed this session
         self._views: dict = {}  # baseline path -> the BaselineFile this process last wrote
         self._jvm_choice: Optional[JvmChoice] = None
         self.unusable: Optional[str] = None  # why no counted test can run (every one fails with it)
@@ -576,9 +579,12 @@ class BytecountPlugin:
         if self.is_worker:
             return
         self.stale = self._stale_entries()
+        self.stale_files = self._stale_files()
         if self.update == "all":
             for path, keys in self.stale.items():
                 self._update(path, lambda b, keys=keys: _remove(b.tests, keys))
+            for stale in self.stale_files:
+                self._remove_stale_file(stale)
         if self._results_file is not None:
             self._results_file.finish(self.results)
         html_dir = self._html_dir()
@@ -602,9 +608,7 @@ class BytecountPlugin:
     def _stale_entries(self) -> dict:
         """Baseline entries whose tests no longer exist, only for modules collected in full."""
         stale = {}
-        full_run = not any("::" in a for a in self.config.args) and not self.config.option.keyword \
-            and not self.config.option.markexpr
-        if not full_run:
+        if not is_full_run(self.config.args, self.config.option.keyword, self.config.option.markexpr):
             return stale
         for path, keys in self.collected.items():
             if path in self.partial_modules:
@@ -618,6 +622,30 @@ class BytecountPlugin:
                 stale[path] = gone
         return stale
 
+    def _stale_files(self) -> list:
+        """Baseline files of test modules deleted from disk, on a full run, in the directories it covers.
+        Found from the filesystem and the run's paths, which the xdist controller has too."""
+        config = self.config
+        if not is_full_run(config.args, config.option.keyword, config.option.markexpr):
+            return []
+        try:
+            baseline_dir = self.settings().baseline_dir
+        except pytest.UsageError:
+            return []  # the settings' problem is reported where they were needed
+        directories = run_directories(config.args, config.invocation_params.dir)
+        prune = Prune(tuple(config.getini("norecursedirs")))
+        return stale_files(Path(config.rootpath), directories, baseline_dir, prune)
+
+    def _remove_stale_file(self, stale) -> None:
+        try:
+            # the default layout's bytecount/ folder goes with its last file; a baseline-dir tree stays
+            removed = remove_stale_file(stale, remove_empty_folder=self.settings().baseline_dir is None)
+        except OSError as e:
+            self.errors.append(f"stale baseline file {stale.baseline} could not be removed ({e}); remove it by hand")
+            return
+        if removed:
+            self.removed_files.add(stale.baseline)
+
     def _markdown(self) -> str:
         cost = any("cost" in c for r in self.results.values() for c in r["counts"].values())
         lines = ["### pytest-bytecount", "",
@@ -630,11 +658,13 @@ class BytecountPlugin:
         return "\n".join(lines) + "\n\n"
 
     def pytest_terminal_summary(self, terminalreporter, exitstatus, config) -> None:
-        if self.is_worker or not (self.results or getattr(self, "stale", None) or self.refused or self.errors
-                                  or self.notes):
+        if self.is_worker or not (self.results or getattr(self, "stale", None) or self.stale_files or self.refused
+                                  or self.errors or self.notes):
             return
         stale = {self._shown(path): keys for path, keys in getattr(self, "stale", {}).items()}
-        summary = Summary({n: r["status"] for n, r in self.results.items()}, stale, updating=self.update,
+        files = {self._shown(f.baseline): self._shown(f.module) for f in self.stale_files
+                 if self.update != "all" or f.baseline in self.removed_files}
+        summary = Summary({n: r["status"] for n, r in self.results.items()}, stale, files, updating=self.update,
                           run_args=self._run_paths())
         terminalreporter.section("bytecount")
         lines = summary.lines()

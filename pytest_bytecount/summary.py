@@ -109,7 +109,8 @@ class Summary:
                 shown = ", ".join(keys[:SHOWN]) + (f" and {len(keys) - SHOWN} more" if len(keys) > SHOWN else "")
                 out.append(f"  {path}: {shown} (no such test)")
             for path, module in sorted(self.stale_files.items()):
-                out.append(f"  {path}: its test module {module} no longer exists")
+                out.append(f"  {path}: its test module {module} no longer exists"
+                           + ("" if removed else " (if it moved, move this file with it)"))
             if not removed:
                 args = " ".join(shlex.quote(a) for a in self.run_args)
                 out.append(f"  to remove them: pytest {args + ' ' if args else ''}--bytecount-update")

@@ -5,10 +5,12 @@ from __future__ import annotations
 import json
 import os
 import stat
+import threading
+import time
 
 import pytest
 
-from pytest_bytecount.baseline import FORMAT, BaselineError, BaselineFile, NewerFormatError, update
+from pytest_bytecount.baseline import FORMAT, BaselineError, BaselineFile, NewerFormatError, folder_lock, update
 
 
 def entry(total: int, **extra) -> dict:
@@ -46,6 +48,37 @@ def test_an_update_merges_with_what_another_process_wrote_in_between(tmp_path):
     # this process updates again from its now stale view: the file is re-read first
     update(path, lambda b: b.tests.update(test_3=entry(3)) or True, previous=mine)
     assert sorted(BaselineFile.load(path).tests) == ["test_1", "test_2", "test_3"]
+
+
+def test_a_writer_waiting_while_the_folder_is_removed_locks_the_folder_made_anew(tmp_path):
+    """An emptied baseline folder is removed under its lock; a writer that was waiting for that lock must
+    not end up holding the lock of the removed folder while a newcomer locks the new one."""
+    fcntl = pytest.importorskip("fcntl")
+    folder = tmp_path / "bytecount"
+    held, release = threading.Event(), threading.Event()
+
+    def writer():
+        with folder_lock(folder):
+            held.set()
+            release.wait(10)
+
+    waiting = threading.Thread(target=writer)
+    with folder_lock(folder):
+        waiting.start()
+        time.sleep(0.5)  # the writer is blocked on the lock
+        folder.rmdir()
+    assert held.wait(10)
+    try:
+        folder.mkdir(exist_ok=True)  # a newcomer, as folder_lock starts
+        fd = os.open(folder, os.O_RDONLY)
+        try:
+            with pytest.raises(BlockingIOError):
+                fcntl.flock(fd, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        finally:
+            os.close(fd)
+    finally:
+        release.set()
+        waiting.join(10)
 
 
 def test_an_unreadable_file_is_only_replaced_on_request_and_then_kept_as_bak(tmp_path):

@@ -72,7 +72,8 @@ def test_stale_baselines_and_nondeterministic_tests_are_named():
     assert lines[0] == "1 nondeterministic, 3 stale"
     assert lines[1:3] == ["nondeterministic: counts differ between two runs (1):", "  t.py::a"]
     assert lines[3:] == ["stale baselines (3):", "  bc/t.json: old_a, old_b (no such test)",
-                         "  bc/test_gone.json: its test module test_gone.py no longer exists",
+                         "  bc/test_gone.json: its test module test_gone.py no longer exists (if it moved, move "
+                         "this file with it)",
                          "  to remove them: pytest tests --bytecount-update"]
     removed = Summary({}, stale_files={"bc/test_gone.json": "test_gone.py"}, updating="all").lines()
     assert removed[1] == "stale baselines (1), removed:" and not any("to remove" in line for line in removed)
