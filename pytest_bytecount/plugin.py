@@ -25,7 +25,7 @@ from .jvm import ClassDir, JvmChoice, JvmError, JvmSession, choose_jvm
 from .results import ResultsFile
 from .scaling import (ScalingError, ScalingResult, baseline_entry, check_metric, check_sizes, check_stored,
                       compare_scaling, measure, metric_value, render_scaling)
-from .targets import TargetError
+from .targets import TargetError, missing_class_message
 from .weights import WeightsError, load_weights
 
 MARKER = "bytecount"
@@ -96,6 +96,8 @@ class BytecountFixture:
             if isinstance(e, jpype.JClass("java.lang.ExceptionInInitializerError")):
                 raise  # the class's own static initializer threw: the test may expect that
             failure = self._plugin.load_failure(name, e)
+        except jpype.JClass("java.lang.ClassNotFoundException"):  # a name the test got wrong: no Java dump
+            failure = f"bytecount: {missing_class_message(name, self._plugin.classpath())}"
         pytest.fail(failure, pytrace=False)  # outside the except: no "during handling" chain
 
     def counts(self) -> dict:

