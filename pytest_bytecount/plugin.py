@@ -18,7 +18,7 @@ from .baseline import BaselineError, BaselineFile, update
 from .classfile import ClassFormatError
 from .classpath import Classpath, ClasspathError
 from .compare import ToleranceError, compare, parse_tolerances, render_verdict
-from .config import ConfigError, Settings, load_settings
+from .config import ConfigError, Settings, load_settings, options_given
 from .determinism import DeterminismCheck, check_in_fresh_loader
 from .instrument import instrument
 from .jvm import ClassDir, JvmChoice, JvmError, JvmSession, choose_jvm
@@ -258,7 +258,6 @@ class BytecountPlugin:
             choice = self.jvm_choice()
             self._session = JvmSession(choice, self.settings().jvm_options)
             self.jvm_version = choice.version
-            self._say(f"bytecount: using {choice.describe()}")
         return self._session
 
     def loader(self, first: Path):
@@ -344,6 +343,17 @@ class BytecountPlugin:
         return item.nodeid.split("::", 1)[1] if "::" in item.nodeid else item.name
 
     # --- hooks ------------------------------------------------------------------------------------------
+    def pytest_report_header(self, config) -> Optional[str]:
+        """The JVM in the header (a line written while tests run would break pytest's progress line), for a
+        project that configures pytest-bytecount. Choosing the JVM reads files only; a setting that cannot
+        be used is left out here and reported once after collection, if a test is counted."""
+        try:
+            if self.is_worker or not (self.settings().source_file or options_given(config.option)):
+                return None
+            return f"bytecount: using {self.jvm_choice().describe()}"
+        except pytest.UsageError:
+            return None
+
     def pytest_collection_modifyitems(self, session, config, items) -> None:
         problems = []
         for item in items:

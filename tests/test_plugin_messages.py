@@ -210,3 +210,49 @@ def test_a_class_not_on_the_classpath_fails_the_test_with_near_misses(pytester):
         assert f"FAILED test_shop.py::{test} - Failed: bytecount: no class " in out
     # the failures are the user's: no plugin frames, no Java exception dump
     assert "Traceback" not in out and "pytest_bytecount" not in out and "ClassNotFoundException" not in out
+
+
+def test_the_jvm_line_is_in_the_header_not_in_the_progress_line(pytester):
+    tests = COUNTED + '''
+@pytest.mark.bytecount("shop.Inventory#total")
+def test_empty(bytecount):
+    assert bytecount.jclass("shop.Inventory").total([]) == 0
+'''
+    java_project(pytester, {"shop/Inventory.java": INVENTORY}, {"test_inventory": tests})
+    line = f"bytecount: using Java 17.* at {JDK17} (configured java-home)"
+
+    result = run(pytester, "--bytecount-update")
+    result.assert_outcomes(passed=3)
+    result.stdout.fnmatch_lines([line, "collected 3 items"])
+    result.stdout.fnmatch_lines(["collected 3 items", "", "test_inventory.py ... *[[]100%[]]"], consecutive=True)
+    assert sum("bytecount: using" in x for x in result.stdout.lines) == 1
+
+    result = run(pytester, "-q")  # no header: pytest -q leaves out the whole header, the JVM line with it
+    result.assert_outcomes(passed=3)
+    result.stdout.fnmatch_lines(["... *[[]100%[]]"])
+    assert not any("bytecount: using" in x for x in result.stdout.lines)
+
+    result = run(pytester, "-n", "2")  # under xdist the controller prints the header, once
+    result.assert_outcomes(passed=3)
+    lines = result.stdout.lines
+    assert sum("bytecount: using" in x for x in lines) == 1
+    workers = next(i for i, x in enumerate(lines) if x.startswith("created: "))
+    assert any(fnmatch.fnmatch(x, line) for x in lines[:workers])
+
+
+def test_the_header_stays_quiet_without_a_configuration_and_never_fails_the_run(pytester):
+    pytester.makepyfile(test_plain="def test_plain():\n    pass\n")
+    result = run(pytester)
+    result.assert_outcomes(passed=1)
+    assert "bytecount" not in "\n".join(x for x in result.stdout.lines if not x.startswith("plugins:"))
+
+    # a JVM setting that cannot be used: the header leaves it out; it fails a run only when a test is counted
+    pytester.makepyprojecttoml(f'[tool.bytecount]\nclasspath = ["."]\njava-home = "{pytester.path / "nowhere"}"\n')
+    result = run(pytester)
+    result.assert_outcomes(passed=1)
+    assert not any(x.startswith("bytecount:") for x in result.stdout.lines)
+    pytester.makepyfile(test_counted=COUNTED)
+    result = run(pytester)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert result.stderr.str().strip() == f"ERROR: bytecount: configured java-home: {pytester.path / 'nowhere'} " \
+                                          f"is not a directory"
