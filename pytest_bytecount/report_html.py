@@ -16,6 +16,8 @@ import shlex
 from pathlib import Path
 from typing import Iterable, Optional
 
+from .wording import counted
+
 STATUSES = ("passed", "regressed", "improved", "changed", "new")
 # per-method statuses that get a section with charts, worst first
 SECTION_STATUSES = ("regressed", "changed", "improved")
@@ -365,7 +367,7 @@ def render(results: dict, title: str = "pytest-bytecount report") -> str:
     anchors = {_anchor(nodeid, method) for nodeid, method, _ in sections}
     jvms = sorted({str(r["jvm"]) for r in results.values() if r.get("jvm")})
     plugins = sorted({str(r["plugin"]) for r in results.values() if r.get("plugin")})
-    meta = f"{len(results)} counted test{'s' if len(results) != 1 else ''}"
+    meta = counted(len(results), "counted test")
     if jvms:
         meta += f"; JVM {', '.join(jvms)}"
     if plugins:

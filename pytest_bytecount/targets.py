@@ -15,6 +15,7 @@ from typing import Iterable, Optional
 
 from .classfile import ClassFile, ClassFormatError
 from .classpath import Classpath
+from .wording import counted
 
 
 class TargetError(ValueError):
@@ -129,7 +130,7 @@ def _no_match_message(pat: TargetPattern, classes, names, dotted, classpath) -> 
         close = near_classes(pat.text.split("#")[0], dotted.values())
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         return (f"target {pat.text!r} matches no class on the classpath "
-                f"({len(names)} classes in {classpath.as_string()}){hint}")
+                f"({counted(len(names), 'class', 'classes')} in {classpath.as_string()}){hint}")
     methods = []
     for n in classes[:50]:
         cf = parse_class(classpath, n)
@@ -162,4 +163,4 @@ def missing_class_message(name: str, classpath: Classpath) -> str:
     close = near_classes(binary, [n.replace("/", ".") for n in names])
     if close:
         return f"{text}; did you mean {', '.join(close)}?"
-    return f"{text} ({len(names)} classes in {classpath.as_string()})"
+    return f"{text} ({counted(len(names), 'class', 'classes')} in {classpath.as_string()})"

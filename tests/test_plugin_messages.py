@@ -256,3 +256,41 @@ def test_the_header_stays_quiet_without_a_configuration_and_never_fails_the_run(
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     assert result.stderr.str().strip() == f"ERROR: bytecount: configured java-home: {pytester.path / 'nowhere'} " \
                                           f"is not a directory"
+
+
+TORN = bytes.fromhex("CAFEBABE" "0000" "003D" "0002") + b"\x01"  # a constant pool of one entry, 1 byte of it
+
+
+def bytecount_cli(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytest_bytecount", *map(str, args)], capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_one_of_a_kind_is_singular(pytester):
+    java_project(pytester, {"shop/Inventory.java": INVENTORY}, {"test_typo": '''
+import pytest
+
+@pytest.mark.bytecount("shop.Nope#total")
+def test_made_up_class(bytecount):
+    pass
+'''})
+    result = run(pytester)
+    result.assert_outcomes(errors=1)
+    assert re.search(r"^bytecount: target 'shop.Nope#total' matches no class on the classpath \(1 class in \S+\); "
+                     r"did you mean shop.Inventory\?$", result.stdout.str(), re.M), result.stdout.str()
+
+    classes = compile_java(pytester.path / "src", options=["-g"])
+    out = pytester.path / "out"
+    cli = bytecount_cli("instrument", "--classpath", classes, "--target", "shop.Inventory#total", "--out", out)
+    assert cli.returncode == 0, cli.stderr
+    written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    assert len(written) == 3, written  # the counted copy of shop.Inventory, the counters' class and its layout
+    assert cli.stderr.startswith(f"bytecount: wrote 3 files (1 method counted) to {out}; "), cli.stderr
+
+    torn = pytester.path / "torn" / "shop" / "Torn.class"
+    torn.parent.mkdir(parents=True)
+    torn.write_bytes(TORN)
+    cli = bytecount_cli("instrument", "--classpath", torn.parent.parent, "--target", "shop.Torn", "--out", out)
+    assert cli.returncode == 2
+    assert cli.stderr == (f"bytecount: error: class shop.Torn ({torn}) is not a valid class file: constant_pool_count "
+                          f"2 cannot fit in the 1 byte left in the class file\n")
