@@ -22,6 +22,7 @@ from .instrument import instrument, stderr_progress
 from .jvm import ClassDir, JvmError, JvmSession, choose_jvm
 from .targets import TargetError
 from .weights import WeightsError, load_weights
+from .wording import counted
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -86,8 +87,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         print(f"bytecount: warning: not counted: {message}", file=sys.stderr)
     if args.command == "instrument":
         written = result.write(Path(args.out))
-        print(f"bytecount: wrote {len(written)} files ({len(result.maps)} methods counted) to {args.out}; "
-              f"run: java -cp {args.out}{os.pathsep}{args.classpath} -Dbytecount.out=counts.json MAIN",
+        print(f"bytecount: wrote {counted(len(written), 'file')} ({counted(len(result.maps), 'method')} counted) "
+              f"to {args.out}; run: java -cp {args.out}{os.pathsep}{args.classpath} -Dbytecount.out=counts.json MAIN",
               file=sys.stderr)
         return 0
     return _count(args, classpath, result, weights)

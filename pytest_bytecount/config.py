@@ -79,6 +79,11 @@ def _weights_spec(value: str, base: Path) -> Optional[str]:
     return str((base / value).resolve())
 
 
+def options_given(option) -> bool:
+    """Whether any --bytecount-* option is on the command line (their defaults are None, False or [])."""
+    return any(value not in (None, False, []) for key, value in vars(option).items() if key.startswith("bytecount_"))
+
+
 def load_settings(rootdir: Path, option) -> Settings:
     """Read ``[tool.bytecount]`` from ``rootdir/pyproject.toml`` (if any), then apply command-line options."""
     pyproject = Path(rootdir) / "pyproject.toml"

@@ -17,6 +17,7 @@ from .inclusive_runtime import build_inclusive_class
 from .runtime_class import LAYOUT_RESOURCE, RUNTIME_CLASS, build_runtime_class, layout_program
 from .targets import resolve_targets
 from .transform import STRATEGIES, Batch, instrument_class
+from .wording import counted
 
 
 @dataclass
@@ -125,7 +126,7 @@ def _with_inclusive(classes: dict, batch: Batch, refused: list) -> Instrumented:
     flat = max(batch.size, 1)
     size = flat * (1 + len(plan.targets))
     if size >= 2 ** 31 - 8:
-        raise ClassFormatError(f"inclusive counts of {len(plan.targets)} targets over {flat} counters need "
+        raise ClassFormatError(f"inclusive counts of {counted(len(plan.targets), 'target')} over {flat} counters need "
                                f"{size} counters, more than one Java array holds: target fewer methods")
     instrumented = {m.method for m in batch.maps}
     targets = [InclusiveTarget(t, flat * (1 + i), [m for m in plan.closures[t] if m in instrumented])

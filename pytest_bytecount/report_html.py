@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 from .summary import STATUSES
+from .wording import counted
 
 # per-method statuses that get a section with charts, worst first
 SECTION_STATUSES = ("regressed", "changed", "improved")
@@ -386,7 +387,7 @@ def render(results: dict, title: str = "pytest-bytecount report") -> str:
     anchors = {_anchor(nodeid, method) for nodeid, method, _ in sections}
     jvms = sorted({str(r["jvm"]) for r in results.values() if r.get("jvm")})
     plugins = sorted({str(r["plugin"]) for r in results.values() if r.get("plugin")})
-    meta = f"{len(results)} counted test{'s' if len(results) != 1 else ''}"
+    meta = counted(len(results), "counted test")
     if jvms:
         meta += f"; JVM {', '.join(jvms)}"
     if plugins:

@@ -32,6 +32,8 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence
 
+from .wording import counted
+
 ORDERS = ("1", "log n", "n", "n log n", "n^2", "n^3", "2^n")
 RANK = {order: i for i, order in enumerate(ORDERS)}
 METRICS = ("total", "invocations", "calls")
@@ -134,7 +136,7 @@ def fit(sizes: Sequence[int], values: Sequence[int]) -> Fit:
     """The best-fitting order of ``values`` measured at ``sizes`` (see the module docstring)."""
     sizes = check_sizes(sizes)
     if len(values) != len(sizes):
-        raise ScalingError(f"{len(values)} values for {len(sizes)} sizes")
+        raise ScalingError(f"{counted(len(values), 'value')} for {counted(len(sizes), 'size')}")
     xs, ys = upper(sizes, values)
     fits: Dict[str, Optional[float]] = {"1": _fit_constant(xs, ys)}
     for order, f in _MODELS.items():

@@ -37,10 +37,6 @@ MEANING = {
 SHOWN = 10  # test ids listed per status
 
 
-def plural(n: int, noun: str, many: Optional[str] = None) -> str:
-    return f"{n:,} {noun if n == 1 else many or noun + 's'}"
-
-
 def accept_command(nodeids: list, update: str = "--bytecount-update", limit: int = SHOWN) -> str:
     """One command that re-records these tests: their ids, or, for more than ``limit``, their modules."""
     targets = sorted(nodeids)

@@ -15,6 +15,7 @@ from typing import Iterable, Optional
 
 from .classfile import ClassFile, ClassFormatError
 from .classpath import Classpath
+from .wording import counted
 
 
 class TargetError(ValueError):
@@ -126,11 +127,10 @@ def resolve_targets(patterns: Iterable[str], classpath: Classpath) -> dict[str, 
 
 def _no_match_message(pat: TargetPattern, classes, names, dotted, classpath) -> str:
     if not classes:
-        wanted = pat.text.split("#")[0]
-        close = difflib.get_close_matches(wanted, list(dotted.values()), n=5, cutoff=0.6)
+        close = near_classes(pat.text.split("#")[0], dotted.values())
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         return (f"target {pat.text!r} matches no class on the classpath "
-                f"({len(names)} classes in {classpath.as_string()}){hint}")
+                f"({counted(len(names), 'class', 'classes')} in {classpath.as_string()}){hint}")
     methods = []
     for n in classes[:50]:
         cf = parse_class(classpath, n)
@@ -138,3 +138,29 @@ def _no_match_message(pat: TargetPattern, classes, names, dotted, classpath) -> 
     wanted = pat.text if pat.descriptor else pat.text + "("
     close = difflib.get_close_matches(wanted, methods, n=5, cutoff=0.5) or methods[:5]
     return f"target {pat.text!r} matches no method; near misses: {', '.join(close)}"
+
+
+def near_classes(wanted: str, dotted_names: Iterable[str], n: int = 5) -> list:
+    """Class names (``pkg.Outer$Inner``) like ``wanted``: difflib's close matches or, for a name nothing is
+    close to (made up, misremembered), the most alike classes of its package."""
+    names = list(dotted_names)
+    close = difflib.get_close_matches(wanted, names, n=n, cutoff=0.6)
+    if close:
+        return close
+    package = wanted.rpartition(".")[0]
+    siblings = [d for d in names if package and d.rpartition(".")[0] == package]
+    return sorted(siblings, key=lambda d: -difflib.SequenceMatcher(None, wanted, d).ratio())[:n]
+
+
+def missing_class_message(name: str, classpath: Classpath) -> str:
+    """Why no class ``name`` loads: the form a class name takes when ``name`` has another, and near misses."""
+    text = f"no class {name} on the classpath"
+    binary = name[:-len(".class")] if name.endswith(".class") else name
+    binary = binary.replace("/", ".")
+    if binary != name or not re.fullmatch(r"[\w$]+(\.[\w$]+)*", name):
+        text += "; jclass() takes a binary class name such as pkg.Cls (a nested class: pkg.Outer$Inner)"
+    names = classpath.class_names()
+    close = near_classes(binary, [n.replace("/", ".") for n in names])
+    if close:
+        return f"{text}; did you mean {', '.join(close)}?"
+    return f"{text} ({counted(len(names), 'class', 'classes')} in {classpath.as_string()})"

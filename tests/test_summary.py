@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from pytest_bytecount.compare import idle_targets, matched_by, over_limit, render_idle
-from pytest_bytecount.summary import FAILING, PASSING, STATUSES, Summary, accept_command, plural
+from pytest_bytecount.summary import FAILING, PASSING, STATUSES, Summary, accept_command
 
 
 def ran(n, abrupt=None):
@@ -78,7 +78,3 @@ def test_stale_baselines_and_nondeterministic_tests_are_named():
     removed = Summary({}, stale_files={"bc/test_gone.json": "test_gone.py"}, updating="all").lines()
     assert removed[1] == "stale baselines (1), removed:" and not any("to remove" in line for line in removed)
 
-
-def test_plural():
-    assert plural(1, "class", "classes") == "1 class" and plural(2, "class", "classes") == "2 classes"
-    assert plural(0, "test") == "0 tests" and plural(1234, "method") == "1,234 methods"

@@ -6,6 +6,7 @@ import struct
 from typing import Optional
 
 from .errors import ClassFormatError
+from ..wording import counted
 
 UTF8 = 1
 INTEGER = 3
@@ -99,7 +100,7 @@ class ConstantPool:
         if count == 0:
             raise ClassFormatError("constant_pool_count is 0; it counts the unused entry 0 too (JVMS §4.1)")
         if 3 * (count - 1) > len(data) - pos:  # every entry takes 3 bytes or more (JVMS §4.4)
-            raise ClassFormatError(f"constant_pool_count {count} cannot fit in the {len(data) - pos} bytes "
+            raise ClassFormatError(f"constant_pool_count {count} cannot fit in the {counted(len(data) - pos, 'byte')} "
                                    f"left in the class file")
         entries: list = [None] * count
         i = 1
