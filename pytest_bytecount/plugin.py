@@ -463,7 +463,11 @@ class BytecountPlugin:
             report.bytecount = self._judge(item, item.stash[_fixture_key], report)
 
     def _result(self, item, status: str, counts: Optional[dict] = None, message: str = "") -> dict:
-        return {"nodeid": item.nodeid, "baseline": str(self.baseline_path(item)), "key": self.test_key(item),
+        try:
+            path = str(self.baseline_path(item))
+        except pytest.UsageError:  # unusable settings: every counted test already fails with the reason
+            path = ""
+        return {"nodeid": item.nodeid, "baseline": path, "key": self.test_key(item),
                 "status": status, "counts": counts or {}, "jvm": getattr(self, "jvm_version", None),
                 "plugin": __version__, "baseline_counts": None, "method_status": {}, "tripped": {},
                 "message": message}

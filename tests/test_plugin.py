@@ -192,11 +192,14 @@ def test_bad_marker_arguments_are_reported_at_collection_naming_the_test(pyteste
         @pytest.mark.bytecount(42)
         def test_one(): pass
         @pytest.mark.bytecount("a.B", tolerence="total=1")
-        def test_two(): pass
+        def test_two(bytecount): pass
+        @pytest.mark.bytecount("a.B", max_invocations="0")
+        def test_three(bytecount): pass
     ''')
     result = run(pytester)
     result.stderr.fnmatch_lines(["*test_bad.py::test_one: @pytest.mark.bytecount needs one or more target patterns*",
-                                 "*test_bad.py::test_two: unknown @pytest.mark.bytecount option(s) [[]'tolerence'[]]*"])
+                                 "*test_bad.py::test_two: unknown @pytest.mark.bytecount option(s) [[]'tolerence'[]]*",
+                                 "*test_bad.py::test_three: max_invocations must be a whole number >= 0, got '0'"])
     assert result.ret == pytest.ExitCode.USAGE_ERROR
 
 
