@@ -770,7 +770,7 @@ class ScalingHooks:
         if result["status"] in rank and rank[status] > rank[result["status"]]:
             result["status"] = status
         result["message"] = "\n".join(t for t in (result["message"], text) if t)
-        if report.outcome == "skipped" or plugin.update == "all" or (plugin.update == "new" and not entry):
+        if report.outcome == "skipped" or plugin.update == "all" or (plugin.update == "new" and not entry.get("scaling")):
             return  # being recorded
         if status in ("regressed", "changed", "new"):
             if report.outcome == "passed":

@@ -77,13 +77,14 @@ def test_a_session_full_of_bad_targets_still_records_every_good_test(pytester):
     classes = copy_classes(pytester)
     damage(classes)
     make_project(pytester, classes, test_bad=MANY_PROBLEMS)
+    pytester.makepyfile(test_other="def test_other():\n    pass\n")
     other = pytester.path / "bytecount" / "test_other.json"  # an existing baseline of a module not run
     other.parent.mkdir()
     other.write_text('{\n  "format": 1,\n  "tests": {}\n}\n')
     before_outside = sorted(os.listdir(pytester.path.parent))
     before = files_under(pytester.path)
 
-    result = run(pytester, "--bytecount-update", "--bytecount-json=results.json")
+    result = run(pytester, "test_bad.py", "--bytecount-update", "--bytecount-json=results.json")
     result.assert_outcomes(passed=2 + len(WEIRD_IDS), failed=1, errors=5)
     out = result.stdout.str()
     for message in [
@@ -118,7 +119,7 @@ def test_a_session_full_of_bad_targets_still_records_every_good_test(pytester):
     assert results["test_bad.py::test_class_the_verifier_rejects"]["test_outcome"] == "failed"
 
     # the recorded keys are found again
-    run(pytester, "-k", "good or ids").assert_outcomes(passed=2 + len(WEIRD_IDS), deselected=6)
+    run(pytester, "test_bad.py", "-k", "good or ids").assert_outcomes(passed=2 + len(WEIRD_IDS), deselected=6)
 
 
 GOOD_ENTRY = {"jvm": "17", "plugin": "0", "methods": {"guard.Work#work(I)I": {
