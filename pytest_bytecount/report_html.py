@@ -16,7 +16,7 @@ import shlex
 from pathlib import Path
 from typing import Iterable, Optional
 
-from .summary import STATUSES
+from .status import STATUSES
 from .wording import counted
 
 # per-method statuses that get a section with charts, worst first
