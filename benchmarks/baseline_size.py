@@ -24,7 +24,7 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pytest_bytecount.baseline import BaselineFile  # noqa: E402
+from pytest_bytecount.regression.baseline import BaselineFile  # noqa: E402
 
 TEST = '''
 import pytest

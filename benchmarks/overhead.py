@@ -42,11 +42,11 @@ from typing import Optional
 REPO = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(REPO))
 
-from pytest_bytecount.classpath import Classpath  # noqa: E402
-from pytest_bytecount.counts import counts_from_values  # noqa: E402
-from pytest_bytecount.instrument import instrument  # noqa: E402
-from pytest_bytecount.jvm import choose_jvm  # noqa: E402
-from pytest_bytecount.targets import resolve_targets  # noqa: E402
+from pytest_bytecount.classfile.classpath import Classpath  # noqa: E402
+from pytest_bytecount.counting.counts import counts_from_values  # noqa: E402
+from pytest_bytecount.counting.instrument import instrument  # noqa: E402
+from pytest_bytecount.jvm.session import choose_jvm  # noqa: E402
+from pytest_bytecount.counting.targets import resolve_targets  # noqa: E402
 
 JAVA_DIR = Path(__file__).resolve().parent / "java"
 DEMO_SOURCE = REPO / "examples" / "demo" / "src" / "demo" / "Sorting.java"
@@ -502,7 +502,7 @@ print(json.dumps({"import": t1 - t0, "start": t2 - t1, "shutdown": t3 - t2}))
 '''
 
 
-PYTEST_OPTIONS = ("-p", "pytest_bytecount.plugin", "-p", "no:cacheprovider", "-q")
+PYTEST_OPTIONS = ("-p", "pytest_bytecount.plugin.hooks", "-p", "no:cacheprovider", "-q")
 
 
 @dataclass

@@ -21,10 +21,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT))
 
-from pytest_bytecount.classpath import Classpath  # noqa: E402
-from pytest_bytecount.counts import counts_from_values  # noqa: E402
-from pytest_bytecount.instrument import instrument  # noqa: E402
-from pytest_bytecount.jvm import ClassDir, JvmSession, choose_jvm  # noqa: E402
+from pytest_bytecount.classfile.classpath import Classpath  # noqa: E402
+from pytest_bytecount.counting.counts import counts_from_values  # noqa: E402
+from pytest_bytecount.counting.instrument import instrument  # noqa: E402
+from pytest_bytecount.jvm.session import ClassDir, JvmSession, choose_jvm  # noqa: E402
 
 FIB25_CALLS = 242_785  # invocations of fib in one fib(25)
 

@@ -16,12 +16,12 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from .classfile import ClassFormatError
-from .classpath import Classpath, ClasspathError
-from .counts import render_json
-from .instrument import instrument, stderr_progress
-from .jvm import ClassDir, JvmError, JvmSession, choose_jvm
-from .targets import TargetError
-from .weights import WeightsError, load_weights
+from .classfile.classpath import Classpath, ClasspathError
+from .counting.counts import render_json
+from .counting.instrument import instrument, stderr_progress
+from .counting.targets import TargetError
+from .jvm.session import ClassDir, JvmError, JvmSession, choose_jvm
+from .regression.weights import WeightsError, load_weights
 from .wording import counted
 
 

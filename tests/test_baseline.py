@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from pytest_bytecount.baseline import FORMAT, BaselineError, BaselineFile, NewerFormatError, folder_lock, update
+from pytest_bytecount.regression.baseline import FORMAT, BaselineError, BaselineFile, NewerFormatError, folder_lock, update
 
 
 def entry(total: int, **extra) -> dict:

@@ -7,8 +7,8 @@ import shutil
 from pathlib import Path
 
 from pytest_bytecount import cache
-from pytest_bytecount.classpath import Classpath
-from pytest_bytecount.instrument import instrument
+from pytest_bytecount.classfile.classpath import Classpath
+from pytest_bytecount.counting.instrument import instrument
 
 TARGETS = ["counting.Loops", "counting.Recursion#fib"]
 

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_bytecount.compare import Tolerance, ToleranceError, compare, parse_tolerances, render_verdict
+from pytest_bytecount.regression.compare import Tolerance, ToleranceError, compare, parse_tolerances, render_verdict
 
 
 def counts(total, invocations=1, calls=None, opcodes=None, sha="a"):

@@ -17,9 +17,9 @@ from __future__ import annotations
 import pytest
 
 from pytest_bytecount.classfile import ClassFile
-from pytest_bytecount.classpath import Classpath
-from pytest_bytecount.instrument import instrument
-from pytest_bytecount.runtime_class import RUNTIME_CLASS
+from pytest_bytecount.classfile.classpath import Classpath
+from pytest_bytecount.counting.instrument import instrument
+from pytest_bytecount.counting.runtime import RUNTIME_CLASS
 
 from engine_helpers import CODE_TOO_LARGE, corpus_classpath, new_failures
 from support.corpus import CORPUS_NAMES, corpus_classes, corpus_is_full, corpus_source, write_jar

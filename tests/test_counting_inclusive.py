@@ -223,8 +223,8 @@ def test_instrumented_classes_write_the_same_json_at_exit(classes, cli_text, ins
 
 
 def test_instrumented_classes_pass_the_classfile_api_verifier(classes):
-    from pytest_bytecount.classpath import Classpath
-    from pytest_bytecount.instrument import instrument
+    from pytest_bytecount.classfile.classpath import Classpath
+    from pytest_bytecount.counting.instrument import instrument
 
     for strategy in ("block", "instruction"):
         for abrupt in (False, True):

@@ -5,10 +5,10 @@ from __future__ import annotations
 import pytest
 
 from pytest_bytecount.classfile import ClassFile
-from pytest_bytecount.classpath import Classpath
-from pytest_bytecount.instrument import instrument
-from pytest_bytecount.runtime_class import RUNTIME_CLASS
-from pytest_bytecount.transform import _block_successors, basic_blocks, plan_paths
+from pytest_bytecount.classfile.classpath import Classpath
+from pytest_bytecount.counting.instrument import instrument
+from pytest_bytecount.counting.runtime import RUNTIME_CLASS
+from pytest_bytecount.counting.transform import _block_successors, basic_blocks, plan_paths
 
 from engine_helpers import exercise, read_class_dir, write_class_dir
 from support.verifier import verify_hotspot
@@ -97,7 +97,7 @@ def test_blocks_on_cycles_match_a_brute_force_search():
     a block is on a cycle exactly when it can reach itself."""
     import random
 
-    from pytest_bytecount.transform import blocks_in_cycles
+    from pytest_bytecount.counting.transform import blocks_in_cycles
 
     rng = random.Random(7)
     for _ in range(3000):

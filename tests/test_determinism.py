@@ -9,7 +9,7 @@ import textwrap
 import pytest
 
 from pytest_bytecount import __version__
-from pytest_bytecount.determinism import CountDifference, DeterminismCheck, differences
+from pytest_bytecount.regression.determinism import CountDifference, DeterminismCheck, differences
 from support.pytest_project import JDK17, run
 
 
@@ -313,18 +313,18 @@ def test_an_error_inside_pytest_bytecount_in_the_second_run_is_reported_as_the_p
     innermost frame is in the package), not by the test or by Java, so it must not be called nondeterminism."""
     scaling_project.makepyfile(test_line='''
         import pytest
-        import pytest_bytecount.scaling
+        import pytest_bytecount.regression.scaling
 
         @pytest.fixture
         def fit_breaks_on_second_call(monkeypatch):
-            fit = pytest_bytecount.scaling.fit
+            fit = pytest_bytecount.regression.scaling.fit
             calls = []
 
             def fit_with_a_bug(sizes, values):
                 calls.append(1)
                 return fit(sizes, values if len(calls) == 1 else [None] * len(values))
 
-            monkeypatch.setattr(pytest_bytecount.scaling, "fit", fit_with_a_bug)
+            monkeypatch.setattr(pytest_bytecount.regression.scaling, "fit", fit_with_a_bug)
 
         @pytest.mark.bytecount("order.Line#sumTo")
         def test_linear(bytecount, fit_breaks_on_second_call):
@@ -338,7 +338,7 @@ def test_an_error_inside_pytest_bytecount_in_the_second_run_is_reported_as_the_p
         f"bytecount: cannot check determinism: the second run of this test stopped on an error inside "
         f"pytest-bytecount {__version__}, not in the test or its Java code:",
         "TypeError: *",
-        "raised in pytest_bytecount/scaling.py, line *",
+        "raised in pytest_bytecount/regression/scaling.py, line *",
         "This is a bug in pytest-bytecount: please report it with this message. Until it is fixed, run this test "
         "without --bytecount-check-determinism.",
     ])

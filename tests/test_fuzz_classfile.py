@@ -31,7 +31,7 @@ from pytest_bytecount.classfile import ClassFile, ClassFormatError, CodeFormatEr
 from pytest_bytecount.classfile import opcodes as op
 from pytest_bytecount.classfile.code import TypeAnnotations
 from pytest_bytecount.classfile.model import Attribute
-from pytest_bytecount.transform import Batch, instrument_class
+from pytest_bytecount.counting.transform import Batch, instrument_class
 
 from engine_helpers import read_class_dir
 from support import fuzz

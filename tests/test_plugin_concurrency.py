@@ -87,7 +87,7 @@ def test_two_pytest_processes_updating_one_baseline_file_keep_each_others_entrie
 WRITER = r'''
 import json, sys
 from pathlib import Path
-from pytest_bytecount.baseline import update
+from pytest_bytecount.regression.baseline import update
 
 path = Path(sys.argv[1])
 texts = [json.loads(Path(sys.argv[2]).read_text()), json.loads(Path(sys.argv[3]).read_text())]
@@ -106,7 +106,7 @@ while True:
 def test_a_writer_killed_at_any_moment_leaves_the_old_or_the_new_file(tmp_path):
     """SIGKILL a process rewriting a baseline in a loop, at random moments: the file always parses and
     is exactly one of the two versions; temporary files of killed writers are removed by the next one."""
-    from pytest_bytecount.baseline import BaselineFile, update
+    from pytest_bytecount.regression.baseline import BaselineFile, update
 
     def version(tag: str) -> dict:  # about 1 MB of baseline, so that a write takes a while
         entry = {"jvm": "17", "plugin": tag, "methods": {

@@ -118,7 +118,7 @@ def test_a_regression_is_on_the_page_chromium_renders(project, tmp_path):
             assert not re.search(r"(https?:|//)", value or ""), (tag, name, value)
 
     # and it is drawn: the widest "now" bar is as wide on screen as in the markup, the baseline bars show too
-    from pytest_bytecount.report_html import BASELINE_COLOR, NOW_COLOR
+    from pytest_bytecount.regression.report_html import BASELINE_COLOR, NOW_COLOR
 
     _, _, rows = read_png(screenshot(page, tmp_path / "report.png"))
     widest_now = max(float(a["width"]) for _, a, _ in dom.find("rect", class_="now"))

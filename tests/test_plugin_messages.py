@@ -96,9 +96,9 @@ def test_a_missing_zero_vm_says_which_file_is_missing_and_how_to_get_one(pyteste
     inventory_project(pytester, settings)
     pytester.makeconftest(f"""
         from pathlib import Path
-        import pytest_bytecount.jvm
+        import pytest_bytecount.jvm.session
 
-        pytest_bytecount.jvm.SYSTEM_JVMS = Path({str(system)!r})
+        pytest_bytecount.jvm.session.SYSTEM_JVMS = Path({str(system)!r})
     """)
     message = usage_error(run(pytester))
     release = (Path(JDK17) / "release").read_text()

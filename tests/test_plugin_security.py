@@ -130,7 +130,7 @@ def test_a_tampered_compile_cache_entry_is_never_used(pytester):
 
 
 def test_a_cache_entry_is_checked_file_by_file_against_its_manifest(tmp_path):
-    from pytest_bytecount.javac import MANIFEST, _manifest, entry_problem
+    from pytest_bytecount.jvm.javac import MANIFEST, _manifest, entry_problem
 
     entry = tmp_path / "entry"
     shutil.copytree(guard_classes(), entry, ignore=shutil.ignore_patterns(".bytecount-build.json"))

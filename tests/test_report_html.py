@@ -8,7 +8,7 @@ import re
 
 import pytest
 
-from pytest_bytecount.report_html import loglog_chart, order_change, render, write_report
+from pytest_bytecount.regression.report_html import loglog_chart, order_change, render, write_report
 from support.chromium import Dom
 
 SORT = "demo.Sorting#insertionSort([I)V"

@@ -18,7 +18,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_bytecount.scaling import (
+from pytest_bytecount.regression.scaling import (
     ORDERS,
     MethodScaling,
     ScalingError,

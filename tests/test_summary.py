@@ -2,9 +2,9 @@
 
 from __future__ import annotations
 
-from pytest_bytecount.compare import idle_targets, matched_by, over_limit, render_idle
-from pytest_bytecount.status import FAILING, PASSING, STATUSES
-from pytest_bytecount.summary import Summary, accept_command
+from pytest_bytecount.regression.compare import idle_targets, matched_by, over_limit, render_idle
+from pytest_bytecount.regression.status import FAILING, PASSING, STATUSES
+from pytest_bytecount.plugin.summary import Summary, accept_command
 
 
 def ran(n, abrupt=None):

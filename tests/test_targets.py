@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import pytest
 
-from pytest_bytecount.classpath import Classpath
-from pytest_bytecount.targets import MethodId, TargetError, TargetPattern, resolve_targets
+from pytest_bytecount.classfile.classpath import Classpath
+from pytest_bytecount.counting.targets import MethodId, TargetError, TargetPattern, resolve_targets
 
 
 @pytest.fixture(scope="module")

@@ -7,7 +7,7 @@ import subprocess
 import sys
 import time
 
-from pytest_bytecount.jvm import ORPHAN_AGE_S, _remove_orphans
+from pytest_bytecount.jvm.session import ORPHAN_AGE_S, _remove_orphans
 
 
 def _dead_pid() -> int:

@@ -10,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from pytest_bytecount.weights import DEFAULT_FILE, WeightsError, load_weights
+from pytest_bytecount.regression.weights import DEFAULT_FILE, WeightsError, load_weights
 from support.javac import compile_java
 
 BY_HAND = Path(__file__).resolve().parent / "java-by-hand"

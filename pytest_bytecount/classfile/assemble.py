@@ -4,10 +4,10 @@ from __future__ import annotations
 
 from typing import Sequence
 
+from . import opcodes as op
 from .code import Code, Insn
 from .constant_pool import ConstantPool
 from .model import ClassFile, Member, Method
-from . import opcodes as op
 
 ACC_PUBLIC = 0x0001
 ACC_PRIVATE = 0x0002

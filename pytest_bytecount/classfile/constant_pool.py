@@ -5,8 +5,8 @@ from __future__ import annotations
 import struct
 from typing import Optional
 
-from .errors import ClassFormatError
 from ..wording import counted
+from .errors import ClassFormatError
 
 UTF8 = 1
 INTEGER = 3

@@ -13,9 +13,9 @@ import json
 import sys
 from pathlib import Path
 
-from pytest_bytecount.classpath import Classpath
-from pytest_bytecount.instrument import instrument
-from pytest_bytecount.jvm import ClassDir, JvmSession, choose_jvm
+from pytest_bytecount.classfile.classpath import Classpath
+from pytest_bytecount.counting.instrument import instrument
+from pytest_bytecount.jvm.session import ClassDir, JvmSession, choose_jvm
 
 
 def main(jobs_file: str, results_file: str) -> int:

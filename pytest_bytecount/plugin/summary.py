@@ -1,5 +1,5 @@
 """The end-of-session summary: a plain object that renders lines from each test's status (see
-:mod:`pytest_bytecount.status`), so it is tested without pytest."""
+:mod:`pytest_bytecount.regression.status`), so it is tested without pytest."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ import shlex
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .status import STATUSES
+from ..regression.status import STATUSES
 
 SHOWN = 10  # test ids listed per status
 

@@ -19,14 +19,14 @@ from collections import Counter
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-from .classfile import ClassFile, ClassFormatError, CodeFormatError, CodeTooLargeError, Insn
-from .classfile import opcodes as op
-from .classfile.assemble import push_int
-from .classfile.code import Handler, Label
-from .classfile.frames import (INTEGER, LONG, TOP, UNINITIALIZED_THIS, Frame, Obj, is_wide, slots_to_entries,
-                               type_from_descriptor, with_locals)
+from ..classfile import ClassFile, ClassFormatError, CodeFormatError, CodeTooLargeError, Insn
+from ..classfile import opcodes as op
+from ..classfile.assemble import push_int
+from ..classfile.code import Handler, Label
+from ..classfile.frames import (INTEGER, LONG, TOP, UNINITIALIZED_THIS, Frame, Obj, is_wide, slots_to_entries,
+                                type_from_descriptor, with_locals)
 from .inclusive import INCLUSIVE_CLASS
-from .runtime_class import MAX_VALUES_PER_CALL, RUNTIME_CLASS, add_descriptor
+from .runtime import MAX_VALUES_PER_CALL, RUNTIME_CLASS, add_descriptor
 from .targets import MethodId
 
 INVOKES = frozenset((op.INVOKEVIRTUAL, op.INVOKESPECIAL, op.INVOKESTATIC, op.INVOKEINTERFACE, op.INVOKEDYNAMIC))
@@ -545,7 +545,7 @@ def _this_uninitialized(code, cf) -> Optional[list]:
     """In a constructor: per instruction, whether ``this`` is still uninitialized there (before the
     super/this call), found by simulating types from each stack map frame. None when some instruction
     holds an uninitialized ``this`` elsewhere than in local 0 (then no handler is added)."""
-    from .classfile.frames import UNINITIALIZED_THIS, TypeState, entries_to_slots, initial_locals
+    from ..classfile.frames import UNINITIALIZED_THIS, TypeState, entries_to_slots, initial_locals
 
     m = code.method
     state = TypeState(entries_to_slots(initial_locals(cf.name, m.name, m.descriptor, False)), [])

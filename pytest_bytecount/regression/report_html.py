@@ -16,8 +16,8 @@ import shlex
 from pathlib import Path
 from typing import Iterable, Optional
 
+from ..wording import counted
 from .status import STATUSES
-from .wording import counted
 
 # per-method statuses that get a section with charts, worst first
 SECTION_STATUSES = ("regressed", "changed", "improved")
@@ -244,7 +244,7 @@ ALWAYS_SHOWN = ("passed", "regressed", "improved", "changed", "new")
 
 def tally(results: dict) -> dict:
     """Tests by status: the usual five always, every other status (recorded, not-run, failed, ...) when
-    some test has it. The words are the terminal summary's (:mod:`pytest_bytecount.summary`)."""
+    some test has it. The words are the terminal summary's (:mod:`pytest_bytecount.plugin.summary`)."""
     out = {s: 0 for s in STATUSES}
     for r in results.values():
         out[r.get("status", "new")] = out.get(r.get("status", "new"), 0) + 1

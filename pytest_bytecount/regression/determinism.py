@@ -24,13 +24,13 @@ from typing import Callable, Optional, Union
 
 import pytest
 
-from . import __version__
+from .. import __version__
 from .scaling import ScalingError, ScalingResult
 
 SCALARS = ("invocations", "total", "cost")
 CAUSES = ("iteration over hash-based collections of objects without their own hashCode (identity hashes "
           "differ from run to run), System.identityHashCode, thread timing, clocks or random numbers")
-PACKAGE = Path(__file__).resolve().parent  # an exception whose innermost frame is in here is the plugin's
+PACKAGE = Path(__file__).resolve().parents[1]  # an exception whose innermost frame is in here is the plugin's
 
 
 @dataclass(frozen=True)
@@ -178,7 +178,7 @@ def check_in_fresh_loader(fixture, rerun: Callable[[], None]) -> DeterminismChec
     """Run ``rerun`` (the test function) again with ``fixture`` switched to a fresh loader; compare counts
     and the complexity checks of both runs. The fixture keeps the first run's complexity check.
 
-    ``fixture`` is the test's :class:`~pytest_bytecount.plugin.BytecountFixture` after a passing first run.
+    ``fixture`` is the test's :class:`~pytest_bytecount.plugin.hooks.BytecountFixture` after a passing first run.
     """
     first = fixture.counts()
     first_scaling = fixture.scaling_result

@@ -22,7 +22,10 @@ import tempfile
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
-from .config import ConfigError
+
+class JavacError(ValueError):
+    """``sources`` that cannot be compiled: no javac, no sources, or javac's own errors."""
+
 
 MANIFEST = ".complete"
 _OPTIONS = ["-g", "-encoding", "UTF-8"]
@@ -36,7 +39,7 @@ def _javac(settings) -> Path:
     found = shutil.which("javac")
     if found:
         return Path(found)
-    raise ConfigError("[tool.bytecount] sources needs javac (a JDK, not a JRE): set java-home or JAVA_HOME to a JDK")
+    raise JavacError("[tool.bytecount] sources needs javac (a JDK, not a JRE): set java-home or JAVA_HOME to a JDK")
 
 
 def _sha256_file(path: Path) -> str:
@@ -117,10 +120,10 @@ def compile_sources(roots: Sequence[Path], settings, classpath: Sequence[str],
     files = []
     for root in roots:
         if not root.exists():
-            raise ConfigError(f"[tool.bytecount] sources: {root} does not exist")
+            raise JavacError(f"[tool.bytecount] sources: {root} does not exist")
         files += sorted(root.rglob("*.java")) if root.is_dir() else [root]
     if not files:
-        raise ConfigError(f"[tool.bytecount] sources: no .java files under {', '.join(map(str, roots))}")
+        raise JavacError(f"[tool.bytecount] sources: no .java files under {', '.join(map(str, roots))}")
     javac = _javac(settings)
     key = _cache_key(javac, files, classpath)
     cache = Path(settings.root) / ".bytecount-cache" / "classes" / key[:24]
@@ -141,7 +144,7 @@ def compile_sources(roots: Sequence[Path], settings, classpath: Sequence[str],
                             text=True)
     if result.returncode != 0:
         shutil.rmtree(staging, ignore_errors=True)
-        raise ConfigError(f"javac failed on [tool.bytecount] sources:\n{result.stdout}")
+        raise JavacError(f"javac failed on [tool.bytecount] sources:\n{result.stdout}")
     (staging / MANIFEST).write_text(json.dumps(_manifest(staging, key), indent=1, sort_keys=True) + "\n")
     try:
         os.replace(staging, cache)

@@ -32,7 +32,7 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence
 
-from .wording import counted
+from ..wording import counted
 
 ORDERS = ("1", "log n", "n", "n log n", "n^2", "n^3", "2^n")
 RANK = {order: i for i, order in enumerate(ORDERS)}
@@ -235,7 +235,7 @@ def select_methods(methods, pattern: Optional[str], one: bool = False) -> List[s
         return sorted(methods)
     if pattern in methods:
         return [pattern]
-    from .targets import TargetError, TargetPattern
+    from ..counting.targets import TargetError, TargetPattern
 
     try:
         pat = TargetPattern.parse(pattern)

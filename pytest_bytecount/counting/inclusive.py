@@ -29,11 +29,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from .classfile import ClassFile, ClassFormatError, Insn
-from .classfile import opcodes as op
-from .classfile.assemble import push_int
-from .classfile.frames import Obj, split_method_descriptor
-from .classpath import Classpath
+from ..classfile import ClassFile, ClassFormatError, Insn
+from ..classfile import opcodes as op
+from ..classfile.assemble import push_int
+from ..classfile.classpath import Classpath
+from ..classfile.frames import Obj, split_method_descriptor
 from .targets import MethodId
 
 INCLUSIVE_CLASS = "pytest_bytecount/Inclusive"
@@ -408,8 +408,8 @@ class _Shifted:
 def add_segment_boundary(data: bytes, plan: InclusivePlan) -> bytes:
     """``data`` with its ``<clinit>`` entering and leaving a segment of its own (nothing counted):
     ``Inclusive.enter`` at entry saves and clears the armed call, ``leave``/``fail`` restore it."""
-    from .classfile.code import Handler, Label
-    from .classfile.frames import LONG, Frame, with_locals
+    from ..classfile.code import Handler, Label
+    from ..classfile.frames import LONG, Frame, with_locals
 
     cf = ClassFile.parse(data)
     method = cf.find_method("<clinit>", "()V")

@@ -9,15 +9,15 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Optional
 
-from .classfile import ClassFormatError
-from .classpath import Classpath
+from ..classfile import ClassFormatError
+from ..classfile.classpath import Classpath
+from ..wording import counted
 from .counts import counts_from_values
 from .inclusive import INCLUSIVE_CLASS, InclusiveTarget, add_segment_boundary, plan_inclusive
 from .inclusive_runtime import build_inclusive_class
-from .runtime_class import LAYOUT_RESOURCE, RUNTIME_CLASS, build_runtime_class, layout_program
+from .runtime import LAYOUT_RESOURCE, RUNTIME_CLASS, build_runtime_class, layout_program
 from .targets import resolve_targets
 from .transform import STRATEGIES, Batch, instrument_class
-from .wording import counted
 
 
 @dataclass

@@ -56,8 +56,8 @@ def _render_group(c: dict) -> str:
 
 def render_json(counts: dict) -> str:
     """The JSON text, one method a line, sorted keys; the instrumented classes' own exit hook writes the
-    same text (see :func:`pytest_bytecount.runtime_class.layout_program`). A ``cost`` key (from a weight
-    table, :mod:`pytest_bytecount.weights`) is kept, in its sorted place."""
+    same text (see :func:`pytest_bytecount.counting.runtime.layout_program`). A ``cost`` key (from a weight
+    table, :mod:`pytest_bytecount.regression.weights`) is kept, in its sorted place."""
     lines = []
     for method_id in sorted(counts):
         c = counts[method_id]

@@ -12,7 +12,7 @@ code, whatever the number of invocations.
 When the JVM runs with ``-Dbytecount.out=FILE`` a shutdown hook writes the contract's JSON to FILE,
 following ``Counters.layout``, a resource written next to the class: a small program of one-letter
 operations (see :func:`layout_program`) that prints the counts in exactly the text
-:func:`pytest_bytecount.counts.render_json` produces. The class is version 49, so it needs no stack map
+:func:`pytest_bytecount.counting.counts.render_json` produces. The class is version 49, so it needs no stack map
 frames and runs on any JVM from Java 5 to 25.
 """
 
@@ -20,12 +20,12 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .classfile import opcodes as op
-from .classfile.assemble import (ACC_FINAL, ACC_PRIVATE, ACC_PUBLIC, ACC_STATIC, add_field, add_method,
-                                 new_class, push_int)
+from ..classfile import opcodes as op
+from ..classfile.assemble import (ACC_FINAL, ACC_PRIVATE, ACC_PUBLIC, ACC_STATIC, add_field, add_method,
+                                  new_class, push_int)
 
 ACC_SYNCHRONIZED = 0x0020
-from .classfile.code import Insn, Label, Switch
+from ..classfile.code import Insn, Label, Switch
 
 RUNTIME_CLASS = "pytest_bytecount/Counters"
 LAYOUT_RESOURCE = "Counters.layout"

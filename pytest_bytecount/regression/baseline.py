@@ -257,7 +257,7 @@ def folder_lock(folder: Path) -> Iterator[None]:
 
 def _locked(folder: Path) -> int:
     """A descriptor holding the folder's lock. An emptied folder is removed under its lock (see
-    :mod:`pytest_bytecount.stale`): a writer that waited for it then holds the lock of a folder that is
+    :mod:`pytest_bytecount.regression.stale`): a writer that waited for it then holds the lock of a folder that is
     gone, which excludes nobody, so it makes the folder anew and locks that one."""
     while True:
         folder.mkdir(parents=True, exist_ok=True)

@@ -19,10 +19,10 @@ import tempfile
 from pathlib import Path
 from typing import Iterable, Optional
 
-from . import __version__
-from .classpath import Classpath
-from .targets import MethodId, TargetPattern
+from .. import __version__
+from ..classfile.classpath import Classpath
 from .inclusive import InclusiveTarget
+from .targets import MethodId, TargetPattern
 from .transform import CounterMap
 
 FORMAT = 3
@@ -33,7 +33,7 @@ def plugin_digest() -> str:
     """The plugin version plus a hash of every Python source file of the package."""
     global _plugin_digest
     if _plugin_digest is None:
-        root = Path(__file__).resolve().parent
+        root = Path(__file__).resolve().parents[1]  # the package, not only this sub-package
         h = hashlib.sha256(__version__.encode())
         for f in sorted(root.rglob("*.py")):
             h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
@@ -94,7 +94,7 @@ def _file_name(internal_name: str) -> str:
 
 
 def load(cache_dir: Path, key: str):
-    """The cached :class:`~pytest_bytecount.instrument.Instrumented` for ``key``, or None."""
+    """The cached :class:`~pytest_bytecount.counting.instrument.Instrumented` for ``key``, or None."""
     from .instrument import Instrumented
 
     entry = Path(cache_dir) / key

@@ -27,7 +27,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional, Union
 
-from ..classfile.opcodes import MNEMONICS
+from ...classfile.opcodes import MNEMONICS
 
 if sys.version_info >= (3, 11):
     import tomllib

@@ -6,13 +6,13 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-from .targets import MethodId, TargetError, TargetPattern
+from ..counting.targets import MethodId, TargetError, TargetPattern
 
 METRICS = ("total", "invocations", "cost", "allocated", "elements", "abrupt", "inclusive", "calls")
 # per-method figures compared as one number each; "cost" exists only when a weight table is active,
 # "allocated" (objects and arrays created) and "elements" (their lengths) with allocation recording,
 # "abrupt" (invocations that ended by an exception) when those are tallied, "inclusive" (the inclusive
-# total: own plus linked callees', see pytest_bytecount.inclusive) with inclusive counts
+# total: own plus linked callees', see pytest_bytecount.counting.inclusive) with inclusive counts
 SCALAR_METRICS = ("total", "invocations", "cost", "allocated", "elements", "abrupt", "inclusive")
 
 

@@ -13,23 +13,23 @@ from typing import Optional
 
 import pytest
 
-from . import __version__
-from .baseline import BaselineError, BaselineFile, update
-from .classfile import ClassFormatError
-from .classpath import Classpath, ClasspathError
-from .compare import (ToleranceError, compare, idle_targets, over_limit, parse_tolerances, render_idle,
-                      render_over_limit, render_verdict, that_ran)
+from .. import __version__
+from ..classfile import ClassFormatError
+from ..classfile.classpath import Classpath, ClasspathError
+from ..counting.instrument import instrument
+from ..counting.targets import TargetError, missing_class_message
+from ..jvm.session import ClassDir, JvmChoice, JvmError, JvmSession, choose_jvm
+from ..regression.baseline import BaselineError, BaselineFile, update
+from ..regression.compare import (ToleranceError, compare, idle_targets, over_limit, parse_tolerances, render_idle,
+                                  render_over_limit, render_verdict, that_ran)
+from ..regression.determinism import DeterminismCheck, check_in_fresh_loader
+from ..regression.results import ResultsFile
+from ..regression.scaling import (ScalingError, ScalingResult, baseline_entry, check_metric, check_sizes, check_stored,
+                                  compare_scaling, measure, metric_value, render_scaling)
+from ..regression.stale import Prune, is_full_run, remove as remove_stale_file, run_directories, stale_files
+from ..regression.weights import WeightsError, load_weights
 from .config import ConfigError, Settings, load_settings, options_given
-from .determinism import DeterminismCheck, check_in_fresh_loader
-from .instrument import instrument
-from .jvm import ClassDir, JvmChoice, JvmError, JvmSession, choose_jvm
-from .results import ResultsFile
 from .summary import Summary
-from .scaling import (ScalingError, ScalingResult, baseline_entry, check_metric, check_sizes, check_stored,
-                      compare_scaling, measure, metric_value, render_scaling)
-from .stale import Prune, is_full_run, remove as remove_stale_file, run_directories, stale_files
-from .targets import TargetError, missing_class_message
-from .weights import WeightsError, load_weights
 
 MARKER = "bytecount"
 MARKER_OPTIONS = {"tolerance", "strict", "abrupt", "allocations", "inclusive", "max_invocations"}
@@ -128,7 +128,7 @@ class BytecountFixture:
 
     def scaling(self, sizes, run, metric: str = "total", method: Optional[str] = None) -> ScalingResult:
         """Call ``run(n)`` for each n in ``sizes`` and fit each counted method's counts per run against
-        1, log n, n, n log n, n^2, n^3 and 2^n (see :mod:`pytest_bytecount.scaling`).
+        1, log n, n, n log n, n^2, n^3 and 2^n (see :mod:`pytest_bytecount.regression.scaling`).
 
         ``metric`` is ``total``, ``invocations`` or ``calls``; ``method`` (a method id or pattern) limits the
         check to some of the marked methods. After the test the orders are compared with the baseline's:
@@ -245,11 +245,11 @@ class BytecountPlugin:
                     "--bytecount-classpath")
             entries = list(s.classpath)
             if s.sources:
-                from .javac import compile_sources
+                from ..jvm.javac import JavacError, compile_sources
 
                 try:
                     entries.insert(0, str(compile_sources([Path(p) for p in s.sources], s, entries, self._say)))
-                except ConfigError as e:
+                except JavacError as e:
                     raise pytest.UsageError(f"bytecount: {e}") from None
             try:
                 self._classpath = Classpath.parse(entries)
@@ -605,7 +605,7 @@ class BytecountPlugin:
             self._results_file.finish(self.results)
         html_dir = self._html_dir()
         if html_dir is not None:
-            from .report_html import write_report
+            from ..regression.report_html import write_report
 
             self.html_report = write_report(self.results, html_dir)
         summary_file = os.environ.get("GITHUB_STEP_SUMMARY")

@@ -13,9 +13,9 @@ import re
 from dataclasses import dataclass
 from typing import Iterable, Optional
 
-from .classfile import ClassFile, ClassFormatError
-from .classpath import Classpath
-from .wording import counted
+from ..classfile import ClassFile, ClassFormatError
+from ..classfile.classpath import Classpath
+from ..wording import counted
 
 
 class TargetError(ValueError):

@@ -30,12 +30,12 @@ from __future__ import annotations
 
 from typing import Iterable
 
-from .classfile import opcodes as op
-from .classfile.assemble import (ACC_FINAL, ACC_PRIVATE, ACC_PUBLIC, ACC_STATIC, add_field, add_method, new_class,
-                                 push_int)
-from .classfile.code import Insn, Label
+from ..classfile import opcodes as op
+from ..classfile.assemble import (ACC_FINAL, ACC_PRIVATE, ACC_PUBLIC, ACC_STATIC, add_field, add_method, new_class,
+                                  push_int)
+from ..classfile.code import Insn, Label
 from .inclusive import INCLUSIVE_CLASS
-from .runtime_class import RUNTIME_CLASS, add_descriptor
+from .runtime import RUNTIME_CLASS, add_descriptor
 
 _FIELDS = {
     "owner": "Ljava/lang/Thread;", "armRecv": "Ljava/lang/Object;", "armSel": "I", "list": "[I",

@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Sequence
 
-from .runtime_class import RUNTIME_CLASS
+from ..counting.runtime import RUNTIME_CLASS
 
 
 class JvmError(RuntimeError):
