@@ -6,7 +6,7 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
-from pytest_bytecount import cache
+from pytest_bytecount.counting import cache
 from pytest_bytecount.classfile.classpath import Classpath
 from pytest_bytecount.counting.instrument import instrument
 

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass, field
-from typing import Iterator, Optional
+from typing import Callable, Iterator, Optional
 
 from .constant_pool import ConstantPool
 from .errors import ClassFormatError, shown
@@ -26,6 +26,10 @@ _u2 = struct.Struct(">H")
 _u4 = struct.Struct(">I")
 _u2u2u2 = struct.Struct(">HHH")
 _header = struct.Struct(">IHH")
+
+# Code.decode: the code layer sits on top of this one, so the package installs it (classfile/__init__.py)
+# instead of this module importing it back.
+CODE_DECODER: Optional[Callable] = None
 
 
 @dataclass(eq=False)
@@ -104,9 +108,7 @@ class Method(Member):
         if a is None:
             return None
         if not hasattr(a, "instructions"):
-            from .code import Code  # the code layer sits on top of this one
-
-            a = Code.decode(self, a)
+            a = CODE_DECODER(self, a)
             self.attributes[i] = a
         return a
 

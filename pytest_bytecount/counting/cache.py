@@ -22,6 +22,7 @@ from typing import Iterable, Optional
 from .. import __version__
 from ..classfile.classpath import Classpath
 from .inclusive import InclusiveTarget
+from .instrumented import Instrumented
 from .targets import MethodId, TargetPattern
 from .transform import CounterMap
 
@@ -94,9 +95,7 @@ def _file_name(internal_name: str) -> str:
 
 
 def load(cache_dir: Path, key: str):
-    """The cached :class:`~pytest_bytecount.counting.instrument.Instrumented` for ``key``, or None."""
-    from .instrument import Instrumented
-
+    """The cached :class:`~pytest_bytecount.counting.instrumented.Instrumented` for ``key``, or None."""
     entry = Path(cache_dir) / key
     try:
         manifest = json.loads((entry / "manifest.json").read_text(encoding="utf-8"))

@@ -1,0 +1,73 @@
+"""The package's layers: every import goes to the module's own layer or a lower one, and no module imports
+itself back through others (no cycle). Read from the source with ``ast``, imports inside functions included."""
+
+from __future__ import annotations
+
+import ast
+from pathlib import Path
+
+PACKAGE = Path(__file__).resolve().parent.parent / "pytest_bytecount"
+# lowest first; a module may import from its own layer and the ones before it
+LAYERS = ["wording", "classfile", "counting", "jvm", "regression", "plugin", "cli"]
+
+
+def module_name(path: Path) -> str:
+    parts = list(path.relative_to(PACKAGE.parent).with_suffix("").parts)
+    return ".".join(parts[:-1] if parts[-1] == "__init__" else parts)
+
+
+def imports(path: Path) -> set:
+    """The package's modules that ``path`` imports (absolute dotted names)."""
+    name = module_name(path)
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.ImportFrom) and node.level:
+            base = package.split(".")[: len(package.split(".")) - node.level + 1]
+            target = ".".join(base + ([node.module] if node.module else []))
+            for alias in node.names:  # "from . import cache" names a module
+                candidate = f"{target}.{alias.name}"
+                out.add(candidate if module_path(candidate) else target)
+        elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pytest_bytecount"):
+            out.add(node.module)
+    return {m for m in out if m != "pytest_bytecount"}  # the package itself: __version__ only
+
+
+def module_path(name: str):
+    rel = Path(*name.split("."))
+    for candidate in (PACKAGE.parent / rel.with_suffix(".py"), PACKAGE.parent / rel / "__init__.py"):
+        if candidate.exists():
+            return candidate
+    return None
+
+
+def layer(name: str) -> int:
+    parts = name.split(".")
+    return LAYERS.index(parts[1]) if len(parts) > 1 and parts[1] in LAYERS else -1
+
+
+GRAPH = {module_name(p): imports(p) for p in PACKAGE.rglob("*.py") if p.name != "__main__.py"}
+
+
+def test_every_module_belongs_to_a_layer():
+    assert [m for m in GRAPH if m != "pytest_bytecount" and layer(m) < 0] == []
+
+
+def test_imports_only_go_down_the_layers():
+    upward = sorted(f"{m} imports {t}" for m, targets in GRAPH.items() for t in targets if layer(t) > layer(m))
+    assert upward == []
+
+
+def test_no_module_imports_itself_back_through_others():
+    cycles = []
+    for start in GRAPH:
+        stack, seen = [(start, [start])], set()
+        while stack:
+            node, path = stack.pop()
+            for nxt in GRAPH.get(node, ()):
+                if nxt == start:
+                    cycles.append(" -> ".join(path + [start]))
+                elif nxt not in seen:
+                    seen.add(nxt)
+                    stack.append((nxt, path + [nxt]))
+    assert cycles == []
