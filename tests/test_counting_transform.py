@@ -8,7 +8,8 @@ from pytest_bytecount.classfile import ClassFile
 from pytest_bytecount.classfile.classpath import Classpath
 from pytest_bytecount.counting.instrument import instrument
 from pytest_bytecount.counting.runtime import RUNTIME_CLASS
-from pytest_bytecount.counting.transform import _block_successors, basic_blocks, plan_paths
+from pytest_bytecount.counting.flow import basic_blocks, block_successors
+from pytest_bytecount.counting.plan import plan_paths
 
 from engine_helpers import exercise, read_class_dir, write_class_dir
 from support.verifier import verify_hotspot
@@ -89,7 +90,7 @@ def test_loop_free_methods_count_one_path_per_invocation_and_the_rest_do_not(cou
     for name in ("classify", "scan"):  # a switch; a loop
         code = next(m for m in original.methods if m.name == name).code
         blocks = basic_blocks(code)
-        assert plan_paths(code, blocks, _block_successors(code, blocks)) is None
+        assert plan_paths(code, blocks, block_successors(code, blocks)) is None
 
 
 def test_blocks_on_cycles_match_a_brute_force_search():
@@ -97,7 +98,7 @@ def test_blocks_on_cycles_match_a_brute_force_search():
     a block is on a cycle exactly when it can reach itself."""
     import random
 
-    from pytest_bytecount.counting.transform import blocks_in_cycles
+    from pytest_bytecount.counting.flow import blocks_in_cycles
 
     rng = random.Random(7)
     for _ in range(3000):

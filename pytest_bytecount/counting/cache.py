@@ -24,7 +24,7 @@ from ..classfile.classpath import Classpath
 from .inclusive import InclusiveTarget
 from .instrumented import Instrumented
 from .targets import MethodId, TargetPattern
-from .transform import CounterMap
+from .countermap import CounterMap
 
 FORMAT = 3
 _plugin_digest: Optional[str] = None

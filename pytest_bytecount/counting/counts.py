@@ -8,7 +8,7 @@ import json
 from typing import Iterable, Optional, Sequence
 
 from .inclusive import inclusive_counts
-from .transform import CounterMap
+from .countermap import CounterMap
 
 
 def _group(cmap: CounterMap, values: Sequence[int]) -> dict:

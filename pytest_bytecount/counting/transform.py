@@ -1,15 +1,15 @@
 """The counting transform: ByCounter-style counters in the target methods (the counting contract).
 
-For each target method:
-- discovery: the opcodes (by mnemonic, ``wide`` forms under the instruction they modify) and the call
-  signatures present in its code;
-- one ``int`` local per opcode and per signature, zeroed at entry and declared in every stack map frame;
-- an ``iinc`` of the opcode's counter (and of the callee's, for invokes) before every instruction;
-- before every ``*return``: ``Counters.add(first, 1, c0, c1, ...)``, adding this invocation's counters
-  to the batch-wide totals (see :mod:`.runtime_class`). An invocation that ends by an exception reports
-  nothing.
+Per target method, :func:`instrument_method` decides where counting code goes and emits it:
+- ``block`` strategy (the default): the method's basic blocks (:mod:`.flow`) get counters only where flow
+  conservation cannot derive them (:mod:`.plan`), or one counter per path for small loop-free methods;
+- ``instruction`` strategy (ByCounter's reference): one ``int`` local per opcode and per call signature,
+  an ``iinc`` before every instruction;
+- before every ``*return`` the invocation's counters are added to the batch-wide totals of the support
+  class (:mod:`.runtime`). An invocation that ends by an exception reports nothing, unless abrupt exits
+  are tallied (a handler around the body reports them under separate counters).
 
-A :class:`CounterMap` tells, for each method, which counter index stands for which opcode or signature.
+A :class:`~.countermap.CounterMap` tells, for each method, what its counters stand for.
 """
 
 from __future__ import annotations
@@ -25,127 +25,14 @@ from ..classfile.assemble import push_int
 from ..classfile.code import Handler, Label
 from ..classfile.frames import (INTEGER, LONG, TOP, UNINITIALIZED_THIS, Frame, Obj, is_wide, slots_to_entries,
                                 type_from_descriptor, with_locals)
+from .countermap import CounterMap
+from .flow import basic_blocks, block_successors, blocks_in_cycles, loop_heads
 from .inclusive import INCLUSIVE_CLASS
+from .plan import every_block, plan_block_counters, plan_paths
 from .runtime import MAX_VALUES_PER_CALL, RUNTIME_CLASS, add_descriptor
 from .targets import MethodId
 
 INVOKES = frozenset((op.INVOKEVIRTUAL, op.INVOKESPECIAL, op.INVOKESTATIC, op.INVOKEINTERFACE, op.INVOKEDYNAMIC))
-
-
-@dataclass
-class CounterMap:
-    """One method's counters, from index ``base`` on, per strategy:
-
-    - ``instruction``: counter ``base`` counts invocations, then one counter per opcode (``opcodes``), one
-      per call signature (``calls``) and, when allocations are recorded, one per allocation key
-      (``allocs``);
-    - ``block``: ``counters`` raw counters. ``blocks[i]`` holds basic block i's static opcode, call and
-      allocation counts; ``block_exprs[i]`` says how often block i ran, as a sum of raw counters times
-      coefficients ``((offset from base, coefficient), ...)`` (flow conservation, see
-      :func:`plan_block_counters`); ``invocation_expr`` likewise gives the number of completions.
-
-    Either way the last ``len(elements)`` counters hold the total length of the arrays created per array
-    type (allocation recording), and ``abrupt`` (when exits by exception are tallied) is a map of the
-    same shape over a range of its own, for the invocations that ended by an exception.
-    """
-
-    method: MethodId
-    base: int
-    opcodes: list  # mnemonics present, sorted
-    calls: list  # call signatures present, sorted
-    code_sha256: str = ""
-    blocks: Optional[list] = None  # [(opcodes, calls, allocations) Counters] for the block strategy
-    block_exprs: Optional[list] = None
-    invocation_expr: tuple = ((0, 1),)
-    counters: int = 0
-    allocs: Optional[list] = None  # allocation keys present ("o:" + class, "a:" + array type), or None
-    elements: list = field(default_factory=list)  # array types whose element totals are counted
-    abrupt: Optional["CounterMap"] = None
-
-    @property
-    def size(self) -> int:
-        if self.blocks is not None:
-            return self.counters
-        return 1 + len(self.opcodes) + len(self.calls) + len(self.allocs or ()) + len(self.elements)
-
-    def opcode_indexes(self) -> dict:
-        return {k: self.base + 1 + i for i, k in enumerate(self.opcodes)}
-
-    def call_indexes(self) -> dict:
-        first = self.base + 1 + len(self.opcodes)
-        return {k: first + i for i, k in enumerate(self.calls)}
-
-    def alloc_indexes(self) -> dict:
-        first = self.base + 1 + len(self.opcodes) + len(self.calls)
-        return {k: first + i for i, k in enumerate(self.allocs or ())}
-
-    def element_indexes(self) -> dict:
-        first = self.base + self.size - len(self.elements)
-        return {k: first + i for i, k in enumerate(self.elements)}
-
-    def opcode_range(self) -> tuple[int, int]:
-        return self.base + 1, self.base + 1 + len(self.opcodes)
-
-    def _combine(self, per_block) -> list:
-        """[(counter index, weight)] for sum over blocks of per_block(i) times block i's count."""
-        acc: dict = {}
-        for i, expr in enumerate(self.block_exprs):
-            w = per_block(i)
-            if w:
-                for off, coef in expr:
-                    acc[off] = acc.get(off, 0) + w * coef
-        return [(self.base + off, w) for off, w in sorted(acc.items()) if w]
-
-    def weights(self, key: str, kind: str) -> list:
-        """[(counter index, weight)] whose weighted sum is the count of ``key``; ``kind``: opcode, call or
-        alloc."""
-        if self.blocks is None:
-            index = self.__dict__.get("_index_" + kind)  # built once per kind: layouts ask key by key
-            if index is None:
-                index = self.__dict__["_index_" + kind] = {
-                    "opcode": self.opcode_indexes, "call": self.call_indexes, "alloc": self.alloc_indexes}[kind]()
-            return [(index[key], 1)]
-        which = {"opcode": 0, "call": 1, "alloc": 2}[kind]
-        return self._combine(lambda i: self.blocks[i][which].get(key, 0))
-
-    def block_sizes(self) -> list:
-        """Block strategy: [(counter index, weight)] whose weighted sum is the total."""
-        return self._combine(lambda i: sum(self.blocks[i][0].values()))
-
-    def invocation_weights(self) -> list:
-        return [(self.base + off, coef) for off, coef in self.invocation_expr]
-
-    def invocations(self, values) -> int:
-        return sum(values[i] * w for i, w in self.invocation_weights())
-
-    def derive(self, values) -> tuple[dict, dict]:
-        """(opcode counts, call counts) from this method's raw counter values."""
-        if self.blocks is None:
-            return ({k: values[i] for k, i in self.opcode_indexes().items()},
-                    {k: values[i] for k, i in self.call_indexes().items()})
-        opcodes: dict = {}
-        calls: dict = {}
-        for (ops, cs, _), expr in zip(self.blocks, self.block_exprs):
-            n = sum(values[self.base + off] * coef for off, coef in expr)
-            if n:
-                for k, w in ops.items():
-                    opcodes[k] = opcodes.get(k, 0) + n * w
-                for k, w in cs.items():
-                    calls[k] = calls.get(k, 0) + n * w
-        return opcodes, calls
-
-    def derive_allocations(self, values) -> dict:
-        """{"arrays", "elements", "objects"} from the raw values (allocation recording only)."""
-        out: dict = {"arrays": {}, "elements": {}, "objects": {}}
-        for key in self.allocs or ():
-            n = sum(values[i] * w for i, w in self.weights(key, "alloc"))
-            if n:
-                out["objects" if key.startswith("o:") else "arrays"][key[2:]] = n
-        for key, i in self.element_indexes().items():
-            if values[i]:
-                out["elements"][key] = values[i]
-        return out
-
 
 STRATEGIES = ("instruction", "block")
 # Past this many basic blocks a method is counted per instruction kind instead: its counters stay few,
@@ -199,328 +86,6 @@ def _call_key(insn: Insn, cp) -> str:
     index = insn.arg[0] if insn.opcode == op.INVOKEINTERFACE else insn.arg
     owner, name, desc = cp.member_ref(index)
     return f"{owner}.{name}{desc}"
-
-
-# Instructions that cannot throw (JVMS 6.5): constants, locals, stack shuffles, arithmetic other than
-# integer division, conversions, comparisons, branches. Everything else may, so inside a try range it
-# ends its basic block: an exception caught in the method then never leaves a block counted in part.
-_CANNOT_THROW = frozenset(
-    [op.NOP, op.ACONST_NULL, *range(op.ICONST_M1, op.SIPUSH + 1), *range(op.ILOAD, op.ALOAD_3 + 1),
-     *range(op.ISTORE, op.ASTORE_3 + 1), *range(op.POP, op.SWAP + 1), *range(op.IADD, op.LXOR + 1),
-     *range(op.I2L, op.DCMPG + 1), *range(op.IFEQ, op.GOTO), op.GOTO_W, op.IFNULL, op.IFNONNULL, op.IINC]
-) - {op.IDIV, op.LDIV, op.IREM, op.LREM}
-_ENDS_BLOCK = frozenset([*range(op.IFEQ, op.RETURN + 1), op.ATHROW, op.IFNULL, op.IFNONNULL, op.GOTO_W,
-                         op.JSR_W])
-
-
-def basic_blocks(code, precise: bool = False) -> list[list[Insn]]:
-    """Split the code into blocks: one entry (the first instruction), executed all or nothing, except
-    for an exception thrown by the last instruction. Leaders: the first instruction, every jump, switch
-    and handler target, the instruction after any branch, switch, return, throw, jsr or ret, and the
-    instruction after one that can throw inside a try range (anywhere when ``precise``)."""
-    targets = set()
-    for insn in code.instructions:
-        k = op.KIND[insn.opcode]
-        if k in (op.K_BRANCH, op.K_BRANCH_W):
-            targets.add(id(insn.arg))
-        elif k in (op.K_TABLESWITCH, op.K_LOOKUPSWITCH):
-            targets.update(id(lab) for lab in insn.arg.labels())
-    targets.update(id(h.handler) for h in code.handlers)
-    starts = {id(h.start) for h in code.handlers}
-    ends = {id(h.end) for h in code.handlers}
-    # how many try ranges are open at each instruction (ranges may nest or overlap)
-    open_ranges = 0
-    blocks: list = []
-    current: list = []
-    leader = True
-    for item in code.items:
-        if type(item) is not Insn:
-            if id(item) in ends:
-                open_ranges -= sum(1 for h in code.handlers if h.end is item)
-            if id(item) in starts:
-                open_ranges += sum(1 for h in code.handlers if h.start is item)
-            if id(item) in targets:
-                leader = True
-            continue
-        if leader and current:
-            blocks.append(current)
-            current = []
-        leader = False
-        current.append(item)
-        if item.opcode in _ENDS_BLOCK or ((precise or open_ranges > 0) and item.opcode not in _CANNOT_THROW):
-            leader = True
-    if current:
-        blocks.append(current)
-    return blocks
-
-
-@dataclass
-class BlockPlan:
-    """Which basic blocks carry a counter, and how every block's count follows from those counters."""
-
-    counted: list  # block indexes with a counter, in counter order
-    block_exprs: list  # per block: ((counter offset, coefficient), ...)
-    invocation_expr: tuple
-    entry_once: bool = False  # counter 0 is the entry block, which no jump reaches: it is 1 at every return
-
-
-def _block_successors(code, blocks) -> Optional[tuple]:
-    """(normal, exceptional): per block, the sets of blocks (``len(blocks)`` standing for the method's exit) control can go to
-    next within an invocation that completes normally: jump and switch targets, the next block, the exit
-    after a return, and the handlers covering a last instruction that can throw. None when the method
-    uses jsr/ret (their targets depend on the path)."""
-    n = len(blocks)
-    exit_ = n
-    first = {id(b[0]): i for i, b in enumerate(blocks)}
-    label_block: dict = {}
-    pending: list = []
-    pos: dict = {}
-    current = -1
-    for p, item in enumerate(code.items):
-        pos[id(item)] = p
-        if type(item) is Insn:
-            if item.opcode in (op.JSR, op.JSR_W, op.RET):
-                return None
-            current = first.get(id(item), current)
-            for lab in pending:
-                label_block[id(lab)] = current
-            pending = []
-        else:
-            pending.append(item)
-    for lab in pending:  # labels after the last instruction (range ends)
-        label_block[id(lab)] = n
-    succs = [set() for _ in range(n)]
-    handlers = [set() for _ in range(n)]
-    for i, b in enumerate(blocks):
-        x = b[-1]
-        k = op.KIND[x.opcode]
-        if k in (op.K_BRANCH, op.K_BRANCH_W):
-            succs[i].add(label_block[id(x.arg)])
-            if x.opcode not in (op.GOTO, op.GOTO_W):
-                succs[i].add(i + 1)
-        elif k in (op.K_TABLESWITCH, op.K_LOOKUPSWITCH):
-            succs[i].update(label_block[id(lab)] for lab in x.arg.labels())
-        elif x.opcode in op.RETURNS:
-            succs[i].add(exit_)
-        elif x.opcode != op.ATHROW:
-            succs[i].add(i + 1)
-        if x.opcode not in _CANNOT_THROW:
-            p = pos[id(x)]
-            for h in code.handlers:
-                if pos[id(h.start)] <= p < pos[id(h.end)]:
-                    handlers[i].add(label_block[id(h.handler)])
-    return succs, handlers
-
-
-def _block_likelihood(normal, n: int) -> list:
-    """A static guess, per block, of how likely an invocation runs it: the entry for sure, a block on
-    every path to a return for sure, otherwise a block splits its likelihood evenly among its normal
-    successors along forward edges (reverse postorder; back edges do not feed it). Blocks reached only
-    through handlers get 0. Only the order matters."""
-    exit_ = n
-    order, seen, stack = [], {0}, [(0, iter(sorted(normal[0])))]
-    while stack:  # iterative depth-first search, for a postorder
-        v, it = stack[-1]
-        for t in it:
-            if t != exit_ and t not in seen:
-                seen.add(t)
-                stack.append((t, iter(sorted(normal[t]))))
-                break
-        else:
-            order.append(v)
-            stack.pop()
-    rpo = order[::-1]
-    rank = {v: i for i, v in enumerate(rpo)}
-    preds = [[] for _ in range(n + 1)]
-    for v in rpo:
-        for t in normal[v]:
-            preds[t].append(v)
-    # the blocks that dominate the exit (iterative dominators over the blocks reached normally)
-    full = frozenset(rpo)
-    dom = {v: full for v in rpo}
-    dom[0] = frozenset((0,))
-    dom[exit_] = full
-    changed = True
-    while changed:
-        changed = False
-        for v in rpo[1:] + [exit_]:
-            ps = [dom[p] for p in preds[v]]
-            new = (frozenset.intersection(*ps) if ps else frozenset()) | ({v} if v != exit_ else frozenset())
-            if new != dom[v]:
-                dom[v], changed = new, True
-    sure = dom[exit_] if preds[exit_] else frozenset((0,))
-    freq = [0.0] * n
-    freq[0] = 1.0
-    for v in rpo:
-        if v in sure:
-            freq[v] = 1.0
-        outs = normal[v]
-        for t in outs:
-            if t != exit_ and rank[t] > rank[v]:
-                freq[t] = min(1.0, freq[t] + freq[v] / len(outs))
-    return freq
-
-
-def loop_heads(found, n: int) -> Optional[set]:
-    """The blocks some depth-first back edge enters (None when the method has no cycle). Every cycle
-    holds a back edge, so a path that enters no such block twice runs every instruction at most once.
-    ``found``: the result of :func:`_block_successors`; None (jsr/ret) makes every block a head."""
-    if found is None:
-        return set(range(n))
-    succs = [a | b for a, b in zip(*found)]
-    heads = set()
-    state = [0] * n  # 0 new, 1 on the stack, 2 done
-    for root in range(n):
-        if state[root]:
-            continue
-        state[root] = 1
-        stack = [(root, iter(sorted(succs[root])))]
-        while stack:
-            v, it = stack[-1]
-            for t in it:
-                if t >= n:
-                    continue
-                if state[t] == 1:
-                    heads.add(t)
-                elif state[t] == 0:
-                    state[t] = 1
-                    stack.append((t, iter(sorted(succs[t]))))
-                    break
-            else:
-                state[v] = 2
-                stack.pop()
-    return heads or None
-
-
-def blocks_in_cycles(found, n: int) -> set:
-    """The blocks on some cycle of the flow graph (strongly connected components with an edge inside);
-    every other block runs at most once per invocation. ``found`` as for :func:`loop_heads`."""
-    if found is None:
-        return set(range(n))
-    succs = [sorted(t for t in a | b if t < n) for a, b in zip(*found)]
-    index = [-1] * n
-    low = [0] * n
-    on_stack = [False] * n
-    stack: list = []
-    out: set = set()
-    counter = 0
-    for root in range(n):
-        if index[root] >= 0:
-            continue
-        work = [(root, 0)]
-        while work:  # Tarjan's algorithm, iteratively
-            v, i = work.pop()
-            if i == 0:
-                index[v] = low[v] = counter
-                counter += 1
-                stack.append(v)
-                on_stack[v] = True
-            if i < len(succs[v]):
-                work.append((v, i + 1))
-                w = succs[v][i]
-                if index[w] < 0:
-                    work.append((w, 0))
-                elif on_stack[w]:
-                    low[v] = min(low[v], index[w])
-                continue
-            if low[v] == index[v]:
-                component = []
-                while True:
-                    w = stack.pop()
-                    on_stack[w] = False
-                    component.append(w)
-                    if w == v:
-                        break
-                if len(component) > 1 or v in succs[v]:
-                    out.update(component)
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[v])
-    return out
-
-
-def plan_block_counters(code, blocks, found=...) -> BlockPlan:
-    """Count as few blocks as flow conservation allows (Knuth's spanning-tree method).
-
-    In an invocation that completes normally, control runs a path from the entry to a return, so each
-    block is entered as often as it is left. Split every block b into b_in -> b_out (that edge's count is
-    b's count, which a counter in b measures), draw the flow edges b_out -> t_in (to the exit after a
-    return, to handlers from a last instruction that can throw) and a virtual edge from the exit back to
-    the entry (its count: the invocations). Take a spanning tree holding every flow edge and the virtual
-    one, completed with the block edges most likely run (a static guess): the block edges off the tree
-    get counters, every other edge follows from the balance at its vertices (peeling leaves). When the
-    flow edges alone close a cycle, or the method uses jsr/ret, every block is counted and the
-    invocations are the executions of blocks that return.
-    """
-    n = len(blocks)
-    every = _every_block(blocks)
-    if found is ...:
-        found = _block_successors(code, blocks)
-    if found is None:
-        return every
-    normal, exceptional = found
-    exit_ = 2 * n
-    # vertices: block i's entry i, its exit n + i, the method's exit 2n
-    edges = [(exit_, 0)] + [(i, n + i) for i in range(n)]
-    for i in range(n):
-        for t in sorted(normal[i] | exceptional[i]):
-            edges.append((n + i, exit_ if t == n else t))
-
-    parent = list(range(2 * n + 1))
-
-    def find(v):
-        while parent[v] != v:
-            parent[v] = parent[parent[v]]
-            v = parent[v]
-        return v
-
-    def join(a, b) -> bool:
-        ra, rb = find(a), find(b)
-        if ra == rb:
-            return False
-        parent[ra] = rb
-        return True
-
-    join(exit_, 0)
-    for a, b in edges[n + 1:]:
-        if not join(a, b):
-            return every
-    likely = _block_likelihood(normal, n)
-    counted = []
-    for i in sorted(range(n), key=lambda i: -likely[i]):
-        if not join(i, n + i):
-            counted.append(i)
-    counted.sort()
-    value: dict = {1 + blk: {j: 1} for j, blk in enumerate(counted)}
-
-    incident = [[] for _ in range(2 * n + 1)]  # (edge index, +1 entering the vertex, -1 leaving it)
-    for k, (a, b) in enumerate(edges):
-        incident[b].append((k, 1))
-        incident[a].append((k, -1))
-    unknown = [sum(1 for k, _ in inc if k not in value) for inc in incident]
-    todo = [v for v in range(2 * n + 1) if unknown[v] == 1]
-    while todo:
-        v = todo.pop()
-        if unknown[v] != 1:
-            continue
-        (k, sign), = [(k, sg) for k, sg in incident[v] if k not in value]
-        acc: dict = {}
-        for k2, sg in incident[v]:  # the sum of sign * count over v's edges is 0
-            if k2 != k:
-                for c, coef in value[k2].items():
-                    acc[c] = acc.get(c, 0) - sign * sg * coef
-        value[k] = {c: w for c, w in acc.items() if w}
-        unknown[v] = 0
-        a, b = edges[k]
-        other = a if b == v else b
-        unknown[other] -= 1
-        if unknown[other] == 1:
-            todo.append(other)
-    if len(value) != len(edges):  # cannot happen on a spanning tree; stay exact regardless
-        return every
-    exprs = [tuple(sorted(value[1 + i].items())) for i in range(n)]
-    entry_once = bool(counted) and counted[0] == 0 and all(0 not in normal[i] | exceptional[i] for i in range(n))
-    return BlockPlan(counted, exprs, tuple(sorted(value[0].items())), entry_once)
 
 
 _NEWARRAY_TYPES = {4: "[Z", 5: "[C", 6: "[F", 7: "[D", 8: "[B", 9: "[S", 10: "[I", 11: "[J"}
@@ -599,7 +164,7 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
     # Blocks end after every instruction that can throw when the handler covers everything, so that an
     # exception never leaves a block counted in part.
     blocks = basic_blocks(code, precise=abrupt)
-    found = _block_successors(code, blocks)
+    found = block_successors(code, blocks)
     # In a method with a loop one invocation may run an instruction more than 2**31 times. The block
     # strategy then keeps long counters (exact to 2**63). The per-instruction reference keeps its int
     # increments and adds each counter into a long at every loop head: between two loop heads each
@@ -608,7 +173,7 @@ def instrument_method(method, batch: Batch, call_keys: Optional[dict] = None,
     wide = heads is not None or bool(elements)
     plan = None
     if batch.strategy == "block":
-        plan = plan_block_counters(code, blocks, found) if not abrupt else _every_block(blocks)
+        plan = plan_block_counters(code, blocks, found) if not abrupt else every_block(blocks)
         if max_blocks is not None and len(plan.counted) > max_blocks:
             plan = None  # a huge method: fewer counters per instruction kind than per block
     kind = "J" if wide else "I"
@@ -960,90 +525,6 @@ def _shared_exit(code, cf, method, insns, returns, values, wide) -> Optional["La
         if state is None or len(state.stack) != (0 if insn.opcode == op.RETURN else 1):
             return None
     return Label()
-
-
-def _every_block(blocks) -> BlockPlan:
-    """Every block counted; the invocations are the executions of blocks that return."""
-    n = len(blocks)
-    returns = tuple((i, 1) for i, b in enumerate(blocks) if b[-1].opcode in op.RETURNS)
-    return BlockPlan(list(range(n)), [((i, 1),) for i in range(n)], returns)
-
-
-MAX_PATHS = 64  # a loop-free method with at most this many paths counts one path per invocation
-
-
-@dataclass
-class PathPlan:
-    """Ball and Larus's path numbering for a loop-free method: a local ``path`` starts at 0, grows by
-    ``increments[b]`` on the fall-through edge into block b, and at a return is the number of the path
-    the invocation took, in ``range(paths)``. One counter per path; ``block_paths[b]`` lists the paths
-    through block b."""
-
-    paths: int
-    increments: dict  # block index -> increment on the fall-through edge into it
-    block_paths: list
-
-
-def plan_paths(code, blocks, found, limit: int = MAX_PATHS) -> Optional[PathPlan]:
-    """The path plan, or None where it does not apply: loops, exception handlers, switches, jsr/ret,
-    a single path (nothing to count) or more than ``limit`` paths.
-
-    Each conditional branch lists its jump target first and its fall-through second, so every nonzero
-    increment sits on a fall-through edge: only code that falls through runs it, and no jump needs a
-    trampoline (or a new stack map frame)."""
-    if found is None or code.handlers:
-        return None
-    normal, _ = found
-    n = len(blocks)
-    if loop_heads(found, n) is not None:
-        return None
-    succ: list = []
-    for i, b in enumerate(blocks):
-        k = op.KIND[b[-1].opcode]
-        if k in (op.K_TABLESWITCH, op.K_LOOKUPSWITCH):
-            return None
-        if k in (op.K_BRANCH, op.K_BRANCH_W) and b[-1].opcode not in (op.GOTO, op.GOTO_W) and len(normal[i]) == 2:
-            succ.append([normal[i].difference({i + 1}).pop(), i + 1])  # jump target, then fall-through
-        else:
-            succ.append(sorted(normal[i]))
-    count = [0] * (n + 1)
-    count[n] = 1  # the exit: one way on from a return; a block that only throws has none
-    done = [False] * n
-
-    def paths_from(v: int) -> int:  # iterative postorder over the acyclic graph
-        stack = [v]
-        while stack:
-            x = stack[-1]
-            todo = [w for w in succ[x] if w != n and not done[w]]
-            if todo:
-                stack.extend(todo)
-                continue
-            stack.pop()
-            if not done[x]:
-                count[x] = sum(count[w] for w in succ[x])
-                done[x] = True
-        return count[v]
-
-    total = paths_from(0)
-    if total < 2 or total > limit:
-        return None
-    increments: dict = {}
-    for i, ws in enumerate(succ):
-        if len(ws) == 2 and count[ws[0]]:
-            increments[ws[1]] = count[ws[0]]
-    # every path to a return (at most ``limit``; branches that only lead to a throw are not followed)
-    block_paths: list = [[] for _ in range(n)]
-    stack = [(0, 0, (0,))]
-    while stack:
-        v, number, seen = stack.pop()
-        if n in succ[v]:
-            for b in seen:
-                block_paths[b].append(number)
-        for j, w in enumerate(succ[v]):
-            if w != n and count[w]:
-                step = count[succ[v][0]] if j == 1 and len(succ[v]) == 2 else 0
-                stack.append((w, number + step, seen + (w,)))
-    return PathPlan(total, increments, [sorted(set(p)) for p in block_paths])
 
 
 @dataclass

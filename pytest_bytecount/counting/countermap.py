@@ -1,0 +1,124 @@
+"""What each counter of a method stands for, and how the raw counter values decode into the contract's
+opcode and call counts (:class:`CounterMap`)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+from .targets import MethodId
+
+
+@dataclass
+class CounterMap:
+    """One method's counters, from index ``base`` on, per strategy:
+
+    - ``instruction``: counter ``base`` counts invocations, then one counter per opcode (``opcodes``), one
+      per call signature (``calls``) and, when allocations are recorded, one per allocation key
+      (``allocs``);
+    - ``block``: ``counters`` raw counters. ``blocks[i]`` holds basic block i's static opcode, call and
+      allocation counts; ``block_exprs[i]`` says how often block i ran, as a sum of raw counters times
+      coefficients ``((offset from base, coefficient), ...)`` (flow conservation, see
+      :func:`plan_block_counters`); ``invocation_expr`` likewise gives the number of completions.
+
+    Either way the last ``len(elements)`` counters hold the total length of the arrays created per array
+    type (allocation recording), and ``abrupt`` (when exits by exception are tallied) is a map of the
+    same shape over a range of its own, for the invocations that ended by an exception.
+    """
+
+    method: MethodId
+    base: int
+    opcodes: list  # mnemonics present, sorted
+    calls: list  # call signatures present, sorted
+    code_sha256: str = ""
+    blocks: Optional[list] = None  # [(opcodes, calls, allocations) Counters] for the block strategy
+    block_exprs: Optional[list] = None
+    invocation_expr: tuple = ((0, 1),)
+    counters: int = 0
+    allocs: Optional[list] = None  # allocation keys present ("o:" + class, "a:" + array type), or None
+    elements: list = field(default_factory=list)  # array types whose element totals are counted
+    abrupt: Optional["CounterMap"] = None
+
+    @property
+    def size(self) -> int:
+        if self.blocks is not None:
+            return self.counters
+        return 1 + len(self.opcodes) + len(self.calls) + len(self.allocs or ()) + len(self.elements)
+
+    def opcode_indexes(self) -> dict:
+        return {k: self.base + 1 + i for i, k in enumerate(self.opcodes)}
+
+    def call_indexes(self) -> dict:
+        first = self.base + 1 + len(self.opcodes)
+        return {k: first + i for i, k in enumerate(self.calls)}
+
+    def alloc_indexes(self) -> dict:
+        first = self.base + 1 + len(self.opcodes) + len(self.calls)
+        return {k: first + i for i, k in enumerate(self.allocs or ())}
+
+    def element_indexes(self) -> dict:
+        first = self.base + self.size - len(self.elements)
+        return {k: first + i for i, k in enumerate(self.elements)}
+
+    def opcode_range(self) -> tuple[int, int]:
+        return self.base + 1, self.base + 1 + len(self.opcodes)
+
+    def _combine(self, per_block) -> list:
+        """[(counter index, weight)] for sum over blocks of per_block(i) times block i's count."""
+        acc: dict = {}
+        for i, expr in enumerate(self.block_exprs):
+            w = per_block(i)
+            if w:
+                for off, coef in expr:
+                    acc[off] = acc.get(off, 0) + w * coef
+        return [(self.base + off, w) for off, w in sorted(acc.items()) if w]
+
+    def weights(self, key: str, kind: str) -> list:
+        """[(counter index, weight)] whose weighted sum is the count of ``key``; ``kind``: opcode, call or
+        alloc."""
+        if self.blocks is None:
+            index = self.__dict__.get("_index_" + kind)  # built once per kind: layouts ask key by key
+            if index is None:
+                index = self.__dict__["_index_" + kind] = {
+                    "opcode": self.opcode_indexes, "call": self.call_indexes, "alloc": self.alloc_indexes}[kind]()
+            return [(index[key], 1)]
+        which = {"opcode": 0, "call": 1, "alloc": 2}[kind]
+        return self._combine(lambda i: self.blocks[i][which].get(key, 0))
+
+    def block_sizes(self) -> list:
+        """Block strategy: [(counter index, weight)] whose weighted sum is the total."""
+        return self._combine(lambda i: sum(self.blocks[i][0].values()))
+
+    def invocation_weights(self) -> list:
+        return [(self.base + off, coef) for off, coef in self.invocation_expr]
+
+    def invocations(self, values) -> int:
+        return sum(values[i] * w for i, w in self.invocation_weights())
+
+    def derive(self, values) -> tuple[dict, dict]:
+        """(opcode counts, call counts) from this method's raw counter values."""
+        if self.blocks is None:
+            return ({k: values[i] for k, i in self.opcode_indexes().items()},
+                    {k: values[i] for k, i in self.call_indexes().items()})
+        opcodes: dict = {}
+        calls: dict = {}
+        for (ops, cs, _), expr in zip(self.blocks, self.block_exprs):
+            n = sum(values[self.base + off] * coef for off, coef in expr)
+            if n:
+                for k, w in ops.items():
+                    opcodes[k] = opcodes.get(k, 0) + n * w
+                for k, w in cs.items():
+                    calls[k] = calls.get(k, 0) + n * w
+        return opcodes, calls
+
+    def derive_allocations(self, values) -> dict:
+        """{"arrays", "elements", "objects"} from the raw values (allocation recording only)."""
+        out: dict = {"arrays": {}, "elements": {}, "objects": {}}
+        for key in self.allocs or ():
+            n = sum(values[i] * w for i, w in self.weights(key, "alloc"))
+            if n:
+                out["objects" if key.startswith("o:") else "arrays"][key[2:]] = n
+        for key, i in self.element_indexes().items():
+            if values[i]:
+                out["elements"][key] = values[i]
+        return out

@@ -1,0 +1,188 @@
+"""Where the counters go: a counter per block off a spanning tree (the others derived by flow
+conservation), or, for small loop-free methods, one counter per Ball-Larus path."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Optional
+
+from ..classfile import opcodes as op
+from .flow import block_likelihood, block_successors, loop_heads
+
+
+@dataclass
+class BlockPlan:
+    """Which basic blocks carry a counter, and how every block's count follows from those counters."""
+
+    counted: list  # block indexes with a counter, in counter order
+    block_exprs: list  # per block: ((counter offset, coefficient), ...)
+    invocation_expr: tuple
+    entry_once: bool = False  # counter 0 is the entry block, which no jump reaches: it is 1 at every return
+
+
+def plan_block_counters(code, blocks, found=...) -> BlockPlan:
+    """Count as few blocks as flow conservation allows (Knuth's spanning-tree method).
+
+    In an invocation that completes normally, control runs a path from the entry to a return, so each
+    block is entered as often as it is left. Split every block b into b_in -> b_out (that edge's count is
+    b's count, which a counter in b measures), draw the flow edges b_out -> t_in (to the exit after a
+    return, to handlers from a last instruction that can throw) and a virtual edge from the exit back to
+    the entry (its count: the invocations). Take a spanning tree holding every flow edge and the virtual
+    one, completed with the block edges most likely run (a static guess): the block edges off the tree
+    get counters, every other edge follows from the balance at its vertices (peeling leaves). When the
+    flow edges alone close a cycle, or the method uses jsr/ret, every block is counted and the
+    invocations are the executions of blocks that return.
+    """
+    n = len(blocks)
+    every = every_block(blocks)
+    if found is ...:
+        found = block_successors(code, blocks)
+    if found is None:
+        return every
+    normal, exceptional = found
+    exit_ = 2 * n
+    # vertices: block i's entry i, its exit n + i, the method's exit 2n
+    edges = [(exit_, 0)] + [(i, n + i) for i in range(n)]
+    for i in range(n):
+        for t in sorted(normal[i] | exceptional[i]):
+            edges.append((n + i, exit_ if t == n else t))
+
+    parent = list(range(2 * n + 1))
+
+    def find(v):
+        while parent[v] != v:
+            parent[v] = parent[parent[v]]
+            v = parent[v]
+        return v
+
+    def join(a, b) -> bool:
+        ra, rb = find(a), find(b)
+        if ra == rb:
+            return False
+        parent[ra] = rb
+        return True
+
+    join(exit_, 0)
+    for a, b in edges[n + 1:]:
+        if not join(a, b):
+            return every
+    likely = block_likelihood(normal, n)
+    counted = []
+    for i in sorted(range(n), key=lambda i: -likely[i]):
+        if not join(i, n + i):
+            counted.append(i)
+    counted.sort()
+    value: dict = {1 + blk: {j: 1} for j, blk in enumerate(counted)}
+
+    incident = [[] for _ in range(2 * n + 1)]  # (edge index, +1 entering the vertex, -1 leaving it)
+    for k, (a, b) in enumerate(edges):
+        incident[b].append((k, 1))
+        incident[a].append((k, -1))
+    unknown = [sum(1 for k, _ in inc if k not in value) for inc in incident]
+    todo = [v for v in range(2 * n + 1) if unknown[v] == 1]
+    while todo:
+        v = todo.pop()
+        if unknown[v] != 1:
+            continue
+        (k, sign), = [(k, sg) for k, sg in incident[v] if k not in value]
+        acc: dict = {}
+        for k2, sg in incident[v]:  # the sum of sign * count over v's edges is 0
+            if k2 != k:
+                for c, coef in value[k2].items():
+                    acc[c] = acc.get(c, 0) - sign * sg * coef
+        value[k] = {c: w for c, w in acc.items() if w}
+        unknown[v] = 0
+        a, b = edges[k]
+        other = a if b == v else b
+        unknown[other] -= 1
+        if unknown[other] == 1:
+            todo.append(other)
+    if len(value) != len(edges):  # cannot happen on a spanning tree; stay exact regardless
+        return every
+    exprs = [tuple(sorted(value[1 + i].items())) for i in range(n)]
+    entry_once = bool(counted) and counted[0] == 0 and all(0 not in normal[i] | exceptional[i] for i in range(n))
+    return BlockPlan(counted, exprs, tuple(sorted(value[0].items())), entry_once)
+
+
+def every_block(blocks) -> BlockPlan:
+    """Every block counted; the invocations are the executions of blocks that return."""
+    n = len(blocks)
+    returns = tuple((i, 1) for i, b in enumerate(blocks) if b[-1].opcode in op.RETURNS)
+    return BlockPlan(list(range(n)), [((i, 1),) for i in range(n)], returns)
+
+
+MAX_PATHS = 64  # a loop-free method with at most this many paths counts one path per invocation
+
+
+@dataclass
+class PathPlan:
+    """Ball and Larus's path numbering for a loop-free method: a local ``path`` starts at 0, grows by
+    ``increments[b]`` on the fall-through edge into block b, and at a return is the number of the path
+    the invocation took, in ``range(paths)``. One counter per path; ``block_paths[b]`` lists the paths
+    through block b."""
+
+    paths: int
+    increments: dict  # block index -> increment on the fall-through edge into it
+    block_paths: list
+
+
+def plan_paths(code, blocks, found, limit: int = MAX_PATHS) -> Optional[PathPlan]:
+    """The path plan, or None where it does not apply: loops, exception handlers, switches, jsr/ret,
+    a single path (nothing to count) or more than ``limit`` paths.
+
+    Each conditional branch lists its jump target first and its fall-through second, so every nonzero
+    increment sits on a fall-through edge: only code that falls through runs it, and no jump needs a
+    trampoline (or a new stack map frame)."""
+    if found is None or code.handlers:
+        return None
+    normal, _ = found
+    n = len(blocks)
+    if loop_heads(found, n) is not None:
+        return None
+    succ: list = []
+    for i, b in enumerate(blocks):
+        k = op.KIND[b[-1].opcode]
+        if k in (op.K_TABLESWITCH, op.K_LOOKUPSWITCH):
+            return None
+        if k in (op.K_BRANCH, op.K_BRANCH_W) and b[-1].opcode not in (op.GOTO, op.GOTO_W) and len(normal[i]) == 2:
+            succ.append([normal[i].difference({i + 1}).pop(), i + 1])  # jump target, then fall-through
+        else:
+            succ.append(sorted(normal[i]))
+    count = [0] * (n + 1)
+    count[n] = 1  # the exit: one way on from a return; a block that only throws has none
+    done = [False] * n
+
+    def paths_from(v: int) -> int:  # iterative postorder over the acyclic graph
+        stack = [v]
+        while stack:
+            x = stack[-1]
+            todo = [w for w in succ[x] if w != n and not done[w]]
+            if todo:
+                stack.extend(todo)
+                continue
+            stack.pop()
+            if not done[x]:
+                count[x] = sum(count[w] for w in succ[x])
+                done[x] = True
+        return count[v]
+
+    total = paths_from(0)
+    if total < 2 or total > limit:
+        return None
+    increments: dict = {}
+    for i, ws in enumerate(succ):
+        if len(ws) == 2 and count[ws[0]]:
+            increments[ws[1]] = count[ws[0]]
+    # every path to a return (at most ``limit``; branches that only lead to a throw are not followed)
+    block_paths: list = [[] for _ in range(n)]
+    stack = [(0, 0, (0,))]
+    while stack:
+        v, number, seen = stack.pop()
+        if n in succ[v]:
+            for b in seen:
+                block_paths[b].append(number)
+        for j, w in enumerate(succ[v]):
+            if w != n and count[w]:
+                step = count[succ[v][0]] if j == 1 and len(succ[v]) == 2 else 0
+                stack.append((w, number + step, seen + (w,)))
+    return PathPlan(total, increments, [sorted(set(p)) for p in block_paths])
