@@ -260,9 +260,6 @@ class ConstantPool:
     def add_integer(self, value: int) -> int:
         return self._add((INTEGER, value & 0xFFFFFFFF))
 
-    def add_long(self, value: int) -> int:
-        return self._add((LONG, value & 0xFFFFFFFFFFFFFFFF))
-
     def add_name_and_type(self, name: str, descriptor: str) -> int:
         return self._add((NAME_AND_TYPE, self.add_utf8(name), self.add_utf8(descriptor)))
 

@@ -17,7 +17,6 @@ from .errors import CodeFormatError, shown
 
 # Verification types (JVMS §4.10.1.2). The simple ones are small ints; the others small classes.
 TOP, INTEGER, FLOAT, DOUBLE, LONG, NULL, UNINITIALIZED_THIS = range(7)
-SIMPLE_NAMES = ("top", "int", "float", "double", "long", "null", "uninitializedThis")
 
 
 class Obj:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import struct
 from dataclasses import dataclass, field
-from typing import Callable, Iterator, Optional
+from typing import Callable, Optional
 
 from .constant_pool import ConstantPool
 from .errors import ClassFormatError, shown
@@ -112,9 +112,6 @@ class Method(Member):
             self.attributes[i] = a
         return a
 
-    def qualified_name(self) -> str:
-        return f"{self.owner.name}#{self.name}{self.descriptor}"
-
     def where(self) -> str:
         """:meth:`qualified_name` for error messages: never fails, even when the names are broken."""
         try:
@@ -215,9 +212,6 @@ class ClassFile:
 
     def is_interface(self) -> bool:
         return bool(self.access_flags & ACC_INTERFACE)
-
-    def methods_with_code(self) -> Iterator[Method]:
-        return (m for m in self.methods if m.has_code())
 
     def find_method(self, name: str, descriptor: str) -> Optional[Method]:
         for m in self.methods:

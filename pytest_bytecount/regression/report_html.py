@@ -17,7 +17,7 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 from ..wording import counted
-from .status import STATUSES
+from .status import MEANING, STATUSES
 
 # per-method statuses that get a section with charts, worst first
 SECTION_STATUSES = ("regressed", "changed", "improved")
@@ -252,7 +252,8 @@ def tally(results: dict) -> dict:
 
 
 def _summary(results: dict) -> str:
-    items = "".join(f'<li class="count status-count{" nonzero" if n else ""}" data-status="{esc(s)}" data-count="{n}">'
+    items = "".join(f'<li class="count status-count{" nonzero" if n else ""}" data-status="{esc(s)}" data-count="{n}" '
+                    f'title="{esc(MEANING.get(s, ""))}">'
                     f'<span class="n">{n}</span>{esc(s)}</li>' for s, n in tally(results).items())
     return f'<ul class="summary">{items}</ul>'
 
