@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 
 from support.javac import compile_java, find_jdk_tool
+from support.jdk import JDK17
 from support.verifier import jdk25_java, zero_java
 
 BY_HAND = Path(__file__).resolve().parent / "java-by-hand"
-JDK17 = "/usr/lib/jvm/java-17-openjdk-amd64"
 
 
 @pytest.fixture(scope="module")

@@ -31,9 +31,9 @@ from pytest_bytecount.regression.scaling import (
     select_methods,
 )
 from support.javac import compile_java
+from support.jdk import JDK17
 
 FIXTURES = Path(__file__).resolve().parent.parent / "fixtures-java" / "scaling"
-JDK17 = "/usr/lib/jvm/java-17-openjdk-amd64"
 DOUBLING = [2 ** k for k in range(8, 14)]  # 256 .. 8192
 
 # case -> (targets, what run(n) does, sizes, {method: expected order})

@@ -12,9 +12,9 @@ import pytest
 
 from pytest_bytecount.regression.weights import DEFAULT_FILE, WeightsError, load_weights
 from support.javac import compile_java
+from support.jdk import JDK17
 
 BY_HAND = Path(__file__).resolve().parent / "java-by-hand"
-JDK17 = "/usr/lib/jvm/java-17-openjdk-amd64"
 
 # javap -c of hand.Costs (javac --release 17), counted by hand for average(new int[] {4, 5, 6}):
 #    0: iconst_0  1: istore_1  2: aload_0  3: astore_2  4: aload_2  5: arraylength  6: istore_3

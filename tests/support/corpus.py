@@ -29,7 +29,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Optional, Sequence
 
-DEBIAN_JDK17 = Path("/usr/lib/jvm/java-17-openjdk-amd64")
+from .jdk import JDK17_HOME as DEBIAN_JDK17
+
 DEBIAN_JARS = Path("/usr/share/java")
 # Corpus jar name -> file under /usr/share/java (a symlink to the versioned jar on Debian).
 CORPUS_JARS = {

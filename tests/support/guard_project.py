@@ -12,9 +12,9 @@ import textwrap
 from pathlib import Path
 
 from .javac import compile_java
+from .jdk import JDK17
 
 GUARD_SRC = Path(__file__).resolve().parent.parent / "java-guarantees"
-JDK17 = "/usr/lib/jvm/java-17-openjdk-amd64"
 
 
 def guard_classes() -> Path:

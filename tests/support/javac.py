@@ -22,8 +22,8 @@ from pathlib import Path
 from typing import Iterable, Optional, Sequence, Union
 
 from .corpus import cache_root  # one cache folder for all test support
+from .jdk import JDK17_HOME as DEBIAN_JDK17
 
-DEBIAN_JDK17 = Path("/usr/lib/jvm/java-17-openjdk-amd64")
 JVM_DIR = Path("/usr/lib/jvm")
 # Written last, inside the build directory, before the rename that publishes it.
 COMPLETE_MARKER = ".bytecount-build.json"

@@ -57,6 +57,7 @@ from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Uni
 
 from .corpus import build_once, cache_root
 from .javac import compile_java, find_jdk_home, javap
+from .jdk import JDK17_HOME
 from .verifier import OracleUnavailable, jdk17_java
 
 HERE = Path(__file__).resolve().parent
@@ -65,7 +66,7 @@ DRIVER_SOURCES = HERE / "oracle"
 DRIVER_CLASS = "bytecountoracle.OracleDriver"
 AGENT_LIBRARY = "libbytecount_oracle.so"
 CFLAGS = ("-shared", "-fPIC", "-O2", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-Wall", "-Wextra")
-JDK_HOMES = (Path("/usr/lib/jvm/java-17-openjdk-amd64"), Path("/usr/lib/jvm"))
+JDK_HOMES = (JDK17_HOME, JDK17_HOME.parent)
 # Statistics the agent reports that are expected and harmless; every other one must be 0.
 EXPECTED_STATS = frozenset({"repeat_repaired"})
 # javap names the wide forms iload_w, iinc_w, ...; the contract keys them as the plain instruction.

@@ -3,7 +3,8 @@
 
 from __future__ import annotations
 
-JDK17 = "/usr/lib/jvm/java-17-openjdk-amd64"
+from .jdk import JDK17  # noqa: F401 - the tests import it from here too
+
 
 
 def run(pytester, *args):
