@@ -163,7 +163,9 @@ class Verdict:
         return f"{label}: {shown}"
 
 
-def _changes(base: dict, now: dict) -> list:
+def key_changes(base: dict, now: dict) -> list:
+    """[(key, base, now)] of a keyed table (opcodes, calls) that differ, largest |delta| first, then by key:
+    the order of the failure text and of the HTML report's charts."""
     keys = set(base) | set(now)
     out = [(k, base.get(k, 0), now.get(k, 0)) for k in keys if base.get(k, 0) != now.get(k, 0)]
     return sorted(out, key=lambda c: (-abs(c[2] - c[1]), c[0]))
@@ -188,8 +190,8 @@ def compare(baseline: Optional[dict], now: dict, tolerances: dict, strict: bool 
         if n is None:
             sn = {m: 0 for m in sb}
         metrics = [(m, sb[m], sn[m]) for m in SCALAR_METRICS if m in sb and m in sn and sb[m] != sn[m]]
-        calls = _changes((b or {}).get("calls", {}), (n or {}).get("calls", {}))
-        opcodes = _changes((b or {}).get("opcodes", {}), (n or {}).get("opcodes", {}))
+        calls = key_changes((b or {}).get("calls", {}), (n or {}).get("calls", {}))
+        opcodes = key_changes((b or {}).get("opcodes", {}), (n or {}).get("opcodes", {}))
         inclusive = _inclusive_changes(b or {}, n or {})
         rises = [Change(m, bv, nv, tolerances.get(m, Tolerance())) for m, bv, nv in metrics] + \
             [Change(f"calls {k}", bv, nv, tolerances.get("calls", Tolerance())) for k, bv, nv in calls]
@@ -220,7 +222,7 @@ def _inclusive_changes(b: dict, n: dict) -> list:
     bi, ni = b.get("inclusive"), n.get("inclusive")
     if not (isinstance(bi, dict) and isinstance(ni, dict)):
         return []
-    out = [(f"inclusive {t}", _changes(bi.get(t, {}), ni.get(t, {}))) for t in ("calls", "opcodes")]
+    out = [(f"inclusive {t}", key_changes(bi.get(t, {}), ni.get(t, {}))) for t in ("calls", "opcodes")]
     return [(t, c) for t, c in out if c]
 
 

@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 from ..wording import counted
+from .compare import key_changes
 from .status import MEANING, STATUSES
 
 # per-method statuses that get a section with charts, worst first
@@ -88,13 +89,6 @@ def _short(text: str, limit: int = 46) -> str:
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"
 
 
-def _changes(base: dict, now: dict) -> list:
-    """[(key, base, now)] that differ, largest |delta| first (the same order as the failure text)."""
-    keys = set(base) | set(now)
-    out = [(k, base.get(k, 0), now.get(k, 0)) for k in keys if base.get(k, 0) != now.get(k, 0)]
-    return sorted(out, key=lambda c: (-abs(c[2] - c[1]), c[0]))
-
-
 def method_statuses(result: dict) -> dict:
     """method id -> same | regressed | improved | changed | new | gone, from the plugin's verdict when
     the result carries it, else "changed" for any difference (no tolerances known here)."""
@@ -110,8 +104,8 @@ def method_statuses(result: dict) -> dict:
             out[m] = "new" if m not in base else "gone"
         else:
             b, n = base[m], now[m]
-            same = all(b.get(k) == n.get(k) for k in ("total", "invocations")) and not _changes(
-                b.get("opcodes", {}), n.get("opcodes", {})) and not _changes(b.get("calls", {}), n.get("calls", {}))
+            same = all(b.get(k) == n.get(k) for k in ("total", "invocations")) and not key_changes(
+                b.get("opcodes", {}), n.get("opcodes", {})) and not key_changes(b.get("calls", {}), n.get("calls", {}))
             out[m] = "same" if same else "changed"
     return out
 
@@ -304,8 +298,8 @@ def _method_section(nodeid: str, result: dict, method: str, status: str) -> str:
              '<p class="legend">baseline vs now<span style="background:%s"></span>baseline<span style="background:%s">'
              '</span>now</p>' % (BASELINE_COLOR, NOW_COLOR),
              baseline_vs_now_chart(b, n),
-             '<h4>top changed opcodes</h4>', changes_chart("opcodes", _changes(b.get("opcodes", {}), n.get("opcodes", {}))),
-             '<h4>top changed calls</h4>', changes_chart("calls", _changes(b.get("calls", {}), n.get("calls", {}))),
+             '<h4>top changed opcodes</h4>', changes_chart("opcodes", key_changes(b.get("opcodes", {}), n.get("opcodes", {}))),
+             '<h4>top changed calls</h4>', changes_chart("calls", key_changes(b.get("calls", {}), n.get("calls", {}))),
              f'<p class="bytecode">{esc(code)}</p>',
              f'<p>to accept: <code class="accept">{esc(accept)}</code></p>']
     if result.get("message"):
