@@ -12,9 +12,10 @@
   its counter maps described field by field, ``counts=`` that of the counts JSON its methods get from a
   fixed synthetic counter array (the derivation from raw counters, without a JVM). A class with nothing to
   count gets ``original=``, the SHA-256 of its unchanged bytes;
-- per batch (unit ``:batch``) the layout resource's hash, the number of counters and of maps, every
-  refusal (a method left uncounted for passing 64 KB) with its message, and (``:input``) the hash of
-  the classes read, so that a changed corpus is told apart from a changed instrumenter;
+- per batch (unit ``:batch``) the layout resource's hash and the numbers of counters and maps; per refusal
+  (a method left uncounted for passing 64 KB; unit ``:refused:<method>``) its message's hash, the message
+  itself going to stderr; and (``:input``) the hash of the classes read, so that a changed corpus is told
+  apart from a changed instrumenter;
 - per counting fixture main and build (source ``fixtures/<build>``): the SHA-256 of the counts JSON the
   command line's ``count`` prints for a real run on HotSpot 17 (one subprocess per main), with the
   exit status, for the same three option sets.
