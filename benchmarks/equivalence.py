@@ -51,8 +51,8 @@ ROOT = Path(__file__).resolve().parent.parent
 sys.path.insert(0, str(ROOT / "tests"))
 
 # --- The package's internals this script uses: the only lines a reorganisation should need to update. ---
-from pytest_bytecount.classpath import Classpath  # noqa: E402
-from pytest_bytecount.instrument import instrument  # noqa: E402
+from pytest_bytecount.classfile.classpath import Classpath  # noqa: E402
+from pytest_bytecount.counting.instrument import instrument  # noqa: E402
 # ---------------------------------------------------------------------------------------------------------
 
 from conftest import FIXTURES_JAVA, LEGACY_TARGETS  # noqa: E402
