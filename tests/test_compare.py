@@ -117,3 +117,12 @@ def test_a_mix_of_a_rise_within_tolerance_and_a_fall_is_not_an_improvement():
     assert verdict.status == "passed" and verdict.diffs[0].status == "same"
     fell = {"m": {"invocations": 1, "total": 99, "opcodes": {"iload": 99}, "calls": {"a.b()V": 2}}}
     assert compare(base, fell, parse_tolerances("total=2%,calls=1")).status == "improved"
+
+
+def test_under_strict_a_shift_only_in_the_callees_inclusive_counts_is_named_on_the_first_line():
+    m = "a.B#c()V"
+    base = {**counts(10), "inclusive": {"total": 20, "calls": {}, "opcodes": {"nop": 20}, "methods": []}}
+    now = {**counts(10), "inclusive": {"total": 20, "calls": {}, "opcodes": {"nop": 19, "pop": 1}, "methods": []}}
+    verdict = compare({m: base}, {m: now}, {}, strict=True)
+    assert verdict.status == "changed"
+    assert verdict.headline() == "CHANGED: inclusive opcodes nop 20 -> 19 (-1) (strict: any change fails)"

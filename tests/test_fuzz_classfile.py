@@ -1,4 +1,4 @@
-"""Fuzzing the class-file reader and editor with damaged real class files (issue 7, item 1).
+"""Fuzzing the class-file reader and editor with damaged real class files.
 
 The story: a user points the plugin at a classpath holding a truncated jar entry, a class mangled by some
 other tool, or plain garbage named ``.class``. Whatever the bytes, the engine answers with success or with

@@ -188,3 +188,17 @@ def test_under_xdist_the_controller_finds_and_removes_the_file(pytester):
     run(project, "-n", "2", "--bytecount-update").stdout.fnmatch_lines(REMOVED)
     assert not gone.exists()
     assert (project.path / "tests" / "bytecount" / "test_keep.json").exists()
+
+
+def test_a_project_that_does_not_use_the_plugin_is_never_searched(pytester):
+    """No [tool.bytecount] table, no --bytecount-* option, no marked test: the run pays no walk and reports
+    nothing, even beside a real baseline file whose module is gone."""
+    project = recorded(pytester)
+    gone = project.path / "tests" / "bytecount" / "test_gone.json"
+    (project.path / "tests" / "test_gone.py").unlink()
+    (project.path / "pyproject.toml").unlink()
+    for name in ("test_keep", "sub/test_lonely"):
+        (project.path / "tests" / f"{name}.py").write_text("def test_plain():\n    pass\n")
+    result = run(project)
+    result.assert_outcomes(passed=2)
+    assert "stale" not in result.stdout.str() and gone.exists()

@@ -1,4 +1,4 @@
-"""Method ids and target patterns (the counting contract in ../shared/mission.md).
+"""Method ids and target patterns (the counting contract, docs/contract.md).
 
 - A method id is ``pkg.Cls#name(descriptor)``, nested classes as ``pkg.Outer$Inner``.
 - A pattern is ``pkg.Cls#name`` (all overloads), ``pkg.Cls#name(desc)`` (one), ``pkg.Cls#*`` or ``pkg.Cls``

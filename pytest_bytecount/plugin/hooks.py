@@ -168,7 +168,7 @@ def bytecount(request):
     plugin: BytecountPlugin = request.config.stash[plugin_key]
     marker = request.node.get_closest_marker(MARKER)
     if marker is None:  # reached only through request.getfixturevalue: collection catches the rest
-        pytest.fail(_unmarked(request.node.nodeid), pytrace=False)
+        pytest.fail(f"bytecount: {_unmarked(request.node.nodeid)}", pytrace=False)
     fixture = BytecountFixture(plugin, tuple(marker.args), bool(marker.kwargs.get("abrupt")),
                                bool(marker.kwargs.get("allocations")), bool(marker.kwargs.get("inclusive")))
     request.node.stash[_fixture_key] = fixture
@@ -177,7 +177,7 @@ def bytecount(request):
 
 
 def _unmarked(nodeid: str) -> str:
-    return (f"bytecount: {nodeid} uses the bytecount fixture but has no @pytest.mark.bytecount marker: name the "
+    return (f"{nodeid} uses the bytecount fixture but has no @pytest.mark.bytecount marker: name the "
             f"methods to count, e.g. @pytest.mark.bytecount(\"pkg.Cls#method\")")
 
 
@@ -207,6 +207,7 @@ class BytecountPlugin:
         self.errors: list = []  # problems shown in red in the summary
         self.notes: list = []  # baseline files kept as .bak and re-recorded, cache entries rebuilt
         self.written: set = set()  # baseline files written this session
+        self.stale: dict = {}  # baseline path -> keys of tests that no longer exist (full runs only)
         self.stale_files: list = []  # stale.StaleFile: baseline files of deleted test modules
         self.removed_files: set = set()  # stale baseline files removed this session
         self._views: dict = {}  # baseline path -> the BaselineFile this process last wrote
@@ -221,6 +222,8 @@ class BytecountPlugin:
         self.strict = opt.bytecount_strict
         self.check_determinism = opt.bytecount_check_determinism
         self.weights = None  # a weights.WeightTable once settings() found one
+        self.jvm_version: Optional[str] = None  # once the session exists
+        self.html_report: Optional[Path] = None  # where --bytecount-html wrote, at the end
 
     # --- configuration, lazily: a run without marked tests never touches Java ----------------------
     def settings(self) -> Settings:
@@ -361,11 +364,16 @@ class BytecountPlugin:
         project that configures pytest-bytecount. Choosing the JVM reads files only; a setting that cannot
         be used is left out here and reported once after collection, if a test is counted."""
         try:
-            if self.is_worker or not (self.settings().source_file or options_given(config.option)):
+            if self.is_worker or not self._configured():
                 return None
             return f"bytecount: using {self.jvm_choice().describe()}"
         except pytest.UsageError:
             return None
+
+    def _configured(self) -> bool:
+        """Whether the project uses pytest-bytecount: a [tool.bytecount] table or a --bytecount-* option
+        (may raise UsageError for unusable settings)."""
+        return bool(self.settings().source_file or options_given(self.config.option))
 
     def pytest_collection_modifyitems(self, session, config, items) -> None:
         problems = []
@@ -374,7 +382,7 @@ class BytecountPlugin:
             uses_fixture = "bytecount" in getattr(item, "fixturenames", ())
             if marker is None:
                 if uses_fixture:
-                    problems.append(_unmarked(item.nodeid)[len("bytecount: "):])
+                    problems.append(_unmarked(item.nodeid))
                 continue
             if not uses_fixture:
                 problems.append(f"{item.nodeid} is marked @pytest.mark.bytecount but does not use the bytecount "
@@ -462,15 +470,15 @@ class BytecountPlugin:
         elif call.when == "call" and item.stash.get(_fixture_key, None) is not None:
             report.bytecount = self._judge(item, item.stash[_fixture_key], report)
 
-    def _result(self, item, status: str, counts: Optional[dict] = None, message: str = "") -> dict:
+    def _result(self, item, status: str, counts: Optional[dict] = None) -> dict:
         try:
             path = str(self.baseline_path(item))
         except pytest.UsageError:  # unusable settings: every counted test already fails with the reason
             path = ""
         return {"nodeid": item.nodeid, "baseline": path, "key": self.test_key(item),
-                "status": status, "counts": counts or {}, "jvm": getattr(self, "jvm_version", None),
+                "status": status, "counts": counts or {}, "jvm": self.jvm_version,
                 "plugin": __version__, "baseline_counts": None, "method_status": {}, "tripped": {},
-                "message": message}
+                "message": ""}
 
     def _judge(self, item, fixture: "BytecountFixture", report) -> dict:
         """The test's status and the verdict text; fails a passing test whose counts fail their checks."""
@@ -645,6 +653,8 @@ class BytecountPlugin:
         if not is_full_run(config.args, config.option.keyword, config.option.markexpr):
             return []
         try:
+            if not (self.collected or self._configured()):
+                return []  # a project that does not use the plugin: no walk over its folders
             baseline_dir = self.settings().baseline_dir
         except pytest.UsageError:
             return []  # the settings' problem is reported where they were needed
@@ -674,10 +684,10 @@ class BytecountPlugin:
         return "\n".join(lines) + "\n\n"
 
     def pytest_terminal_summary(self, terminalreporter, exitstatus, config) -> None:
-        if self.is_worker or not (self.results or getattr(self, "stale", None) or self.stale_files or self.refused
+        if self.is_worker or not (self.results or self.stale or self.stale_files or self.refused
                                   or self.errors or self.notes):
             return
-        stale = {self._shown(path): keys for path, keys in getattr(self, "stale", {}).items()}
+        stale = {self._shown(path): keys for path, keys in self.stale.items()}
         files = {self._shown(f.baseline): self._shown(f.module) for f in self.stale_files
                  if self.update != "all" or f.baseline in self.removed_files}
         summary = Summary({n: r["status"] for n, r in self.results.items()}, stale, files, updating=self.update,
@@ -698,7 +708,7 @@ class BytecountPlugin:
             terminalreporter.write_line(f"not counted: {message}")
         for path in sorted(self.written):
             terminalreporter.write_line(f"bytecount: wrote {path}")
-        if getattr(self, "html_report", None):
+        if self.html_report is not None:
             terminalreporter.write_line(f"bytecount: HTML report {self.html_report}")
 
     def _shown(self, path) -> str:

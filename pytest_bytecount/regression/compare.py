@@ -83,10 +83,7 @@ def parse_tolerances(spec: str, base: Optional[dict] = None) -> dict:
 def ran(entry: Optional[dict]) -> bool:
     """Whether one method's counts show that it ran: a normal completion, or, when those are tallied
     (``abrupt=True``), one that ended by an exception."""
-    if not entry:
-        return False
-    abrupt = entry.get("abrupt")
-    return entry.get("invocations", 0) > 0 or (isinstance(abrupt, dict) and abrupt.get("invocations", 0) > 0)
+    return runs(entry) > 0
 
 
 def that_ran(counts: dict) -> dict:
@@ -115,7 +112,7 @@ class Change:
     def __str__(self) -> str:
         d = self.now - self.base
         detail = f"{d:+,}"
-        if self.base and not self.metric.startswith("calls "):
+        if self.base and " " not in self.metric:  # a scalar metric; keyed counts show the delta only
             detail += f", {_pct(self.base, self.now)}"
         if self.tolerance is not None and (self.tolerance.absolute or self.tolerance.relative):
             detail += f"; tolerance {self.tolerance}"
@@ -149,8 +146,10 @@ class Verdict:
         """The first line of the verdict: the status and the figures that decided it, baseline -> now."""
         decisive = [d for d in self.diffs if d.status == self.status]
         items = [(d.method, c) for d in decisive for c in d.tripped]
-        if not items:  # an opcode mix that shifted at equal totals (strict)
+        if not items:  # strict, and only the opcode mix (or the callees' inclusive counts) shifted
             items = [(d.method, Change(f"opcodes {k}", b, n)) for d in decisive for k, b, n in d.opcode_changes[:1]]
+            items = items or [(d.method, Change(f"{title} {k}", b, n)) for d in decisive
+                              for title, changes in d.inclusive_changes[:1] for k, b, n in changes[:1]]
         several = len({m for m, _ in items}) > 1
         shown = "; ".join((f"{m} {c}" if several else str(c)) for m, c in items[:limit])
         if len(items) > limit:

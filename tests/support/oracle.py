@@ -6,7 +6,7 @@ It shares no code with ``pytest_bytecount``: the counts come from the JVM's own 
 
 ``oracle_counts(classpath, classes, main, args)`` runs ``MAIN.main(ARGS)`` in a child JVM under the
 agent (through ``oracle/OracleDriver.java``) and returns the counting contract's JSON shape (see
-/work/shared/mission.md)::
+docs/contract.md)::
 
     {"pkg.Cls#name(desc)": {"invocations": n, "total": n, "opcodes": {...}, "calls": {...}}, ...}
 

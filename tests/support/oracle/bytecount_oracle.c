@@ -2,7 +2,7 @@
  * bytecount_oracle: an independent oracle for executed-bytecode counts.
  *
  * A JVMTI agent that counts, per (method, bci), the instructions the JVM executes in the methods of
- * some named classes, with ByCounter semantics (see /work/shared/mission.md, "The counting
+ * some named classes, with ByCounter semantics (see docs/contract.md, "The counting
  * contract"). It shares no code with pytest_bytecount; tests/support/oracle.py drives it.
  *
  *   java -agentpath:/path/libbytecount_oracle.so=out=FILE,events=breakpoint,classes=pkg/A;pkg/B$C;pkg/sub/
