@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Dict
 
@@ -17,6 +18,15 @@ LEGACY_TARGETS = {
     "45": ["-source", "1.3", "-target", "1.1"],  # 45.3, the JDK 1.1 format
     "48": ["-source", "1.4", "-target", "1.4"],  # 48.0
 }
+
+
+@pytest.fixture(autouse=True)
+def _child_pytest_runs_are_plain_runs(request, monkeypatch):
+    """A pytester run is a user's own pytest run: it must not inherit the xdist worker variables of the
+    worker that starts it (other plugins, such as pytest-benchmark, read them and then print warnings)."""
+    if "pytester" in request.fixturenames:
+        for name in [name for name in os.environ if name.startswith("PYTEST_XDIST_")]:
+            monkeypatch.delenv(name)
 
 
 @pytest.fixture(scope="session")
