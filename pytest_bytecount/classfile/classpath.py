@@ -13,6 +13,59 @@ class ClasspathError(ValueError):
     """A classpath entry that does not exist or cannot be read."""
 
 
+GLOB_CHARS = frozenset("*?[")
+
+
+def _is_jar(path: Path) -> bool:
+    return path.suffix.lower() in (".jar", ".zip")
+
+
+def _check(p: Path, written: str) -> Path:
+    """``p`` as a classpath entry: an existing folder of class files or a jar."""
+    if not p.exists():
+        raise ClasspathError(f"classpath entry {p} does not exist")
+    if p.is_file() and not zipfile.is_zipfile(p):
+        raise ClasspathError(f"classpath entry {p} is a file but not a jar (zip) archive")
+    if p.is_dir() and not _holds_class_files(p):
+        jars = sorted(q.name for q in p.iterdir() if q.is_file() and _is_jar(q))
+        if jars:  # java -cp takes a folder as a root of class files: its jars would be ignored
+            raise ClasspathError(
+                f"classpath entry {p} is a folder of {len(jars)} jar(s) ({', '.join(jars[:3])}"
+                f"{', ...' if len(jars) > 3 else ''}) with no class files; a folder entry is a root of class "
+                f"files, as for java -cp: write {str(Path(written) / '*')!r} for every jar in it")
+    return p
+
+
+def _holds_class_files(folder: Path) -> bool:
+    for _dirpath, _dirs, files in os.walk(folder):
+        if any(f.endswith(".class") for f in files):
+            return True
+    return False
+
+
+def expand_entry(written: str, base: Optional[Path] = None) -> list:
+    """The paths one classpath entry stands for, checked. ``dir/*`` is Java's wildcard (the jars directly in
+    ``dir``); an entry with other glob characters is a glob (``**`` crosses folders), matched in sorted
+    order, and must match something."""
+    p = Path(written).expanduser()
+    if base is not None and not p.is_absolute():
+        p = base / p
+    if not GLOB_CHARS & set(written):
+        return [_check(p, written)]
+    if p.name == "*" and not GLOB_CHARS & set(str(p.parent)):  # Java's form: every jar in one folder
+        if not p.parent.is_dir():
+            raise ClasspathError(f"classpath entry {written!r}: the folder {p.parent} does not exist")
+        found = sorted(q for q in p.parent.iterdir() if q.is_file() and _is_jar(q))
+        if not found:
+            raise ClasspathError(f"classpath entry {written!r}: no jar in {p.parent}")
+        return [_check(q, written) for q in found]
+    anchor = Path(p.anchor)
+    found = sorted(anchor.glob(str(p.relative_to(anchor))))
+    if not found:
+        raise ClasspathError(f"classpath entry {written!r} matches no file ({p})")
+    return [_check(q, written) for q in found]
+
+
 @dataclass
 class Classpath:
     """Entries in order; the first entry holding a class wins, as on the JVM."""
@@ -23,20 +76,15 @@ class Classpath:
 
     @classmethod
     def parse(cls, spec: Union[str, Iterable], base: Optional[Path] = None) -> "Classpath":
-        """``spec`` is an ``os.pathsep``-separated string or a list of paths, relative to ``base``."""
+        """``spec`` is an ``os.pathsep``-separated string or a list of entries, relative to ``base``. An entry
+        is a folder of class files, a jar, Java's ``dir/*`` (every jar in ``dir``), or a glob such as
+        ``lib/*.jar`` or ``lib/**/*.jar`` (matches in sorted order)."""
         parts = spec.split(os.pathsep) if isinstance(spec, str) else list(spec)
         entries = []
         for part in parts:
             if part in ("", None):
                 continue
-            p = Path(part)
-            if base is not None and not p.is_absolute():
-                p = base / p
-            if not p.exists():
-                raise ClasspathError(f"classpath entry {p} does not exist")
-            if p.is_file() and not zipfile.is_zipfile(p):
-                raise ClasspathError(f"classpath entry {p} is a file but not a jar (zip) archive")
-            entries.append(p)
+            entries += expand_entry(str(part), base)
         if not entries:
             raise ClasspathError("the classpath is empty: give directories or jars with compiled classes")
         return cls(entries)

@@ -111,9 +111,19 @@ def load(cache_dir: Path, key: str):
         inclusive = manifest.get("inclusive")
         if inclusive is not None:
             inclusive = [InclusiveTarget(MethodId(*t[0]), int(t[1]), [MethodId(*m) for m in t[2]]) for t in inclusive]
-        return Instrumented(classes, maps, list(manifest["refused"]), int(manifest["size"]), inclusive)
+        result = Instrumented(classes, maps, list(manifest["refused"]), int(manifest["size"]), inclusive)
+        _mark_used(entry)
+        return result
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None  # missing, torn or foreign: rebuild
+
+
+def _mark_used(entry: Path) -> None:
+    """A hit refreshes the entry's modification time: a cache owner may remove entries long unused."""
+    try:
+        os.utime(entry)
+    except OSError:
+        pass
 
 
 def store(cache_dir: Path, key: str, result) -> None:

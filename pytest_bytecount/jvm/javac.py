@@ -1,8 +1,8 @@
 """Optional ``sources = [...]``: Java sources compiled once by the JDK's javac into a cache folder.
 
-The cache entry ``.bytecount-cache/classes/<key>`` is named by a hash of everything that shapes javac's
-output: every source file's path and bytes, the bytes of every classpath entry (jars, and the files under
-classpath folders), javac's identity and options. An unchanged project is never recompiled and a change
+The cache entry ``classes/<key>`` in the project's cache folder is named by a hash of everything that shapes javac's
+output: every source file's path and bytes, the bytes of every classpath and compile-classpath entry (jars,
+and the files under classpath folders), javac's identity and options (``javac-options`` included). An unchanged project is never recompiled and a change
 always is.
 
 Each entry carries a manifest (``.complete``, written last, before the rename that publishes the entry)
@@ -29,7 +29,7 @@ class JavacError(ValueError):
 
 MANIFEST = ".complete"
 _OPTIONS = ["-g", "-encoding", "UTF-8"]
-_ENTRY_FORMAT = 2  # bump when the way an entry is built or checked changes
+_ENTRY_FORMAT = 3  # bump when the way an entry is built or checked changes
 
 
 def _javac(settings) -> Path:
@@ -59,8 +59,9 @@ def _files_under(folder: Path) -> list:
     return sorted(out)
 
 
-def _cache_key(javac: Path, files: Sequence[Path], classpath: Sequence[str]) -> str:
-    h = hashlib.sha256(f"format {_ENTRY_FORMAT}\0{' '.join(_OPTIONS)}\0".encode())
+def _cache_key(javac: Path, files: Sequence[Path], classpath: Sequence[str], options: Sequence[str]) -> str:
+    h = hashlib.sha256(f"format {_ENTRY_FORMAT}\0".encode())
+    h.update(json.dumps(list(options)).encode() + b"\0")
     # javac by its resolved path, size, mtime and its JDK's release file: `javac -version` would start a JVM
     real = Path(os.path.realpath(javac))
     st = real.stat()
@@ -115,8 +116,11 @@ def _discard(folder: Path) -> None:
     shutil.rmtree(graveyard, ignore_errors=True)
 
 
-def compile_sources(roots: Sequence[Path], settings, classpath: Sequence[str],
-                    report: Optional[Callable[[str], None]] = None) -> Path:
+def compile_sources(roots: Sequence[Path], settings, classpath: Sequence[str], cache_root: Path,
+                    report: Optional[Callable[[str], None]] = None, compile_classpath: Sequence = ()) -> Path:
+    """The folder of the classes javac makes of ``roots`` (cached). javac sees ``classpath`` then
+    ``compile_classpath`` (entries on javac's classpath only) and ``settings.javac_options`` after ours. The
+    entry goes under ``cache_root/classes``."""
     files = []
     for root in roots:
         if not root.exists():
@@ -125,11 +129,17 @@ def compile_sources(roots: Sequence[Path], settings, classpath: Sequence[str],
     if not files:
         raise JavacError(f"[tool.bytecount] sources: no .java files under {', '.join(map(str, roots))}")
     javac = _javac(settings)
-    key = _cache_key(javac, files, classpath)
-    cache = Path(settings.root) / ".bytecount-cache" / "classes" / key[:24]
+    classpath = [*map(str, classpath), *map(str, compile_classpath)]
+    options = [*_OPTIONS, *settings.javac_options]
+    key = _cache_key(javac, files, classpath, options)
+    cache = Path(cache_root) / "classes" / key[:24]
     if cache.exists():
         problem = entry_problem(cache, key)
         if problem is None:
+            try:
+                os.utime(cache)  # used: a cache owner may remove entries long unused
+            except OSError:
+                pass
             return cache
         if report is not None:
             report(f"bytecount: not using the compiled classes in {cache}: {problem}; compiling again")
@@ -137,7 +147,7 @@ def compile_sources(roots: Sequence[Path], settings, classpath: Sequence[str],
     cache.parent.mkdir(parents=True, exist_ok=True)
     staging = Path(tempfile.mkdtemp(dir=cache.parent, prefix=".build-"))
     os.chmod(staging, 0o755)  # mkdtemp makes it owner-only; the published entry is an ordinary folder
-    cmd = [str(javac), *_OPTIONS, "-d", str(staging)]
+    cmd = [str(javac), *options, "-d", str(staging)]
     if classpath:
         cmd += ["-cp", os.pathsep.join(classpath)]
     result = subprocess.run(cmd + [str(f) for f in files], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,

