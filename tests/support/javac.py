@@ -29,6 +29,11 @@ JVM_DIR = Path("/usr/lib/jvm")
 COMPLETE_MARKER = ".bytecount-build.json"
 # Bump when the way a build is made changes, so old cache entries are not reused.
 _BUILD_FORMAT = 1
+# ecj options per class-file major version; both keep try/finally as jsr/ret (inlined from 49 on).
+LEGACY_TARGETS = {
+    "45": ["-source", "1.3", "-target", "1.1"],  # 45.3, the JDK 1.1 format
+    "48": ["-source", "1.4", "-target", "1.4"],  # 48.0
+}
 
 PathLike = Union[str, os.PathLike]
 
