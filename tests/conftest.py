@@ -9,7 +9,8 @@ from typing import Dict
 import pytest
 
 pytest_plugins = ["pytester"]
-from tests.support.javac import LEGACY_TARGETS, compile_java, find_jdk_home
+from tests.support.javac import LEGACY_TARGETS, compile_java
+from tests.support.jdk import find_jdk_home
 from tests.support.paths import FIXTURES_JAVA
 
 

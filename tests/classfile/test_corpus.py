@@ -29,10 +29,11 @@ from pytest_bytecount.classfile import ClassFile
 from pytest_bytecount.classfile import constant_pool as cpool
 from pytest_bytecount.classfile.code import compute_max_locals, compute_max_stack
 
-from tests.support.engine import CODE_TOO_LARGE, corpus_classpath, new_failures
 from tests.support.corpus import CORPUS_NAMES, corpus_classes, corpus_share, corpus_source, iter_classes
+from tests.support.engine import CODE_TOO_LARGE, corpus_classpath, new_failures
+from tests.support.jdk import jdk25_java
 from tests.support.stress import stress_class
-from tests.support.verifier import jdk25_java, verify_classfile_api, verify_hotspot
+from tests.support.verifier import verify_classfile_api, verify_hotspot
 
 pytestmark = pytest.mark.corpus
 

@@ -12,10 +12,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.javac import compile_java, find_jdk_tool
-from tests.support.jdk import JDK17
+from tests.support.javac import compile_java
+from tests.support.jdk import JDK17, find_jdk_tool, jdk25_java, zero_java
 from tests.support.paths import BY_HAND
-from tests.support.verifier import jdk25_java, zero_java
 
 
 

@@ -16,10 +16,10 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.corpus import jdk17_home
 from tests.support.count_jobs import run_jobs
 from tests.support.counting_fixtures import BUILD_MAINS, TARGET_CLASSES
 from tests.support.javac import compile_java
+from tests.support.jdk import jdk17_home
 from tests.support.oracle import oracle_counts
 from tests.support.paths import FIXTURES_JAVA
 

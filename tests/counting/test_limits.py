@@ -19,9 +19,9 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.corpus import jdk17_home
 from tests.support.count_jobs import WORKER
 from tests.support.javac import compile_java
+from tests.support.jdk import jdk17_home
 from tests.support.oracle import oracle_counts
 from tests.support.paths import FIXTURES_JAVA
 

@@ -14,8 +14,9 @@ from pathlib import Path
 from typing import Dict, List, Optional, Tuple
 
 import pytest
-from tests.support import javac
-from tests.support.javac import COMPLETE_MARKER, JavaCompileError, compile_java, find_jdk_home
+from tests.support import javac, jdk
+from tests.support.javac import COMPLETE_MARKER, JavaCompileError, compile_java
+from tests.support.jdk import find_jdk_home
 
 U2_MAX = 65_535  # longest Code array (JVMS 4.7.3)
 S2_MAX = 32_767  # farthest goto/if* offset (JVMS 6.5 goto)
@@ -228,7 +229,7 @@ def test_a_leftover_directory_without_marker_is_replaced(tmp_path):
 def test_a_missing_jdk_is_reported_with_what_to_do(tmp_path, monkeypatch):
     monkeypatch.setenv("JAVA_HOME", str(tmp_path / "no-jdk"))
     monkeypatch.setenv("PATH", str(tmp_path))
-    monkeypatch.setattr(javac, "DEBIAN_JDK17", tmp_path / "no-debian-jdk")
+    monkeypatch.setattr(jdk, "JDK17_HOME", tmp_path / "no-debian-jdk")
     with pytest.raises(javac.JavaToolNotFound, match="javac not found .* set JAVA_HOME"):
         javac.find_compiler("javac")
     with pytest.raises(javac.JavaToolNotFound, match="apt-get install ecj"):

@@ -14,8 +14,8 @@ from pathlib import Path
 import pytest
 
 from tests.support.javac import compile_java
+from tests.support.jdk import jdk25_java, zero_java
 from tests.support.oracle import OracleAnomaly, code_listing, oracle_counts, parse_javap
-from tests.support.verifier import jdk25_java, zero_java
 
 KERNELS = """\
 package oraclecheck;

