@@ -21,10 +21,7 @@ import textwrap
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from pytest_bytecount.regression.baseline import BaselineFile  # noqa: E402
+from pytest_bytecount.regression.baseline import BaselineFile
 
 TEST = '''
 import pytest

@@ -17,13 +17,9 @@ import argparse
 import platform
 import sys
 import time
-from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from pytest_bytecount.classfile import ClassFile  # noqa: E402
-from support.corpus import CORPUS_NAMES, corpus_source, iter_classes  # noqa: E402
-from support.stress import stress_class  # noqa: E402
+from _support import CORPUS_NAMES, corpus_source, iter_classes, stress_class  # first: this checkout's package
+from pytest_bytecount.classfile import ClassFile
 
 
 def _copy(data: bytes) -> None:

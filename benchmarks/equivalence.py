@@ -47,18 +47,15 @@ import time
 from collections.abc import Mapping
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT / "tests"))
+from _support import (  # first: this checkout's package
+    BUILD_MAINS, CORPUS_NAMES, FIXTURES_JAVA, LEGACY_TARGETS, TARGET_CLASSES, compile_java, corpus_source, iter_classes,
+    jdk17_home,
+)
 
 # --- The package's internals this script uses: the only lines a reorganisation should need to update. ---
 from pytest_bytecount.classfile.classpath import Classpath  # noqa: E402
 from pytest_bytecount.counting.instrument import instrument  # noqa: E402
 # ---------------------------------------------------------------------------------------------------------
-
-from conftest import FIXTURES_JAVA, LEGACY_TARGETS  # noqa: E402
-from support.corpus import CORPUS_NAMES, corpus_source, iter_classes, jdk17_home  # noqa: E402
-from support.counting_fixtures import BUILD_MAINS, TARGET_CLASSES  # noqa: E402
-from support.javac import compile_java  # noqa: E402
 
 # Option set name -> keyword arguments of ``instrument`` and the command line's flags.
 OPTION_SETS = {

@@ -2,7 +2,7 @@
 
     python benchmarks/fuzz.py [--inputs 100000] [--seed 1] [--budget 2.0]
 
-The same seeds and mutations as tests/test_fuzz_classfile.py (see tests/support/fuzz.py): the compiled
+The same seeds and mutations as tests/classfile/test_fuzz.py (see tests/support/fuzz.py): the compiled
 fixtures plus 30 guava and 15 commons-lang3 classes when installed, cut into pieces of a few methods,
 each input damaged by one to three structure-aware mutations and run through every stage (parse, write,
 decode, re-encode, re-parse, both counting strategies, reading the counted class back).
@@ -29,18 +29,13 @@ import time
 from collections import Counter
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path[:0] = [str(ROOT), str(ROOT / "tests")]  # this checkout's engine, even beside an installed one
+from _support import FIXTURES_JAVA, compile_java, fuzz  # first: this checkout's package
 
-from support import fuzz  # noqa: E402
-from support.javac import compile_java  # noqa: E402
-
-FIXTURES_JAVA = ROOT / "fixtures-java"
 HANG_SECONDS = 60  # an input still running after this is stopped and reported as a hang
 
 
 def seed_classes() -> list[bytes]:
-    """The seeds of tests/test_fuzz_classfile.py: the fixtures as conftest.py compiles them, and the jars."""
+    """The seeds of tests/classfile/test_fuzz.py: the fixtures as conftest.py compiles them, and the jars."""
     roots = [compile_java(FIXTURES_JAVA / "engine", release="17", options=["-g"])]
     for release in ("17", "8"):
         roots.append(compile_java(FIXTURES_JAVA / "counting", release=release, options=["-g"]))

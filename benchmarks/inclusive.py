@@ -20,19 +20,17 @@ import tempfile
 import time
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from pytest_bytecount.classfile.classpath import Classpath  # noqa: E402
-from pytest_bytecount.counting.instrument import instrument  # noqa: E402
-from pytest_bytecount.jvm.session import ClassDir, JvmSession, choose_jvm  # noqa: E402
+from _support import JDK17, ROOT  # first: this checkout's package
+from pytest_bytecount.classfile.classpath import Classpath
+from pytest_bytecount.counting.instrument import instrument
+from pytest_bytecount.jvm.session import ClassDir, JvmSession, choose_jvm
 
 KERNELS = (("fib", 27), ("sum", 3_000_000))
 
 
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
-    p.add_argument("--java-home", default="/usr/lib/jvm/java-17-openjdk-amd64")
+    p.add_argument("--java-home", default=JDK17)
     p.add_argument("--runs", type=int, default=25)
     args = p.parse_args(argv)
     classes = Path(tempfile.mkdtemp(prefix="bytecount-inclusive-"))

@@ -39,18 +39,16 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-REPO = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(REPO))
-
-from pytest_bytecount.classfile.classpath import Classpath  # noqa: E402
-from pytest_bytecount.counting.counts import counts_from_values  # noqa: E402
-from pytest_bytecount.counting.instrument import instrument  # noqa: E402
-from pytest_bytecount.jvm.session import choose_jvm  # noqa: E402
-from pytest_bytecount.counting.targets import resolve_targets  # noqa: E402
+from _support import DEMO_SRC, JDK17  # first: this checkout's package
+from pytest_bytecount.classfile.classpath import Classpath
+from pytest_bytecount.counting.counts import counts_from_values
+from pytest_bytecount.counting.instrument import instrument
+from pytest_bytecount.jvm.session import choose_jvm
+from pytest_bytecount.counting.targets import resolve_targets
 
 JAVA_DIR = Path(__file__).resolve().parent / "java"
-DEMO_SOURCE = REPO / "examples" / "demo" / "src" / "demo" / "Sorting.java"
-DEFAULT_JAVA_HOME = "/usr/lib/jvm/java-17-openjdk-amd64"
+DEMO_SOURCE = DEMO_SRC / "demo" / "Sorting.java"
+DEFAULT_JAVA_HOME = JDK17
 DEFAULT_GUAVA = "/usr/share/java/guava.jar"
 PARTS = ("overhead", "throughput", "per-test", "startup")
 

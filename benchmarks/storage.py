@@ -18,13 +18,11 @@ import sys
 import tempfile
 from pathlib import Path
 
-ROOT = Path(__file__).resolve().parent.parent
-sys.path.insert(0, str(ROOT))
-
-from pytest_bytecount.classfile.classpath import Classpath  # noqa: E402
-from pytest_bytecount.counting.counts import counts_from_values  # noqa: E402
-from pytest_bytecount.counting.instrument import instrument  # noqa: E402
-from pytest_bytecount.jvm.session import ClassDir, JvmSession, choose_jvm  # noqa: E402
+from _support import DEMO_SRC, JDK17  # first: this checkout's package
+from pytest_bytecount.classfile.classpath import Classpath
+from pytest_bytecount.counting.counts import counts_from_values
+from pytest_bytecount.counting.instrument import instrument
+from pytest_bytecount.jvm.session import ClassDir, JvmSession, choose_jvm
 
 FIB25_CALLS = 242_785  # invocations of fib in one fib(25)
 
@@ -32,11 +30,11 @@ FIB25_CALLS = 242_785  # invocations of fib in one fib(25)
 def main(argv=None) -> int:
     p = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     p.add_argument("--invocations", type=int, default=1_000_000)
-    p.add_argument("--java-home", default="/usr/lib/jvm/java-17-openjdk-amd64")
+    p.add_argument("--java-home", default=JDK17)
     args = p.parse_args(argv)
     classes = Path(tempfile.mkdtemp(prefix="bytecount-demo-"))
     subprocess.run([str(Path(args.java_home) / "bin" / "javac"), "--release", "11", "-d", str(classes),
-                    str(ROOT / "examples/demo/src/demo/Sorting.java")], check=True)
+                    str(DEMO_SRC / "demo" / "Sorting.java")], check=True)
     classpath = Classpath.parse([str(classes)])
     batch = instrument(classpath, ["demo.Sorting#fib"])
     session = JvmSession(choose_jvm(args.java_home), [])

@@ -9,15 +9,9 @@ from typing import Dict
 import pytest
 
 pytest_plugins = ["pytester"]
-from support.javac import compile_java, find_jdk_home
-
-FIXTURES_JAVA = Path(__file__).resolve().parent.parent / "fixtures-java"
-
-# ecj options per class-file major version; both keep try/finally as jsr/ret (inlined from 49 on).
-LEGACY_TARGETS = {
-    "45": ["-source", "1.3", "-target", "1.1"],  # 45.3, the JDK 1.1 format
-    "48": ["-source", "1.4", "-target", "1.4"],  # 48.0
-}
+from tests.support.javac import LEGACY_TARGETS, compile_java
+from tests.support.jdk import find_jdk_home
+from tests.support.paths import FIXTURES_JAVA
 
 
 @pytest.fixture(autouse=True)

@@ -8,7 +8,7 @@ package counting;
  * (JVMS 6.5 goto_w), and the if must be inverted around a goto_w; the method still fits in 64 KB. The
  * bulk is short basic blocks (about 9 bytes each) of ordinary int/long/array code. One counter per
  * block would grow it only by a third, not enough to overflow. The bulk statements repeat five shapes
- * and are machine-written; tests/test_counting_fixtures.py checks the sizes.
+ * and are machine-written; tests/counting/test_fixtures.py checks the sizes.
  */
 public class BigMethod {
     public static long loopAroundBulk(int n) {

@@ -8,7 +8,7 @@ package engine;
  * {@code dup, sipush index, iconst_v, bastore}, i.e. 4 instructions and 6 bytes (about 11.7 KB
  * per bulk). With 3 bytes inserted before each instruction (iinc) the bulk grows past 32,767
  * bytes; with 6 bytes (wide iinc) the whole method still stays under the 65,535-byte limit
- * (JVMS 4.7.3). The bulk sizes are checked by tests/test_fixtures_compile.py.
+ * (JVMS 4.7.3). The bulk sizes are checked by tests/harness/test_fixtures_compile.py.
  *
  * <p>{@code doWhileBigBody} repeats four arithmetic statements of 6 one-byte instructions each
  * (1450 statements) instead, so its bulk is ordinary code.

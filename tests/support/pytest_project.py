@@ -4,6 +4,7 @@
 from __future__ import annotations
 
 from .jdk import JDK17  # noqa: F401 - the tests import it from here too
+from .paths import DEMO_SRC
 
 
 
@@ -13,7 +14,7 @@ def run(pytester, *args):
 
 def java_project(pytester, sources: dict, tests: dict):
     """A pytester project compiling ``sources`` ({"pkg/Cls.java": text} under src/) with JDK 17, with the
-    test modules ``tests`` ({module name: text})."""
+    test modules ``tests`` ({module name: text}, possibly none)."""
     for rel, text in sources.items():
         path = pytester.path / "src" / rel
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -23,5 +24,12 @@ def java_project(pytester, sources: dict, tests: dict):
         sources = ["src"]
         java-home = "{JDK17}"
     """)
-    pytester.makepyfile(**tests)
+    if tests:
+        pytester.makepyfile(**tests)
     return pytester
+
+
+def demo_project(pytester, tests: dict):
+    """java_project on the example project's sources (examples/demo/src: ``demo.Sorting``)."""
+    sources = {path.relative_to(DEMO_SRC).as_posix(): path.read_text() for path in sorted(DEMO_SRC.rglob("*.java"))}
+    return java_project(pytester, sources, tests)

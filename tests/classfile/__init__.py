@@ -1,0 +1,1 @@
+"""Tests of the class-file engine: targeted fixtures, the real-world corpus, fuzzing."""

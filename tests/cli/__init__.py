@@ -1,0 +1,1 @@
+"""Tests of ``python -m pytest_bytecount``, the command line."""

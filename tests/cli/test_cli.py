@@ -1,0 +1,123 @@
+"""`python -m pytest_bytecount count|instrument` as a user runs them, on counts derived by hand.
+
+Each run is a subprocess: a process gets one JVM, and these tests use several.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.javac import compile_java
+from tests.support.jdk import JDK17, find_jdk_tool, jdk25_java, zero_java
+from tests.support.paths import BY_HAND
+
+
+
+@pytest.fixture(scope="module")
+def tiny() -> Path:
+    return compile_java(BY_HAND, release="17")
+
+
+def bytecount(*args, java_home=JDK17, check=True) -> subprocess.CompletedProcess:
+    cmd = [sys.executable, "-m", "pytest_bytecount", *args]
+    if args and args[0] == "count" and java_home:
+        cmd[4:4] = ["--java-home", java_home]
+    result = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=300)
+    if check:
+        assert result.returncode == 0, result.stderr
+    return result
+
+
+def test_a_loop_counted_by_hand(tiny):
+    # javac 17 compiles sum(n) to: iconst_0 istore_1 iconst_0 istore_2 | L: iload_2 iload_0 if_icmpge E
+    # iload_1 iload_2 iadd istore_1 iinc goto L | E: iload_1 ireturn. main calls sum(3) and sum(0):
+    # sum(3) runs the loop head 4 times and the body 3 times; sum(0) runs the head once.
+    out = bytecount("count", "--classpath", str(tiny), "--target", "hand.Tiny#sum", "hand.Tiny").stdout
+    counts = json.loads(out)
+    assert counts == {"hand.Tiny#sum(I)I": {
+        "calls": {}, "invocations": 2, "total": 45,
+        "opcodes": {"iconst_0": 4, "istore_1": 5, "istore_2": 2, "iload_2": 8, "iload_0": 5, "if_icmpge": 5,
+                    "iload_1": 5, "iadd": 3, "iinc": 3, "goto": 3, "ireturn": 2}}}
+
+
+def test_an_invocation_ending_in_an_exception_counts_nothing(tiny):
+    # thrower(1) throws out of itself: nothing of it counts. thrower(0): iload_0 ifle iload_0 ireturn.
+    # catcher(1): iload_0 invokestatic (throws) -> handler astore_1 iconst_m1 ireturn;
+    # catcher(0): iload_0 invokestatic ireturn. The caught exception does not lose catcher's counts.
+    out = bytecount("count", "--classpath", str(tiny), "--target", "hand.Tiny#thrower",
+                    "--target", "hand.Tiny#catcher(I)I", "hand.Tiny").stdout
+    assert json.loads(out) == {
+        "hand.Tiny#thrower(I)I": {"calls": {}, "invocations": 1, "total": 4,
+                                  "opcodes": {"iload_0": 2, "ifle": 1, "ireturn": 1}},
+        "hand.Tiny#catcher(I)I": {"calls": {"hand/Tiny.thrower(I)I": 2}, "invocations": 2, "total": 8,
+                                  "opcodes": {"iload_0": 2, "invokestatic": 2, "ireturn": 2, "astore_1": 1,
+                                              "iconst_m1": 1}},
+    }
+
+
+def test_count_writes_the_json_to_a_file_with_sorted_keys(tiny, tmp_path):
+    out = tmp_path / "counts.json"
+    result = bytecount("count", "--classpath", str(tiny), "--target", "hand.Tiny", "--output", str(out), "hand.Tiny")
+    assert result.stdout == ""
+    assert "using Java 17" in result.stderr and "configured java-home" in result.stderr
+    text = out.read_text()
+    data = json.loads(text)
+    assert list(data) == sorted(data)
+    assert data["hand.Tiny#<init>()V"]["invocations"] == 0  # a target never run is still reported
+    assert all(list(v) == ["calls", "invocations", "opcodes", "total"] for v in data.values())
+
+
+def _plain_jvms():
+    jvms = {"hotspot17": [str(find_jdk_tool("java"))]}
+    if jdk25_java():
+        jvms["hotspot25"] = [str(jdk25_java())]
+    if zero_java():
+        jvms["zero"] = [str(x) for x in zero_java()]
+    return jvms
+
+
+@pytest.mark.parametrize("options", [[], ["--abrupt", "--allocations"]], ids=["plain", "abrupt-allocations"])
+@pytest.mark.parametrize("jvm", ["hotspot17", "hotspot25", "zero"])
+def test_instrumented_classes_on_a_plain_jvm_write_the_same_json_at_exit(tiny, tmp_path, jvm, options):
+    java = _plain_jvms().get(jvm)
+    assert java is not None, f"{jvm} is not installed (see .ci/run)"
+    counted = bytecount("count", "--classpath", str(tiny), "--target", "hand.**", *options, "hand.Tiny").stdout
+    if options:
+        assert '"abrupt": {' in counted and '"allocations": {' in counted
+    bytecount("instrument", "--classpath", str(tiny), "--target", "hand.**", *options, "--out", str(tmp_path / "out"))
+    written = tmp_path / "counts.json"
+    run = subprocess.run([*java, "-cp", f"{tmp_path / 'out'}:{tiny}", f"-Dbytecount.out={written}", "hand.Tiny"],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout
+    assert written.read_text() == counted  # byte for byte
+
+
+def test_without_the_property_the_instrumented_program_writes_nothing(tiny, tmp_path):
+    bytecount("instrument", "--classpath", str(tiny), "--target", "hand.Tiny", "--out", str(tmp_path / "out"))
+    run = subprocess.run([str(find_jdk_tool("java")), "-cp", f"{tmp_path / 'out'}:{tiny}", "hand.Tiny"],
+                         cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+    assert run.returncode == 0 and run.stdout == ""
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
+
+
+def test_a_target_matching_nothing_names_the_near_misses(tiny):
+    r = bytecount("count", "--classpath", str(tiny), "--target", "hand.Tiny#summ", "hand.Tiny", check=False)
+    assert r.returncode == 2
+    assert "'hand.Tiny#summ' matches no method" in r.stderr and "hand.Tiny#sum(I)I" in r.stderr
+    r = bytecount("count", "--classpath", str(tiny), "--target", "hand.Tiyn", "hand.Tiny", check=False)
+    assert r.returncode == 2 and "matches no class" in r.stderr and "did you mean hand.Tiny" in r.stderr
+
+
+def test_a_missing_classpath_entry_is_a_clear_error(tmp_path):
+    r = bytecount("instrument", "--classpath", str(tmp_path / "nope"), "--target", "a.B", "--out", str(tmp_path),
+                  check=False)
+    assert r.returncode == 2 and "does not exist" in r.stderr
+    fake = tmp_path / "fake.jar"
+    fake.write_text("not a zip")
+    r = bytecount("instrument", "--classpath", str(fake), "--target", "a.B", "--out", str(tmp_path), check=False)
+    assert r.returncode == 2 and "not a jar" in r.stderr

@@ -1,0 +1,82 @@
+"""Counts stay exact at the limits: past 2**32 executions in one invocation, and under 16 threads.
+
+Expected counts come from the JVMTI oracle (tests/support/oracle.py, no code shared with the
+instrumenter) on small runs, scaled by what the fixture guarantees by construction:
+- ``limits.Spin#spin(n)`` runs the same instructions on every extra iteration, so its counts are
+  c(2) + (n - 2) * (c(3) - c(2)); ours are measured at n = 2**32 + 5 in ONE invocation, where an int
+  counter would have wrapped;
+- ``limits.Hammer`` runs ``step`` with the same argument sequence on every thread, so 16 threads count
+  16 times what one thread counts.
+Ours run on HotSpot 17 through tests/support/count_worker.py (the public layers), both strategies.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.count_jobs import WORKER
+from tests.support.javac import compile_java
+from tests.support.jdk import jdk17_home
+from tests.support.oracle import oracle_counts
+from tests.support.paths import FIXTURES_JAVA
+
+FIXTURES = FIXTURES_JAVA / "limits"
+BIG = 2 ** 32 + 5
+SPIN = "limits.Spin#spin(J)J"
+STEP = "limits.Hammer#step(I)I"
+
+
+@pytest.fixture(scope="module")
+def limits_classes() -> Path:
+    return compile_java(FIXTURES, release="17", options=["-g"])
+
+
+def _ours(classes: Path, target: str, main: str, args: list, strategy: str, tmp_path: Path) -> dict:
+    jobs = {"java_home": str(jdk17_home()), "variant": "server",
+            "jobs": [{"classpath": [str(classes)], "targets": [target], "main": main, "args": args,
+                      "strategy": strategy}]}
+    (tmp_path / "jobs.json").write_text(json.dumps(jobs))
+    run = subprocess.run([sys.executable, str(WORKER), str(tmp_path / "jobs.json"), str(tmp_path / "out.json")],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=900)
+    assert run.returncode == 0, run.stdout[-4000:]
+    (result,) = json.loads((tmp_path / "out.json").read_text())["results"]
+    assert "error" not in result, result
+    return result
+
+
+def _oracle(classes: Path, cls: str, args: list, method: str) -> dict:
+    counts = oracle_counts([classes], [cls], cls, args)
+    return dict(counts)[method]
+
+
+@pytest.mark.parametrize("strategy", ["block", "instruction"])
+def test_counts_stay_exact_past_two_to_the_32_in_one_invocation(limits_classes, tmp_path, strategy):
+    c2 = _oracle(limits_classes, "limits.Spin", ["2"], SPIN)
+    c3 = _oracle(limits_classes, "limits.Spin", ["3"], SPIN)
+    assert c2["invocations"] == c3["invocations"] == 1
+    expected = {
+        "invocations": 1,
+        "opcodes": {k: c2["opcodes"].get(k, 0) + (BIG - 2) * (c3["opcodes"][k] - c2["opcodes"].get(k, 0))
+                    for k in c3["opcodes"]},
+        "calls": {},
+    }
+    expected["total"] = sum(expected["opcodes"].values())
+    assert max(expected["opcodes"].values()) > 2 ** 32
+    got = _ours(limits_classes, "limits.Spin#spin", "limits.Spin", [str(BIG)], strategy, tmp_path)[SPIN]
+    assert {k: got[k] for k in ("invocations", "opcodes", "calls", "total")} == expected
+
+
+@pytest.mark.parametrize("strategy", ["block", "instruction"])
+def test_sixteen_threads_lose_nothing(limits_classes, tmp_path, strategy):
+    calls = 200_000
+    one = _oracle(limits_classes, "limits.Hammer", ["1", str(calls)], STEP)
+    assert one["invocations"] == calls
+    got = _ours(limits_classes, "limits.Hammer#step", "limits.Hammer", ["16", str(calls)], strategy, tmp_path)[STEP]
+    assert got["invocations"] == 16 * calls
+    assert got["opcodes"] == {k: 16 * v for k, v in one["opcodes"].items()}
+    assert got["total"] == 16 * one["total"]

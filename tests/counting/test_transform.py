@@ -1,0 +1,118 @@
+"""The counting transform changes what a class does by nothing: same members, same flags, same results."""
+
+from __future__ import annotations
+
+import pytest
+
+from pytest_bytecount.classfile import ClassFile
+from pytest_bytecount.classfile.classpath import Classpath
+from pytest_bytecount.counting.instrument import instrument
+from pytest_bytecount.counting.runtime import RUNTIME_CLASS
+from pytest_bytecount.counting.flow import basic_blocks, block_successors
+from pytest_bytecount.counting.plan import plan_paths
+
+from tests.support.engine import exercise, read_class_dir, write_class_dir
+from tests.support.verifier import verify_hotspot
+
+NEVER_RETURNS = ["spinForever"]
+
+
+def _shape(data: bytes) -> dict:
+    cf = ClassFile.parse(data)
+    cp = cf.constant_pool
+    return {
+        "class": (cf.access_flags, cf.name, cf.super_name, [cp.class_name(i) for i in cf.interfaces]),
+        "fields": [(f.access_flags, f.name, f.descriptor, [(cp.utf8(a.name_index), a.data) for a in f.attributes])
+                   for f in cf.fields],
+        "methods": [(m.access_flags, m.name, m.descriptor,
+                     [(cp.utf8(a.name_index), a.data) for a in m.attributes if cp.utf8(a.name_index) != "Code"])
+                    for m in cf.methods],
+        "attributes": [(cp.utf8(a.name_index), a.data) for a in cf.attributes],
+    }
+
+
+def test_counted_classes_keep_every_member_flag_and_attribute(engine_classes):
+    counted = instrument(Classpath([engine_classes]), ["engine.**"])
+    originals = read_class_dir(engine_classes)
+    assert set(counted.classes) - set(originals) == {RUNTIME_CLASS}
+    for name, data in counted.classes.items():
+        if name != RUNTIME_CLASS:
+            assert data != originals[name]
+            assert _shape(data) == _shape(originals[name]), name
+
+
+@pytest.mark.parametrize("strategy", ["block", "instruction"])
+def test_counted_classes_verify_and_compute_the_same_results(engine_classes, tmp_path, strategy):
+    counted = instrument(Classpath([engine_classes]), ["engine.**"], strategy=strategy)
+    # 33.5 KB with 22,418 instructions: an increment per instruction cannot fit in 64 KB, one per block can
+    expected = ["engine.BigBranches#alreadyWideLoop(I)I"] if strategy == "instruction" else []
+    assert [r.split(":")[0] for r in counted.refused] == expected
+    assert dict(verify_hotspot(counted.classes, [engine_classes])) == {}
+    out = tmp_path / "counted"
+    counted.write(out)
+    write_class_dir({k: v for k, v in read_class_dir(engine_classes).items() if k not in counted.classes}, out)
+    names = sorted(n for n in read_class_dir(engine_classes) if "$" not in n)
+    before = exercise(engine_classes, names, NEVER_RETURNS)
+    assert before.count("\n") > 100
+    assert exercise(out, names, NEVER_RETURNS) == before
+
+
+def test_counting_a_big_method_forces_long_branches(counting_classes):
+    """counting.BigMethod is exact on every JVM (test_counting_exact); here: its counted code really needed
+    goto_w, which javac did not use."""
+    root = counting_classes["javac17"]
+    original = ClassFile.parse((root / "counting" / "BigMethod.class").read_bytes())
+    assert not any(i.opcode == 200 for m in original.methods if m.has_code() for i in m.code.instructions)
+    counted = ClassFile.parse(instrument(Classpath([root]), ["counting.BigMethod"], strategy="instruction")
+                              .classes["counting/BigMethod"])
+    assert any(i.mnemonic == "goto_w" for m in counted.methods if m.has_code() for i in m.code.instructions)
+
+
+def test_loop_free_methods_count_one_path_per_invocation_and_the_rest_do_not(counting_classes):
+    """Which plan each method gets (their counts are checked against the oracle in test_counting_exact):
+    Recursion.fib (`n < 2 ? n : fib(n-1) + fib(n-2)`: two paths, no loop) adds one counter per
+    invocation, selected by a path number; ManyReturns.classify (a switch) and scan (a loop) do not."""
+    root = counting_classes["javac17"]
+    result = instrument(Classpath([root]), ["counting.Recursion#fib"])
+    fib = result.maps[0]
+    assert fib.counters == 2 and sorted(fib.invocation_expr) == [(0, 1), (1, 1)]
+    counted = ClassFile.parse(result.classes["counting/Recursion"])
+    code = next(m for m in counted.methods if m.name == "fib").code.instructions
+    reports = [i for i in code if i.mnemonic == "invokestatic"
+               and counted.constant_pool.member_ref(i.arg)[0] == RUNTIME_CLASS]
+    returns = [i for i in code if i.mnemonic == "ireturn"]
+    assert [counted.constant_pool.member_ref(i.arg)[2] for i in reports] == ["(II)V"] * len(returns)  # add(first + path, 1)
+    # ... for threads other than the owner: the owner adds into Counters.OWNED inline, at each return
+    owner_tests = [i for i in code if i.mnemonic == "getstatic"
+                   and counted.constant_pool.member_ref(i.arg)[:2] == (RUNTIME_CLASS, "OWNER")]
+    assert len(owner_tests) == len(returns)
+    original = ClassFile.parse((root / "counting" / "ManyReturns.class").read_bytes())
+    for name in ("classify", "scan"):  # a switch; a loop
+        code = next(m for m in original.methods if m.name == name).code
+        blocks = basic_blocks(code)
+        assert plan_paths(code, blocks, block_successors(code, blocks)) is None
+
+
+def test_blocks_on_cycles_match_a_brute_force_search():
+    """blocks_in_cycles (which per-instruction counters need a long beside them) against reachability:
+    a block is on a cycle exactly when it can reach itself."""
+    import random
+
+    from pytest_bytecount.counting.flow import blocks_in_cycles
+
+    rng = random.Random(7)
+    for _ in range(3000):
+        n = rng.randint(1, 12)
+        normal = [set(rng.sample(range(n + 1), min(n + 1, rng.randint(0, 3)))) for _ in range(n)]  # n: the exit
+        handlers = [set(rng.sample(range(n), 1)) if rng.random() < 0.2 else set() for _ in range(n)]
+        expected = set()
+        for v in range(n):
+            seen, todo = set(), [v]
+            while todo:
+                for w in normal[todo[-1]] | handlers[todo.pop()]:
+                    if w < n and w not in seen:
+                        seen.add(w)
+                        todo.append(w)
+            if v in seen:
+                expected.add(v)
+        assert blocks_in_cycles((normal, handlers), n) == expected

