@@ -17,7 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from support.pytest_project import JDK17, run
+from tests.support.pytest_project import JDK17, run
 
 COMMONS_LANG3 = Path("/usr/share/java/commons-lang3.jar")  # Debian's libcommons-lang3-java
 CAPITALIZE = "org/apache/commons/lang3/StringUtils.capitalize(Ljava/lang/String;)Ljava/lang/String;"
