@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from typing import Iterable, Optional, Sequence
 
 from . import opcodes as op
+from .access import ACC_STATIC
 from .errors import ClassFormatError, CodeFormatError, CodeTooLargeError
 from .frames import (Frame, TypeState, decode_stack_map, encode_stack_map, entries_to_slots, initial_locals,
                      slots_to_entries, with_local, with_locals, is_wide)
-from .model import ACC_STATIC, Attribute
+from .model import Attribute
 
 _u2 = struct.Struct(">H")
 _s2 = struct.Struct(">h")

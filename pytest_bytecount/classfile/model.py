@@ -10,17 +10,13 @@ import struct
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+from .access import ACC_INTERFACE
 from .constant_pool import ConstantPool
 from .errors import ClassFormatError, shown
 
 MAGIC = 0xCAFEBABE
 MIN_MAJOR = 45
 MAX_MAJOR = 69  # Java 25
-
-ACC_STATIC = 0x0008
-ACC_INTERFACE = 0x0200
-ACC_ABSTRACT = 0x0400
-ACC_NATIVE = 0x0100
 
 _u2 = struct.Struct(">H")
 _u4 = struct.Struct(">I")
