@@ -16,9 +16,10 @@ from typing import Iterable, Optional, Sequence
 from . import opcodes as op
 from .access import ACC_STATIC
 from .errors import ClassFormatError, CodeFormatError, CodeTooLargeError
-from .frames import (Frame, TypeState, decode_stack_map, encode_stack_map, entries_to_slots, initial_locals,
-                     slots_to_entries, with_local, with_locals, is_wide)
+from .frames import (Frame, TypeState, entries_to_slots, initial_locals, slots_to_entries, with_local, with_locals,
+                     is_wide)
 from .model import Attribute
+from .stack_map import decode_stack_map, encode_stack_map
 
 _u2 = struct.Struct(">H")
 _s2 = struct.Struct(">h")
