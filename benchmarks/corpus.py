@@ -31,7 +31,7 @@ from pathlib import Path
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent / "tests"))
 
 from pytest_bytecount.classfile import ClassFile  # noqa: E402
-from pytest_bytecount.classfile.code import compute_max_stack  # noqa: E402
+from pytest_bytecount.classfile.encode import compute_max_stack  # noqa: E402
 from pytest_bytecount.classfile.classpath import Classpath  # noqa: E402
 from pytest_bytecount.counting.instrument import instrument  # noqa: E402
 

@@ -23,8 +23,9 @@ _u4 = struct.Struct(">I")
 _u2u2u2 = struct.Struct(">HHH")
 _header = struct.Struct(">IHH")
 
-# Code.decode: the code layer sits on top of this one, so the package installs it (classfile/__init__.py)
-# instead of this module importing it back.
+# (method, raw Code attribute) -> Code, used by Method.code. The decoder (decode.decode_code) builds on this
+# module, so rather than this module importing it back, the package installs it when it is first imported
+# (classfile/__init__.py), which happens before any of its modules can be used.
 CODE_DECODER: Optional[Callable] = None
 
 
