@@ -33,7 +33,7 @@ from _support import (  # first: this checkout's package
     new_failures, stress_class, verify_classfile_api, verify_hotspot,
 )
 from pytest_bytecount.classfile import ClassFile
-from pytest_bytecount.classfile.code import compute_max_stack
+from pytest_bytecount.classfile.encode import compute_max_stack
 from pytest_bytecount.classfile.classpath import Classpath
 from pytest_bytecount.counting.instrument import instrument
 

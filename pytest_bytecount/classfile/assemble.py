@@ -5,16 +5,10 @@ from __future__ import annotations
 from typing import Sequence
 
 from . import opcodes as op
+from .access import ACC_FINAL, ACC_PUBLIC, ACC_SUPER
 from .code import Code, Insn
 from .constant_pool import ConstantPool
 from .model import ClassFile, Member, Method
-
-ACC_PUBLIC = 0x0001
-ACC_PRIVATE = 0x0002
-ACC_STATIC = 0x0008
-ACC_FINAL = 0x0010
-ACC_SUPER = 0x0020
-ACC_SYNTHETIC = 0x1000
 
 
 def new_class(name: str, super_name: str = "java/lang/Object", interfaces: Sequence[str] = (),

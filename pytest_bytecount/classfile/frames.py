@@ -1,4 +1,5 @@
-"""Stack map frames (JVMS §4.7.4) as plain data, and a straight-line type simulator.
+"""Verification types and stack map frames (JVMS §4.10.1.2, §4.7.4) as plain data, and a straight-line type
+simulator. The StackMapTable attribute's bytes are read and written by :mod:`.stack_map`.
 
 Frames are decoded to their full form (every local and stack entry) but remember the frame_type they
 were written with, so an untouched frame is written back exactly as it was. The simulator computes the
@@ -9,7 +10,6 @@ needed: every jump target and every instruction after an unconditional transfer 
 
 from __future__ import annotations
 
-import struct
 from typing import Optional
 
 from . import opcodes as op
@@ -185,167 +185,6 @@ def with_locals(entries: tuple, first_slot: int, vtypes: list) -> tuple:
     return tuple(entries) + (TOP,) * pad + tuple(vtypes)
 
 
-# --- StackMapTable reading and writing ---------------------------------------------------------------
-_u2 = struct.Struct(">H")
-
-
-def _read_vtype(data: bytes, pos: int, cp, insn_at):
-    tag = data[pos]
-    if tag < 7:
-        return tag, pos + 1
-    value = _u2.unpack_from(data, pos + 1)[0]
-    if tag == 7:
-        return Obj(cp.class_name(value), value), pos + 3
-    if tag == 8:
-        insn = insn_at.get(value)
-        if insn is None or insn.opcode != op.NEW:
-            raise CodeFormatError(f"stack map refers to offset {value} as a 'new' instruction, but it is not")
-        return Uninit(insn), pos + 3
-    raise CodeFormatError(f"unknown verification type tag {tag}")
-
-
-def decode_stack_map(data: bytes, initial: tuple, cp, insn_at) -> list[tuple[int, Frame]]:
-    """[(offset, Frame)] from a StackMapTable attribute's bytes."""
-    count = _u2.unpack_from(data, 0)[0]
-    pos = 2
-    out = []
-    locals_ = initial
-    offset = -1
-    for _ in range(count):
-        kind = data[pos]
-        pos += 1
-        if kind < 64:
-            delta, stack = kind, ()
-        elif kind < 128:
-            delta = kind - 64
-            t, pos = _read_vtype(data, pos, cp, insn_at)
-            stack = (t,)
-        elif kind < 247:
-            raise CodeFormatError(f"reserved stack map frame type {kind}")
-        else:
-            delta = _u2.unpack_from(data, pos)[0]
-            pos += 2
-            if kind == 247:
-                t, pos = _read_vtype(data, pos, cp, insn_at)
-                stack = (t,)
-            elif kind < 251:
-                k = 251 - kind
-                if k > len(locals_):
-                    raise CodeFormatError("chop frame removes more locals than there are")
-                locals_ = locals_[:-k]
-                stack = ()
-            elif kind == 251:
-                stack = ()
-            elif kind < 255:
-                new = []
-                for _ in range(kind - 251):
-                    t, pos = _read_vtype(data, pos, cp, insn_at)
-                    new.append(t)
-                locals_ = locals_ + tuple(new)
-                stack = ()
-            else:
-                n = _u2.unpack_from(data, pos)[0]
-                pos += 2
-                new = []
-                for _ in range(n):
-                    t, pos = _read_vtype(data, pos, cp, insn_at)
-                    new.append(t)
-                locals_ = tuple(new)
-                n = _u2.unpack_from(data, pos)[0]
-                pos += 2
-                new = []
-                for _ in range(n):
-                    t, pos = _read_vtype(data, pos, cp, insn_at)
-                    new.append(t)
-                stack = tuple(new)
-        offset += delta + 1
-        out.append((offset, Frame(locals_, stack, kind)))
-    if pos != len(data):
-        raise CodeFormatError("StackMapTable has trailing bytes")
-    return out
-
-
-def _write_vtype(out: bytearray, t, cp) -> None:
-    if type(t) is int:
-        out.append(t)
-    elif type(t) is Obj:
-        out.append(7)
-        out += _u2.pack(t.index if t.index is not None else cp.add_class(t.name))
-    else:
-        out.append(8)
-        out += _u2.pack(t.new_insn.offset)
-
-
-def _same_prefix(a: tuple, b: tuple, n: int) -> bool:
-    return a[:n] == b[:n]
-
-
-def encode_stack_map(frames: list[tuple[int, Frame]], initial: tuple, cp) -> bytes:
-    """Bytes of a StackMapTable for ``frames`` (sorted by offset, unique), reusing each frame's own kind."""
-    out = bytearray(_u2.pack(len(frames)))
-    prev_locals = initial
-    prev_offset = -1
-    for offset, f in frames:
-        delta = offset - prev_offset - 1
-        if delta < 0:
-            raise CodeFormatError(f"two stack map frames at offset {offset}")
-        loc, stack = f.locals, f.stack
-        same_locals = loc == prev_locals
-        kind = f.kind
-        # Keep the original encoding when it still describes this frame; else pick the tightest.
-        chosen = None
-        if kind is not None:
-            if kind < 64 or kind == 251:
-                if same_locals and not stack:
-                    chosen = 251 if (kind == 251 or delta > 63) else delta
-            elif kind < 128 or kind == 247:
-                if same_locals and len(stack) == 1:
-                    chosen = 247 if (kind == 247 or delta > 63) else 64 + delta
-            elif 248 <= kind <= 250:
-                k = 251 - kind
-                if not stack and len(prev_locals) - k == len(loc) and _same_prefix(prev_locals, loc, len(loc)):
-                    chosen = kind
-            elif 252 <= kind <= 254:
-                k = kind - 251
-                if not stack and len(loc) - k == len(prev_locals) and _same_prefix(loc, prev_locals, len(prev_locals)):
-                    chosen = kind
-            elif kind == 255:
-                chosen = 255
-        if chosen is None:
-            if same_locals and not stack:
-                chosen = delta if delta <= 63 else 251
-            elif same_locals and len(stack) == 1:
-                chosen = 64 + delta if delta <= 63 else 247
-            elif not stack and 0 < len(prev_locals) - len(loc) <= 3 and _same_prefix(prev_locals, loc, len(loc)):
-                chosen = 251 - (len(prev_locals) - len(loc))
-            elif not stack and 0 < len(loc) - len(prev_locals) <= 3 and _same_prefix(loc, prev_locals, len(prev_locals)):
-                chosen = 251 + (len(loc) - len(prev_locals))
-            else:
-                chosen = 255
-        out.append(chosen)
-        if chosen < 64:
-            pass
-        elif chosen < 128:
-            _write_vtype(out, stack[0], cp)
-        else:
-            out += _u2.pack(delta)
-            if chosen == 247:
-                _write_vtype(out, stack[0], cp)
-            elif 252 <= chosen <= 254:
-                for t in loc[len(prev_locals):]:
-                    _write_vtype(out, t, cp)
-            elif chosen == 255:
-                out += _u2.pack(len(loc))
-                for t in loc:
-                    _write_vtype(out, t, cp)
-                out += _u2.pack(len(stack))
-                for t in stack:
-                    _write_vtype(out, t, cp)
-        prev_locals = loc
-        prev_offset = offset
-    return bytes(out)
-
-
 # --- straight-line type simulation -------------------------------------------------------------------
 _LOAD_TYPE = {}
 for _o in (op.ILOAD, *range(op.ILOAD_0, op.ILOAD_0 + 4)):
@@ -445,108 +284,10 @@ class TypeState:
             stack.pop()
             self.set_local(_local_index(insn), t)
             return
-        if o == op.ALOAD or op.ALOAD_0 <= o <= op.ALOAD_3:
-            stack.append(self.locals[_local_index(insn)])
-        elif o == op.ASTORE or op.ASTORE_0 <= o <= op.ASTORE_3:
-            self.set_local(_local_index(insn), stack.pop())
-        elif o == op.AALOAD:
-            stack.pop()
-            arr = stack.pop()
-            if type(arr) is Obj and arr.name.startswith("["):
-                stack.append(type_from_descriptor(arr.name[1:]))
-            else:
-                stack.append(NULL)
-        elif o in (op.LDC, op.LDC_W, op.LDC2_W):
-            tag = cp.tag(insn.arg)
-            if tag == 17:  # Dynamic
-                stack.append(type_from_descriptor(cp.dynamic_ref(insn.arg)[2]))
-            else:
-                t = _LDC_TYPES.get(tag)
-                if t is None:
-                    raise CodeFormatError(f"{op.MNEMONICS[o]} of constant pool entry {insn.arg}, which is no "
-                                          f"loadable constant (JVMS §4.4)")
-                stack.append(Obj(t) if isinstance(t, str) else t)
-        elif o == op.POP:
-            stack.pop()
-        elif o == op.POP2:
-            if is_wide(stack.pop()) is False:
-                stack.pop()
-        elif o == op.DUP:
-            stack.append(stack[-1])
-        elif o == op.DUP_X1:
-            stack.insert(-2, stack[-1])
-        elif o == op.DUP_X2:
-            stack.insert(-2 if is_wide(stack[-2]) else -3, stack[-1])
-        elif o == op.DUP2:
-            if is_wide(stack[-1]):
-                stack.append(stack[-1])
-            else:
-                stack.extend(stack[-2:])
-        elif o == op.DUP2_X1:
-            if is_wide(stack[-1]):
-                stack.insert(-2, stack[-1])
-            else:
-                stack[-3:-3] = stack[-2:]
-        elif o == op.DUP2_X2:
-            if is_wide(stack[-1]):
-                depth = 2 if is_wide(stack[-2]) else 3
-                stack.insert(-depth, stack[-1])
-            else:
-                depth = 3 if is_wide(stack[-3]) else 4
-                stack[len(stack) - depth:len(stack) - depth] = stack[-2:]
-        elif o == op.SWAP:
-            stack[-1], stack[-2] = stack[-2], stack[-1]
-        elif o in (op.GETSTATIC, op.GETFIELD, op.PUTSTATIC, op.PUTFIELD):
-            desc = cp.member_ref(insn.arg)[2]
-            if o == op.GETFIELD:
-                stack.pop()
-            if o in (op.GETSTATIC, op.GETFIELD):
-                stack.append(type_from_descriptor(desc))
-            else:
-                stack.pop()
-                if o == op.PUTFIELD:
-                    stack.pop()
-        elif op.INVOKEVIRTUAL <= o <= op.INVOKEDYNAMIC:
-            index = insn.arg[0] if o in (op.INVOKEINTERFACE, op.INVOKEDYNAMIC) else insn.arg
-            if o == op.INVOKEDYNAMIC:
-                name, desc = cp.dynamic_ref(index)[1:]
-            else:
-                _, name, desc = cp.member_ref(index)
-            args, ret = split_method_descriptor(desc)
-            if args:
-                del stack[len(stack) - len(args):]
-            if o != op.INVOKESTATIC and o != op.INVOKEDYNAMIC:
-                receiver = stack.pop()
-                if name == "<init>":
-                    if receiver == UNINITIALIZED_THIS:
-                        done = Obj(this_class)
-                    elif type(receiver) is Uninit:
-                        done = Obj(cp.class_name(receiver.new_insn.arg))
-                    else:
-                        raise CodeFormatError(f"<init> called on {shown(repr(receiver))}, which is not an "
-                                              f"uninitialized object (JVMS §4.10.1.9.invokespecial)")
-                    self.locals = [done if x == receiver else x for x in self.locals]
-                    self.stack = stack = [done if x == receiver else x for x in stack]
-            if ret != "V":
-                stack.append(type_from_descriptor(ret))
-        elif o == op.NEW:
-            stack.append(Uninit(insn))
-        elif o == op.NEWARRAY:
-            stack.pop()
-            stack.append(Obj(_NEWARRAY_TYPES[insn.arg]))
-        elif o == op.ANEWARRAY:
-            stack.pop()
-            name = cp.class_name(insn.arg)
-            stack.append(Obj("[" + (name if name.startswith("[") else f"L{name};")))
-        elif o == op.CHECKCAST:
-            stack.pop()
-            name = cp.class_name(insn.arg)
-            stack.append(Obj(name))
-        elif o == op.MULTIANEWARRAY:
-            del stack[len(stack) - insn.arg[1]:]
-            stack.append(Obj(cp.class_name(insn.arg[0])))
-        else:
+        effect = _EFFECTS.get(o)
+        if effect is None:
             raise CodeFormatError(f"cannot simulate {op.MNEMONICS[o]} (only class files >= 50 carry frames)")
+        effect(self, insn, cp, this_class)
 
 
 def _local_index(insn) -> int:
@@ -557,3 +298,172 @@ def _local_index(insn) -> int:
     if op.ILOAD_0 <= o <= op.ALOAD_3:
         return (o - op.ILOAD_0) & 3
     return (o - op.ISTORE_0) & 3
+
+
+# --- the instructions whose effect depends on their operands or on the stack's types -------------------
+# Each takes (state, insn, cp, this_class); TypeState.step finds them in _EFFECTS by opcode.
+def _aload(state: TypeState, insn, cp, this_class: str) -> None:
+    state.stack.append(state.locals[_local_index(insn)])
+
+
+def _astore(state: TypeState, insn, cp, this_class: str) -> None:
+    state.set_local(_local_index(insn), state.stack.pop())
+
+
+def _aaload(state: TypeState, insn, cp, this_class: str) -> None:
+    stack = state.stack
+    stack.pop()
+    arr = stack.pop()
+    if type(arr) is Obj and arr.name.startswith("["):
+        stack.append(type_from_descriptor(arr.name[1:]))
+    else:
+        stack.append(NULL)
+
+
+def _ldc(state: TypeState, insn, cp, this_class: str) -> None:
+    tag = cp.tag(insn.arg)
+    if tag == 17:  # Dynamic
+        state.stack.append(type_from_descriptor(cp.dynamic_ref(insn.arg)[2]))
+        return
+    t = _LDC_TYPES.get(tag)
+    if t is None:
+        raise CodeFormatError(f"{op.MNEMONICS[insn.opcode]} of constant pool entry {insn.arg}, which is no "
+                              f"loadable constant (JVMS §4.4)")
+    state.stack.append(Obj(t) if isinstance(t, str) else t)
+
+
+def _pop(state: TypeState, insn, cp, this_class: str) -> None:
+    state.stack.pop()
+
+
+def _pop2(state: TypeState, insn, cp, this_class: str) -> None:
+    stack = state.stack
+    if is_wide(stack.pop()) is False:
+        stack.pop()
+
+
+def _dup(state: TypeState, insn, cp, this_class: str) -> None:
+    state.stack.append(state.stack[-1])
+
+
+def _dup_x1(state: TypeState, insn, cp, this_class: str) -> None:
+    state.stack.insert(-2, state.stack[-1])
+
+
+def _dup_x2(state: TypeState, insn, cp, this_class: str) -> None:
+    stack = state.stack
+    stack.insert(-2 if is_wide(stack[-2]) else -3, stack[-1])
+
+
+def _dup2(state: TypeState, insn, cp, this_class: str) -> None:
+    stack = state.stack
+    if is_wide(stack[-1]):
+        stack.append(stack[-1])
+    else:
+        stack.extend(stack[-2:])
+
+
+def _dup2_x1(state: TypeState, insn, cp, this_class: str) -> None:
+    stack = state.stack
+    if is_wide(stack[-1]):
+        stack.insert(-2, stack[-1])
+    else:
+        stack[-3:-3] = stack[-2:]
+
+
+def _dup2_x2(state: TypeState, insn, cp, this_class: str) -> None:
+    stack = state.stack
+    if is_wide(stack[-1]):
+        depth = 2 if is_wide(stack[-2]) else 3
+        stack.insert(-depth, stack[-1])
+    else:
+        depth = 3 if is_wide(stack[-3]) else 4
+        stack[len(stack) - depth:len(stack) - depth] = stack[-2:]
+
+
+def _swap(state: TypeState, insn, cp, this_class: str) -> None:
+    stack = state.stack
+    stack[-1], stack[-2] = stack[-2], stack[-1]
+
+
+def _field(state: TypeState, insn, cp, this_class: str) -> None:
+    o = insn.opcode
+    stack = state.stack
+    desc = cp.member_ref(insn.arg)[2]
+    if o == op.GETFIELD:
+        stack.pop()
+    if o in (op.GETSTATIC, op.GETFIELD):
+        stack.append(type_from_descriptor(desc))
+    else:
+        stack.pop()
+        if o == op.PUTFIELD:
+            stack.pop()
+
+
+def _invoke(state: TypeState, insn, cp, this_class: str) -> None:
+    o = insn.opcode
+    stack = state.stack
+    index = insn.arg[0] if o in (op.INVOKEINTERFACE, op.INVOKEDYNAMIC) else insn.arg
+    if o == op.INVOKEDYNAMIC:
+        name, desc = cp.dynamic_ref(index)[1:]
+    else:
+        _, name, desc = cp.member_ref(index)
+    args, ret = split_method_descriptor(desc)
+    if args:
+        del stack[len(stack) - len(args):]
+    if o != op.INVOKESTATIC and o != op.INVOKEDYNAMIC:
+        receiver = stack.pop()
+        if name == "<init>":
+            if receiver == UNINITIALIZED_THIS:
+                done = Obj(this_class)
+            elif type(receiver) is Uninit:
+                done = Obj(cp.class_name(receiver.new_insn.arg))
+            else:
+                raise CodeFormatError(f"<init> called on {shown(repr(receiver))}, which is not an "
+                                      f"uninitialized object (JVMS §4.10.1.9.invokespecial)")
+            # every copy of the receiver, in locals and on the stack, is initialized now
+            state.locals = [done if x == receiver else x for x in state.locals]
+            state.stack = stack = [done if x == receiver else x for x in stack]
+    if ret != "V":
+        stack.append(type_from_descriptor(ret))
+
+
+def _new(state: TypeState, insn, cp, this_class: str) -> None:
+    state.stack.append(Uninit(insn))
+
+
+def _newarray(state: TypeState, insn, cp, this_class: str) -> None:
+    state.stack.pop()
+    state.stack.append(Obj(_NEWARRAY_TYPES[insn.arg]))
+
+
+def _anewarray(state: TypeState, insn, cp, this_class: str) -> None:
+    state.stack.pop()
+    name = cp.class_name(insn.arg)
+    state.stack.append(Obj("[" + (name if name.startswith("[") else f"L{name};")))
+
+
+def _checkcast(state: TypeState, insn, cp, this_class: str) -> None:
+    state.stack.pop()
+    name = cp.class_name(insn.arg)
+    state.stack.append(Obj(name))
+
+
+def _multianewarray(state: TypeState, insn, cp, this_class: str) -> None:
+    stack = state.stack
+    del stack[len(stack) - insn.arg[1]:]
+    stack.append(Obj(cp.class_name(insn.arg[0])))
+
+
+_EFFECTS = {
+    op.ALOAD: _aload, **dict.fromkeys(range(op.ALOAD_0, op.ALOAD_3 + 1), _aload),
+    op.ASTORE: _astore, **dict.fromkeys(range(op.ASTORE_0, op.ASTORE_3 + 1), _astore),
+    op.AALOAD: _aaload,
+    op.LDC: _ldc, op.LDC_W: _ldc, op.LDC2_W: _ldc,
+    op.POP: _pop, op.POP2: _pop2, op.DUP: _dup, op.DUP_X1: _dup_x1, op.DUP_X2: _dup_x2, op.DUP2: _dup2,
+    op.DUP2_X1: _dup2_x1, op.DUP2_X2: _dup2_x2, op.SWAP: _swap,
+    op.GETSTATIC: _field, op.GETFIELD: _field, op.PUTSTATIC: _field, op.PUTFIELD: _field,
+    **dict.fromkeys(range(op.INVOKEVIRTUAL, op.INVOKEDYNAMIC + 1), _invoke),
+    op.NEW: _new, op.NEWARRAY: _newarray, op.ANEWARRAY: _anewarray, op.CHECKCAST: _checkcast,
+    op.MULTIANEWARRAY: _multianewarray,
+}

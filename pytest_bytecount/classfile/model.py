@@ -10,6 +10,7 @@ import struct
 from dataclasses import dataclass, field
 from typing import Callable, Optional
 
+from .access import ACC_INTERFACE
 from .constant_pool import ConstantPool
 from .errors import ClassFormatError, shown
 
@@ -17,18 +18,14 @@ MAGIC = 0xCAFEBABE
 MIN_MAJOR = 45
 MAX_MAJOR = 69  # Java 25
 
-ACC_STATIC = 0x0008
-ACC_INTERFACE = 0x0200
-ACC_ABSTRACT = 0x0400
-ACC_NATIVE = 0x0100
-
 _u2 = struct.Struct(">H")
 _u4 = struct.Struct(">I")
 _u2u2u2 = struct.Struct(">HHH")
 _header = struct.Struct(">IHH")
 
-# Code.decode: the code layer sits on top of this one, so the package installs it (classfile/__init__.py)
-# instead of this module importing it back.
+# (method, raw Code attribute) -> Code, used by Method.code. The decoder (decode.decode_code) builds on this
+# module, so rather than this module importing it back, the package installs it when it is first imported
+# (classfile/__init__.py), which happens before any of its modules can be used.
 CODE_DECODER: Optional[Callable] = None
 
 

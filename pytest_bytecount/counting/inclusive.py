@@ -31,13 +31,13 @@ from typing import Optional
 
 from ..classfile import ClassFile, ClassFormatError, Insn
 from ..classfile import opcodes as op
+from ..classfile.access import ACC_ABSTRACT, ACC_NATIVE, ACC_PRIVATE, ACC_STATIC
 from ..classfile.assemble import push_int
 from ..classfile.classpath import Classpath
 from ..classfile.frames import Obj, split_method_descriptor
 from .targets import MethodId
 
 INCLUSIVE_CLASS = "pytest_bytecount/Inclusive"
-_ACC_STATIC, _ACC_PRIVATE, _ACC_NATIVE, _ACC_ABSTRACT = 0x0008, 0x0002, 0x0100, 0x0400
 _OBJECT = "java/lang/Object"
 
 
@@ -116,7 +116,7 @@ class Hierarchy:
 
     def _has_code(self, cls: str, key: tuple) -> bool:
         access = self.info(cls).methods[key]
-        return not access & (_ACC_ABSTRACT | _ACC_NATIVE)
+        return not access & (ACC_ABSTRACT | ACC_NATIVE)
 
     def resolve(self, owner: str, name: str, desc: str, dispatched: bool = False) -> Optional[MethodId]:
         """The method a symbolic reference resolves to when it is an application method with code
@@ -150,7 +150,7 @@ class Hierarchy:
                 si = self.info(s)
                 if si is not None and si.is_interface and key in si.methods:
                     access = si.methods[key]
-                    if not access & (_ACC_STATIC | _ACC_PRIVATE | _ACC_ABSTRACT | _ACC_NATIVE):
+                    if not access & (ACC_STATIC | ACC_PRIVATE | ACC_ABSTRACT | ACC_NATIVE):
                         return MethodId(s, name, desc)
                 queue.append(s)
         return None
@@ -301,7 +301,7 @@ class MethodHooks:
     def enter(self, token: int) -> list:
         """``token = Inclusive.enter(this or null, selector, id, target index or -1)``."""
         m = self.method
-        instance = not m.access_flags & _ACC_STATIC and m.name != "<init>"
+        instance = not m.access_flags & ACC_STATIC and m.name != "<init>"
         sel = self.plan.selectors.get((m.name, m.descriptor), 0) if instance else 0
         return [Insn(op.ALOAD_0 if instance else op.ACONST_NULL), push_int(self.cp, sel),
                 push_int(self.cp, self.plan.ids.get(self.mid, 0)),

@@ -31,8 +31,8 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..classfile import opcodes as op
-from ..classfile.assemble import (ACC_FINAL, ACC_PRIVATE, ACC_PUBLIC, ACC_STATIC, add_field, add_method, new_class,
-                                  push_int)
+from ..classfile.access import ACC_FINAL, ACC_PRIVATE, ACC_PUBLIC, ACC_STATIC
+from ..classfile.assemble import add_field, add_method, new_class, push_int
 from ..classfile.code import Insn, Label
 from .inclusive import INCLUSIVE_CLASS
 from .runtime import RUNTIME_CLASS, add_descriptor

@@ -21,10 +21,8 @@ from __future__ import annotations
 from typing import Iterable
 
 from ..classfile import opcodes as op
-from ..classfile.assemble import (ACC_FINAL, ACC_PRIVATE, ACC_PUBLIC, ACC_STATIC, add_field, add_method,
-                                  new_class, push_int)
-
-ACC_SYNCHRONIZED = 0x0020
+from ..classfile.access import ACC_FINAL, ACC_PRIVATE, ACC_PUBLIC, ACC_STATIC, ACC_SYNCHRONIZED
+from ..classfile.assemble import add_field, add_method, new_class, push_int
 from ..classfile.code import Insn, Label, Switch
 
 RUNTIME_CLASS = "pytest_bytecount/Counters"

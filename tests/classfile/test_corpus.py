@@ -27,7 +27,7 @@ import pytest
 
 from pytest_bytecount.classfile import ClassFile
 from pytest_bytecount.classfile import constant_pool as cpool
-from pytest_bytecount.classfile.code import compute_max_locals, compute_max_stack
+from pytest_bytecount.classfile.encode import compute_max_locals, compute_max_stack
 
 from tests.support.corpus import CORPUS_NAMES, corpus_classes, corpus_share, corpus_source, iter_classes
 from tests.support.engine import CODE_TOO_LARGE, corpus_classpath, new_failures

@@ -29,7 +29,7 @@ from hypothesis import strategies as st
 
 from pytest_bytecount.classfile import ClassFile, ClassFormatError, CodeFormatError, CodeTooLargeError
 from pytest_bytecount.classfile import opcodes as op
-from pytest_bytecount.classfile.code import TypeAnnotations
+from pytest_bytecount.classfile.instructions import TypeAnnotations
 from pytest_bytecount.classfile.model import Attribute
 from pytest_bytecount.counting.transform import Batch, instrument_class
 
