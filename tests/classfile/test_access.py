@@ -4,7 +4,6 @@ imports them from there. Read from the source with ``ast``."""
 from __future__ import annotations
 
 import ast
-
 from pathlib import Path
 
 from tests.support.paths import PACKAGE
