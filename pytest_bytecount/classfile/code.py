@@ -44,10 +44,36 @@ class Label:
 
     def __init__(self):
         self.offset = -1
-        self.frame: Optional[Frame] = None  # the stack map frame at this position, if any
+        self.frame: Optional[Frame] = None  # the stack map frame at this position, if any (or a mark below)
 
     def __repr__(self):
         return f"L@{self.offset}"
+
+
+class _ComputeFrame:
+    __slots__ = ()
+
+    def __repr__(self):
+        return "COMPUTE_FRAME"
+
+
+# A label's frame to be worked out by :meth:`Code.encode` (as ASM's COMPUTE_INSERTED_FRAMES does for inserted
+# code): the type state there, simulated from the frame before it, or, right after an unconditional jump,
+# the state the first branch to the label carries (its operands popped).
+COMPUTE_FRAME = _ComputeFrame()
+
+
+class AddedLocalsFrame:
+    """A label's frame to be worked out by :meth:`Code.encode`: ``head`` (the first locals' entries), top up
+    to the locals added with :meth:`Code.add_locals`, those, and ``stack``. The frame of a place reached
+    with different locals of the method's own, where only the added ones (assigned at entry, never retyped)
+    are sure: a handler over the whole body, an exit every return jumps to."""
+
+    __slots__ = ("stack", "head")
+
+    def __init__(self, stack: tuple, head: tuple = ()):
+        self.stack = stack
+        self.head = head
 
 
 class Insn:
@@ -151,6 +177,7 @@ class Code:
         self.items = items  # Labels and Insns in code order
         self.handlers = handlers
         self.attributes = attributes
+        self.added: list = []  # (slot, type) of every local added and declared in frames, for AddedLocalsFrame
 
     instructions = property(lambda self: [i for i in self.items if type(i) is Insn])
 
@@ -370,8 +397,9 @@ class Code:
         slot = self.max_locals
         self.max_locals += 2 if is_wide(vtype) else 1
         if declare_in_frames:
+            self.added.append((slot, vtype))
             for item in self.items:
-                if type(item) is Label and item.frame is not None:
+                if type(item) is Label and type(item.frame) is Frame:
                     f = item.frame
                     item.frame = Frame(with_local(f.locals, slot, vtype), f.stack, f.kind)
         return slot
@@ -384,8 +412,9 @@ class Code:
             slots.append(self.max_locals)
             self.max_locals += 2 if is_wide(t) else 1
         if declare_in_frames and slots:
+            self.added.extend(zip(slots, vtypes))
             for item in self.items:
-                if type(item) is Label and item.frame is not None:
+                if type(item) is Label and type(item.frame) is Frame:
                     f = item.frame
                     item.frame = Frame(with_locals(f.locals, first, list(vtypes)), f.stack, f.kind)
         return slots
@@ -437,6 +466,7 @@ class Code:
     def encode(self) -> Attribute:
         """Lay the method out again and return the Code attribute's bytes."""
         try:
+            self._resolve_marked_frames()
             return self._encode()
         except ClassFormatError as e:  # the code, or a constant it refers to
             raise CodeFormatError(f"{self.method.where()}: {e}") from None
@@ -524,6 +554,55 @@ class Code:
             body += _u4.pack(len(data))
             body += data
         return Attribute(self.name_index, bytes(body))
+
+    def _resolve_marked_frames(self) -> None:
+        """Replace every frame marked :data:`COMPUTE_FRAME` or :class:`AddedLocalsFrame` by the frame it
+        stands for (JVMS §4.7.4)."""
+        marked = [i for i in self.items if type(i) is Label and i.frame is not None and type(i.frame) is not Frame]
+        for label in marked:
+            if type(label.frame) is AddedLocalsFrame:
+                locals_ = label.frame.head
+                for slot, vtype in self.added:
+                    locals_ = with_local(locals_, slot, vtype)
+                label.frame = Frame(locals_, tuple(label.frame.stack))
+        computed = sum(1 for label in marked if label.frame is COMPUTE_FRAME)
+        if computed:
+            self._compute_frames(computed)
+
+    def _compute_frames(self, todo: int) -> None:
+        """Resolve the ``todo`` labels marked :data:`COMPUTE_FRAME`, in one walk like :meth:`type_states`."""
+        cf = self.method.owner
+        cp = cf.constant_pool
+        state = TypeState(entries_to_slots(initial_locals(cf.name, self.method.name, self.method.descriptor,
+                                                          bool(self.method.access_flags & ACC_STATIC))), [])
+        at_branch: dict = {}  # id(label) -> the state the first branch to it carries
+        for item in self.items:
+            if type(item) is Label:
+                if item.frame is COMPUTE_FRAME:
+                    known = state if state is not None else at_branch.get(id(item))
+                    if known is None:
+                        raise CodeFormatError(f"no type state known for the inserted frame at offset {item.offset}")
+                    item.frame = Frame(slots_to_entries(known.locals), tuple(known.stack))
+                    todo -= 1
+                    if not todo:
+                        return
+                if item.frame is not None:
+                    state = TypeState(entries_to_slots(item.frame.locals), list(item.frame.stack))
+                continue
+            if state is None:
+                continue  # unreachable until the next frame
+            unconditional = item.opcode in op.UNCONDITIONAL
+            if not unconditional:
+                try:
+                    state.step(item, cp, cf.name)  # a conditional branch: its operands popped
+                except IndexError:
+                    raise CodeFormatError(f"{item.mnemonic} at offset {item.offset} finds too few values on "
+                                          f"the operand stack or reads an undeclared local") from None
+            if K[item.opcode] in (op.K_BRANCH, op.K_BRANCH_W) and item.arg.frame is COMPUTE_FRAME \
+                    and item.opcode not in (op.JSR, op.JSR_W):
+                at_branch.setdefault(id(item.arg), TypeState(list(state.locals), list(state.stack)))
+            if unconditional:
+                state = None
 
     def _widening_frames(self, insns, long_branches, cp) -> list:
         """Frames for the instruction after each inverted-if-around-goto_w (JVMS §4.10.1: it follows an
