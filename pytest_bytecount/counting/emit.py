@@ -166,8 +166,9 @@ class _Emitter:
             chunk = vals[start:start + self.per_call]
             out.append(push_int(self.cp, target.base + start))
             for j, slot in enumerate(chunk, start):
-                out += [Insn(op.LCONST_1 if self.wide else op.ICONST_1)] if slot == "one" else self._push(j - shift, slot)
-            out.append(Insn(op.INVOKESTATIC, self.cp.add_methodref(owner, "add", add_descriptor(len(chunk), self.kind))))
+                out += self._push(j - shift, None if slot == "one" else slot)  # "one", like None: the constant 1
+            add = self.cp.add_methodref(owner, "add", add_descriptor(len(chunk), self.kind))
+            out.append(Insn(op.INVOKESTATIC, add))
             self.arities.add((self.kind, len(chunk)))
         return out
 
