@@ -3,7 +3,8 @@
 The pieces (:class:`Insn`, :class:`Label`, :class:`Switch`, :class:`Handler`) are defined in
 :mod:`.instructions`, below the decoder and encoder, and importable from here too. Offsets are computed
 once, when :meth:`Code.encode` lays the method out again (:mod:`.encode`); that is also where switch
-padding, long branches, ``max_stack`` and ``max_locals`` are worked out. Decoding is :mod:`.decode`.
+padding, long branches, ``max_stack`` and ``max_locals`` are worked out, and the frames of labels an
+instrumenter marked (:mod:`.inserted_frames`). Decoding is :mod:`.decode`.
 """
 
 from __future__ import annotations
@@ -15,11 +16,12 @@ from .access import ACC_STATIC
 from .encode import encode_code
 from .errors import ClassFormatError, CodeFormatError
 from .frames import Frame, TypeState, entries_to_slots, initial_locals, is_wide, with_local, with_locals
+from .inserted_frames import COMPUTE_FRAME, AddedLocalsFrame, resolve_marked_frames
 from .instructions import Handler, Insn, Label, Switch
 from .model import Attribute
 
-# Handler and Switch are not used here: callers import the whole label model from this module.
-__all__ = ["Code", "Handler", "Insn", "Label", "Switch"]
+# Handler, Switch and the frame marks are not used here: callers import the label model from this module.
+__all__ = ["COMPUTE_FRAME", "AddedLocalsFrame", "Code", "Handler", "Insn", "Label", "Switch"]
 
 
 class Code:
@@ -34,6 +36,7 @@ class Code:
         self.items = items  # Labels and Insns in code order
         self.handlers = handlers
         self.attributes = attributes
+        self.added: list = []  # (slot, type) of every local added and declared in frames, for AddedLocalsFrame
 
     instructions = property(lambda self: [i for i in self.items if type(i) is Insn])
 
@@ -50,8 +53,9 @@ class Code:
         slot = self.max_locals
         self.max_locals += 2 if is_wide(vtype) else 1
         if declare_in_frames:
+            self.added.append((slot, vtype))
             for item in self.items:
-                if type(item) is Label and item.frame is not None:
+                if type(item) is Label and type(item.frame) is Frame:
                     f = item.frame
                     item.frame = Frame(with_local(f.locals, slot, vtype), f.stack, f.kind)
         return slot
@@ -64,8 +68,9 @@ class Code:
             slots.append(self.max_locals)
             self.max_locals += 2 if is_wide(t) else 1
         if declare_in_frames and slots:
+            self.added.extend(zip(slots, vtypes))
             for item in self.items:
-                if type(item) is Label and item.frame is not None:
+                if type(item) is Label and type(item.frame) is Frame:
                     f = item.frame
                     item.frame = Frame(with_locals(f.locals, first, list(vtypes)), f.stack, f.kind)
         return slots
@@ -117,6 +122,7 @@ class Code:
     def encode(self) -> Attribute:
         """Lay the method out again and return the Code attribute's bytes."""
         try:
+            resolve_marked_frames(self)  # frames of inserted code, marked on their labels
             return encode_code(self)
         except ClassFormatError as e:  # the code, or a constant it refers to
             raise CodeFormatError(f"{self.method.where()}: {e}") from None

@@ -26,7 +26,7 @@ from .instrumented import Instrumented
 from .targets import MethodId, TargetPattern
 from .countermap import CounterMap
 
-FORMAT = 3
+FORMAT = 4  # 4: counter maps by field name (3 held them as positional lists)
 _plugin_digest: Optional[str] = None
 
 
@@ -62,31 +62,34 @@ def batch_key(classpath: Classpath, patterns: Iterable[str], strategy: str, ever
     return h.hexdigest()
 
 
-def _map_to_json(m: CounterMap) -> list:
-    """A compact row: block contents refer to the method's opcode, call and allocation lists by position."""
+def _map_to_json(m: CounterMap) -> dict:
+    """The map's fields by name; block contents refer to the method's opcode, call and allocation lists by
+    position, and coefficient pairs are flattened."""
     blocks = None
     if m.blocks is not None:
         index = [{k: i for i, k in enumerate(keys)} for keys in (m.opcodes, m.calls, m.allocs or ())]
         blocks = [[[x for k, v in part.items() for x in (ix[k], v)] for part, ix in zip(b, index)] for b in m.blocks]
-    return [m.method.class_name, m.method.name, m.method.descriptor, m.base, m.opcodes, m.calls, m.code_sha256,
-            blocks, None if m.block_exprs is None else [[x for t in e for x in t] for e in m.block_exprs],
-            [x for t in m.invocation_expr for x in t], m.counters, m.allocs, m.elements,
-            None if m.abrupt is None else _map_to_json(m.abrupt)]
+    return {"method": [m.method.class_name, m.method.name, m.method.descriptor], "base": m.base,
+            "opcodes": m.opcodes, "calls": m.calls, "code_sha256": m.code_sha256, "blocks": blocks,
+            "block_exprs": None if m.block_exprs is None else [[x for t in e for x in t] for e in m.block_exprs],
+            "invocation_expr": [x for t in m.invocation_expr for x in t], "counters": m.counters,
+            "allocs": m.allocs, "elements": m.elements, "abrupt": None if m.abrupt is None else _map_to_json(m.abrupt)}
 
 
 def _pairs(flat: list) -> tuple:
     return tuple((int(flat[i]), int(flat[i + 1])) for i in range(0, len(flat), 2))
 
 
-def _map_from_json(row: list) -> CounterMap:
-    cls, name, desc, base, opcodes, calls, sha, blocks, exprs, inv, counters, allocs, elements, abrupt = row
+def _map_from_json(d: dict) -> CounterMap:
+    opcodes, calls, allocs, blocks, exprs = d["opcodes"], d["calls"], d["allocs"], d["blocks"], d["block_exprs"]
     if blocks is not None:
         keys = (opcodes, calls, allocs or [])
         blocks = [tuple({k[j]: v for j, v in _pairs(part)} for part, k in zip(b, keys)) for b in blocks]
-    return CounterMap(MethodId(str(cls), str(name), str(desc)), int(base), list(opcodes), list(calls), str(sha),
-                      blocks, None if exprs is None else [_pairs(e) for e in exprs], _pairs(inv), int(counters),
-                      None if allocs is None else list(allocs), list(elements),
-                      None if abrupt is None else _map_from_json(abrupt))
+    cls, name, desc = d["method"]
+    return CounterMap(MethodId(str(cls), str(name), str(desc)), int(d["base"]), list(opcodes), list(calls),
+                      str(d["code_sha256"]), blocks, None if exprs is None else [_pairs(e) for e in exprs],
+                      _pairs(d["invocation_expr"]), int(d["counters"]), None if allocs is None else list(allocs),
+                      list(d["elements"]), None if d["abrupt"] is None else _map_from_json(d["abrupt"]))
 
 
 def _file_name(internal_name: str) -> str:

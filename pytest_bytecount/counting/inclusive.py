@@ -408,8 +408,8 @@ class _Shifted:
 def add_segment_boundary(data: bytes, plan: InclusivePlan) -> bytes:
     """``data`` with its ``<clinit>`` entering and leaving a segment of its own (nothing counted):
     ``Inclusive.enter`` at entry saves and clears the armed call, ``leave``/``fail`` restore it."""
-    from ..classfile.code import Handler, Label
-    from ..classfile.frames import LONG, Frame, with_locals
+    from ..classfile.code import AddedLocalsFrame, Handler, Label
+    from ..classfile.frames import LONG
 
     cf = ClassFile.parse(data)
     method = cf.find_method("<clinit>", "()V")
@@ -422,7 +422,7 @@ def add_segment_boundary(data: bytes, plan: InclusivePlan) -> bytes:
     edits = [(insns[0], hooks.enter(token) + [start], False)]
     edits += [(i, hooks.leave(token), True) for i in insns if i.opcode in op.RETURNS]
     code.insert_many(edits)
-    handler.frame = Frame(with_locals((), token, [LONG]), (Obj("java/lang/Throwable"),))
+    handler.frame = AddedLocalsFrame((Obj("java/lang/Throwable"),))  # only the token is sure everywhere
     code.items += [end, handler, *hooks.fail(token), Insn(op.ATHROW)]
     code.handlers.append(Handler(start, end, handler, 0))
     method.attributes[index] = code.encode()

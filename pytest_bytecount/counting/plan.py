@@ -46,7 +46,20 @@ def plan_block_counters(code, blocks, found=...) -> BlockPlan:
     for i in range(n):
         for t in sorted(normal[i] | exceptional[i]):
             edges.append((n + i, exit_ if t == n else t))
+    counted = _off_tree_blocks(edges, block_likelihood(normal, n), n)
+    if counted is None:
+        return every
+    value = _edge_counts(edges, {1 + blk: {j: 1} for j, blk in enumerate(counted)}, 2 * n + 1)
+    if value is None:  # cannot happen on a spanning tree; stay exact regardless
+        return every
+    exprs = [tuple(sorted(value[1 + i].items())) for i in range(n)]
+    entry_once = bool(counted) and counted[0] == 0 and all(0 not in normal[i] | exceptional[i] for i in range(n))
+    return BlockPlan(counted, exprs, tuple(sorted(value[0].items())), entry_once)
 
+
+def _off_tree_blocks(edges: list, likely: list, n: int) -> Optional[list]:
+    """The blocks whose edge stays off the spanning tree (sorted), or None when the flow edges (from
+    ``edges[n + 1]`` on) and the virtual one alone close a cycle."""
     parent = list(range(2 * n + 1))
 
     def find(v):
@@ -62,31 +75,30 @@ def plan_block_counters(code, blocks, found=...) -> BlockPlan:
         parent[ra] = rb
         return True
 
-    join(exit_, 0)
+    join(*edges[0])
     for a, b in edges[n + 1:]:
         if not join(a, b):
-            return every
-    likely = block_likelihood(normal, n)
-    counted = []
-    for i in sorted(range(n), key=lambda i: -likely[i]):
-        if not join(i, n + i):
-            counted.append(i)
-    counted.sort()
-    value: dict = {1 + blk: {j: 1} for j, blk in enumerate(counted)}
+            return None
+    return sorted(i for i in sorted(range(n), key=lambda i: -likely[i]) if not join(i, n + i))
 
-    incident = [[] for _ in range(2 * n + 1)]  # (edge index, +1 entering the vertex, -1 leaving it)
+
+def _edge_counts(edges: list, value: dict, vertices: int) -> Optional[dict]:
+    """Every edge's count as {counter: coefficient}, from the counted edges in ``value``, by peeling
+    vertices with one unknown edge (the sum of sign * count over a vertex's edges is 0); None if some
+    edge stays unknown."""
+    incident = [[] for _ in range(vertices)]  # (edge index, +1 entering the vertex, -1 leaving it)
     for k, (a, b) in enumerate(edges):
         incident[b].append((k, 1))
         incident[a].append((k, -1))
     unknown = [sum(1 for k, _ in inc if k not in value) for inc in incident]
-    todo = [v for v in range(2 * n + 1) if unknown[v] == 1]
+    todo = [v for v in range(vertices) if unknown[v] == 1]
     while todo:
         v = todo.pop()
         if unknown[v] != 1:
             continue
         (k, sign), = [(k, sg) for k, sg in incident[v] if k not in value]
         acc: dict = {}
-        for k2, sg in incident[v]:  # the sum of sign * count over v's edges is 0
+        for k2, sg in incident[v]:
             if k2 != k:
                 for c, coef in value[k2].items():
                     acc[c] = acc.get(c, 0) - sign * sg * coef
@@ -97,11 +109,7 @@ def plan_block_counters(code, blocks, found=...) -> BlockPlan:
         unknown[other] -= 1
         if unknown[other] == 1:
             todo.append(other)
-    if len(value) != len(edges):  # cannot happen on a spanning tree; stay exact regardless
-        return every
-    exprs = [tuple(sorted(value[1 + i].items())) for i in range(n)]
-    entry_once = bool(counted) and counted[0] == 0 and all(0 not in normal[i] | exceptional[i] for i in range(n))
-    return BlockPlan(counted, exprs, tuple(sorted(value[0].items())), entry_once)
+    return value if len(value) == len(edges) else None
 
 
 def every_block(blocks) -> BlockPlan:

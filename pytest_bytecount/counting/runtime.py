@@ -43,7 +43,7 @@ def build_runtime_class(size: int, arities: Iterable[tuple]) -> bytes:
     size = max(size, 1)
     add_field(cf, "LOCAL", "Ljava/lang/ThreadLocal;", ACC_PRIVATE | ACC_STATIC | ACC_FINAL)
     add_field(cf, "ALL", "Ljava/util/ArrayList;", ACC_PRIVATE | ACC_STATIC | ACC_FINAL)
-    # public: instrumented code may test OWNER and add into OWNED itself (see transform._inline_report)
+    # public: instrumented code may test OWNER and add into OWNED itself (see emit._owner_report)
     add_field(cf, "OWNER", "Ljava/lang/Thread;", ACC_PUBLIC | ACC_STATIC | ACC_FINAL)
     add_field(cf, "OWNED", "[J", ACC_PUBLIC | ACC_STATIC | ACC_FINAL)
     local = cp.add_fieldref(RUNTIME_CLASS, "LOCAL", "Ljava/lang/ThreadLocal;")

@@ -12,7 +12,8 @@ import pytest
 from pytest_bytecount.classfile import ClassFile, CodeTooLargeError, Insn
 from pytest_bytecount.classfile import opcodes as op
 from pytest_bytecount.classfile.constant_pool import mutf8_decode, mutf8_encode
-from pytest_bytecount.classfile.frames import INTEGER, Uninit, UNINITIALIZED_THIS
+from pytest_bytecount.classfile.code import COMPUTE_FRAME, AddedLocalsFrame, Handler, Label
+from pytest_bytecount.classfile.frames import INTEGER, Obj, Uninit, UNINITIALIZED_THIS
 
 from tests.support.engine import (engine_listing, exercise, javap_debug_tables, javap_listing, read_class_dir, stress_all,
                             write_class_dir)
@@ -209,6 +210,49 @@ def test_every_frame_declares_the_new_local(engine_classes):
                 assert f.locals[-1] == INTEGER and slot == slots[m.name + m.descriptor]
                 checked += 1
     assert checked > 10
+
+
+def _diamonds_and_a_handler(m) -> None:
+    """Before every return a stack-neutral diamond whose labels' frames are marked to be computed; outside
+    constructors an added int local, assigned at entry, and a catch-all handler over the body whose frame
+    is marked to hold only the added locals (the handler reads that local, then rethrows)."""
+    code = m.code
+    insns = code.instructions
+    edits = []
+    for ret in (i for i in insns if i.opcode in op.RETURNS):
+        other, join = Label(), Label()
+        other.frame = join.frame = COMPUTE_FRAME
+        edits.append((ret, [Insn(op.ICONST_0), Insn(op.IFEQ, other), Insn(op.NOP), Insn(op.GOTO, join),
+                            other, Insn(op.NOP), join], True))
+    if m.name != "<init>":
+        slot = code.add_locals([INTEGER])[0]
+        start, end, handler = Label(), Label(), Label()
+        edits.append((insns[0], [Insn(op.ICONST_0), Insn(op.ISTORE, slot), start], False))
+        handler.frame = AddedLocalsFrame((Obj("java/lang/Throwable"),))
+        code.items += [end, handler, Insn(op.ILOAD, slot), Insn(op.POP), Insn(op.ATHROW)]
+        code.handlers.append(Handler(start, end, handler, 0))
+    code.insert_many(edits)
+    # encoded before the class is written: the frames' new constants (Throwable) must reach the pool first
+    index, _ = m.find_attribute("Code")
+    m.attributes[index] = code.encode()
+
+
+def test_frames_marked_on_inserted_labels_are_worked_out_when_encoding(engine_classes, tmp_path):
+    classes = read_class_dir(engine_classes)
+    names = ["engine/Switches", "engine/NewBranches", "engine/Misc"]
+    edited_classes = {name: edited(classes, name, _diamonds_and_a_handler) for name in names}
+
+    def frames(data: bytes) -> int:
+        return sum(1 for m in ClassFile.parse(data).methods if m.has_code() for i in m.code.items
+                   if getattr(i, "frame", None) is not None)
+
+    for name, data in edited_classes.items():  # written into the StackMapTable: at least one per return
+        assert frames(data) > frames(classes[name]), name
+    for oracle in (verify_hotspot, verify_classfile_api):
+        assert dict(oracle(edited_classes, [engine_classes])) == {}, oracle.__name__
+    out = write_class_dir(edited_classes, tmp_path / "marked")
+    write_class_dir({k: v for k, v in classes.items() if k not in edited_classes}, out)
+    assert exercise(out, names) == exercise(engine_classes, names)
 
 
 @pytest.mark.parametrize("shift", [1, 2, 3])

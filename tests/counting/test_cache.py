@@ -101,3 +101,28 @@ def test_inclusive_batches_are_cached_apart_and_keyed_by_every_class(counting_cl
     other.write_bytes(other.read_bytes() + b"\0")
     assert cache.batch_key(Classpath.parse([copy]), TARGETS, "block", every_class=True) != key
     assert cache.batch_key(Classpath.parse([copy]), TARGETS, "block") == flat_key
+
+
+def test_a_hit_gives_every_field_of_every_counter_map(counting_classes, tmp_path):
+    # abrupt exits and allocations fill the optional fields (an abrupt part, allocation keys, array totals)
+    cp = Classpath.parse([counting_classes["javac17"]])
+    for strategy in ("block", "instruction"):
+        options = {"strategy": strategy, "abrupt": True, "allocations": True}
+        fresh = instrument(cp, TARGETS, **options)
+        instrument(cp, TARGETS, cache_dir=tmp_path / strategy, **options)
+        (entry,) = _entries(tmp_path / strategy)
+        hit = cache.load(tmp_path / strategy, entry.name)
+        assert any(m.abrupt is not None and m.allocs for m in fresh.maps)
+        assert hit is not None and hit.maps == fresh.maps
+
+
+def test_an_entry_of_an_older_format_is_ignored(counting_classes, tmp_path):
+    import json
+
+    cp = Classpath.parse([counting_classes["javac17"]])
+    instrument(cp, TARGETS, cache_dir=tmp_path)
+    (entry,) = _entries(tmp_path)
+    manifest = json.loads((entry / "manifest.json").read_text(encoding="utf-8"))
+    manifest["format"] = cache.FORMAT - 1
+    (entry / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
+    assert cache.load(tmp_path, entry.name) is None

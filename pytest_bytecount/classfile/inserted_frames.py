@@ -1,0 +1,87 @@
+"""Frames of inserted code, worked out when the code is encoded (as ASM's COMPUTE_INSERTED_FRAMES does): an
+instrumenter only marks a label, with :data:`COMPUTE_FRAME` or an :class:`AddedLocalsFrame`, and never
+builds a stack map frame by hand (JVMS §4.7.4)."""
+
+from __future__ import annotations
+
+from . import opcodes as op
+from .access import ACC_STATIC
+from .errors import CodeFormatError
+from .frames import Frame, TypeState, entries_to_slots, initial_locals, slots_to_entries, with_local
+from .instructions import Label
+
+
+class _ComputeFrame:
+    __slots__ = ()
+
+    def __repr__(self):
+        return "COMPUTE_FRAME"
+
+
+# A label's frame to be worked out when encoding: the type state there, simulated from the frame before it,
+# or, right after an unconditional jump, the state the first branch to the label carries (operands popped).
+COMPUTE_FRAME = _ComputeFrame()
+
+
+class AddedLocalsFrame:
+    """A label's frame to be worked out when encoding: ``head`` (the first locals' entries), top up to the
+    locals added with ``Code.add_locals``, those, and ``stack``. The frame of a place reached with different
+    locals of the method's own, where only the added ones (assigned at entry, never retyped) are sure: a
+    handler over the whole body, an exit every return jumps to."""
+
+    __slots__ = ("stack", "head")
+
+    def __init__(self, stack: tuple, head: tuple = ()):
+        self.stack = stack
+        self.head = head
+
+
+def resolve_marked_frames(code) -> None:
+    """Replace every frame of ``code`` marked :data:`COMPUTE_FRAME` or :class:`AddedLocalsFrame` by the
+    frame it stands for."""
+    marked = [i for i in code.items if type(i) is Label and i.frame is not None and type(i.frame) is not Frame]
+    for label in marked:
+        if type(label.frame) is AddedLocalsFrame:
+            locals_ = label.frame.head
+            for slot, vtype in code.added:
+                locals_ = with_local(locals_, slot, vtype)
+            label.frame = Frame(locals_, tuple(label.frame.stack))
+    computed = sum(1 for label in marked if label.frame is COMPUTE_FRAME)
+    if computed:
+        _compute_frames(code, computed)
+
+
+def _compute_frames(code, todo: int) -> None:
+    """Resolve the ``todo`` labels marked :data:`COMPUTE_FRAME`, in one walk like ``Code.type_states``."""
+    cf = code.method.owner
+    cp = cf.constant_pool
+    state = TypeState(entries_to_slots(initial_locals(cf.name, code.method.name, code.method.descriptor,
+                                                      bool(code.method.access_flags & ACC_STATIC))), [])
+    at_branch: dict = {}  # id(label) -> the state the first branch to it carries
+    for item in code.items:
+        if type(item) is Label:
+            if item.frame is COMPUTE_FRAME:
+                known = state if state is not None else at_branch.get(id(item))
+                if known is None:
+                    raise CodeFormatError(f"no type state known for the inserted frame at offset {item.offset}")
+                item.frame = Frame(slots_to_entries(known.locals), tuple(known.stack))
+                todo -= 1
+                if not todo:
+                    return
+            if item.frame is not None:
+                state = TypeState(entries_to_slots(item.frame.locals), list(item.frame.stack))
+            continue
+        if state is None:
+            continue  # unreachable until the next frame
+        unconditional = item.opcode in op.UNCONDITIONAL
+        if not unconditional:
+            try:
+                state.step(item, cp, cf.name)  # a conditional branch: its operands popped
+            except IndexError:
+                raise CodeFormatError(f"{item.mnemonic} at offset {item.offset} finds too few values on "
+                                      f"the operand stack or reads an undeclared local") from None
+        if op.KIND[item.opcode] in (op.K_BRANCH, op.K_BRANCH_W) and item.arg.frame is COMPUTE_FRAME \
+                and item.opcode not in (op.JSR, op.JSR_W):
+            at_branch.setdefault(id(item.arg), TypeState(list(state.locals), list(state.stack)))
+        if unconditional:
+            state = None

@@ -1,0 +1,59 @@
+"""What an instruction is counted under besides its mnemonic: its call signature (the counting contract's
+``calls``) and its allocation key (allocation recording)."""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Optional
+
+from ..classfile import Insn
+from ..classfile import opcodes as op
+
+INVOKES = frozenset((op.INVOKEVIRTUAL, op.INVOKESPECIAL, op.INVOKESTATIC, op.INVOKEINTERFACE, op.INVOKEDYNAMIC))
+
+
+def call_key(insn: Insn, cp, cache: Optional[dict] = None) -> str:
+    """``owner/Name.name(desc)ret`` for invokes, ``indy name(desc)ret`` for invokedynamic. ``cache``: a
+    dict kept per constant pool, to decode each referenced signature once."""
+    if cache is None:
+        return _call_key(insn, cp)
+    index = insn.arg[0] if insn.opcode in (op.INVOKEINTERFACE, op.INVOKEDYNAMIC) else insn.arg
+    ckey = (insn.opcode == op.INVOKEDYNAMIC, index)
+    key = cache.get(ckey)
+    if key is None:
+        key = cache[ckey] = _call_key(insn, cp)
+    return key
+
+
+def _call_key(insn: Insn, cp) -> str:
+    if insn.opcode == op.INVOKEDYNAMIC:
+        _, name, desc = cp.dynamic_ref(insn.arg[0])
+        return f"indy {name}{desc}"
+    index = insn.arg[0] if insn.opcode == op.INVOKEINTERFACE else insn.arg
+    owner, name, desc = cp.member_ref(index)
+    return f"{owner}.{name}{desc}"
+
+
+_NEWARRAY_TYPES = {4: "[Z", 5: "[C", 6: "[F", 7: "[D", 8: "[B", 9: "[S", 10: "[I", 11: "[J"}
+
+
+def alloc_key(insn: Insn, cp) -> Optional[str]:
+    """``o:`` + class for ``new``, ``a:`` + array type for ``newarray``/``anewarray``/``multianewarray``."""
+    o = insn.opcode
+    if o == op.NEW:
+        return "o:" + cp.class_name(insn.arg)
+    if o == op.NEWARRAY:
+        return "a:" + _NEWARRAY_TYPES[insn.arg]
+    if o == op.ANEWARRAY:
+        c = cp.class_name(insn.arg)
+        return "a:[" + (c if c.startswith("[") else f"L{c};")
+    if o == op.MULTIANEWARRAY:
+        return "a:" + cp.class_name(insn.arg[0])
+    return None
+
+
+def block_contents(blocks: list, cp, cache: dict, allocations: bool) -> list:
+    """Per basic block, its static (opcode, call, allocation) counts, as a CounterMap's ``blocks`` holds them."""
+    return [(Counter(i.mnemonic for i in b), Counter(call_key(i, cp, cache) for i in b if i.opcode in INVOKES),
+             Counter(k for k in (alloc_key(i, cp) for i in b) if k) if allocations else Counter())
+            for b in blocks]

@@ -1,0 +1,145 @@
+"""Where one method's counters go, before any code is emitted: which of the three layouts counts it (one
+counter per Ball-Larus path, counters on the blocks :mod:`.plan` picks, or one per instruction kind), how
+wide the counters are, which exits need a catch-all handler, and the :class:`~.countermap.CounterMap`
+saying what each counter stands for."""
+
+from __future__ import annotations
+
+import hashlib
+from dataclasses import dataclass
+from typing import Optional
+
+from ..classfile import Insn
+from ..classfile.frames import UNINITIALIZED_THIS, TypeState, entries_to_slots, initial_locals
+from .countermap import CounterMap
+from .flow import basic_blocks, block_successors, blocks_in_cycles, loop_heads
+from .keys import INVOKES, alloc_key, block_contents, call_key
+from .plan import BlockPlan, PathPlan, every_block, plan_block_counters, plan_paths
+from .targets import MethodId
+
+PATHS, BLOCKS, KEYS = "paths", "blocks", "keys"  # the layouts: per path, per block, per instruction kind
+
+
+@dataclass
+class MethodPlan:
+    """The decisions for one method (the code itself is :mod:`.emit`'s).
+
+    ``wide``: long counters (or, per instruction kind, int increments spilled into longs at loop heads),
+    for a loop may run an instruction more than 2**31 times in one invocation. ``abrupt``: tally exits by
+    exception; ``catch_all``: a handler over the body (for ``abrupt`` or the inclusive hooks); ``uninit``:
+    in a constructor, per instruction whether ``this`` is still uninitialized there."""
+
+    method: object
+    layout: str
+    cmap: CounterMap
+    blocks: list
+    heads: Optional[set]
+    wide: bool
+    abrupt: bool
+    catch_all: bool
+    uninit: Optional[list]
+    hooks: Optional[object]  # an inclusive.MethodHooks
+    call_keys: dict
+    block_plan: Optional[BlockPlan] = None
+    paths: Optional[PathPlan] = None
+    looping: frozenset = frozenset()  # per instruction kind, wide: the keys counted in a block on a cycle
+
+    @property
+    def code(self):
+        return self.method.code
+
+
+def plan_method(method, strategy: str, abrupt: bool, allocations: bool, inclusive, call_keys: Optional[dict],
+                max_blocks: Optional[int]) -> MethodPlan:
+    """Plan ``method``'s counters. ``inclusive``: an inclusive.InclusivePlan or None; ``max_blocks``: past
+    this many counted blocks, count per instruction kind."""
+    cf = method.owner
+    cp = cf.constant_pool
+    digest = _code_sha256(method)  # before decoding: the bytes as read
+    code = method.code
+    insns = code.instructions
+    keys = call_keys if call_keys is not None else {}
+    hooks = inclusive.hooks(cf, method) if inclusive is not None else None
+    # Exits by exception: one handler over the whole body, in constructors one per stretch where ``this``
+    # is (un)initialized; the inclusive hooks' exit by exception needs the same catch-all handler.
+    uninit = None
+    catch_all = abrupt or hooks is not None
+    if catch_all and method.name == "<init>" and cf.major_version >= 50:  # older: no frames to write
+        uninit = _this_uninitialized(code, cf)
+        abrupt = abrupt and uninit is not None
+        catch_all = uninit is not None
+    # Blocks end after every instruction that can throw when the handler covers everything, so that an
+    # exception never leaves a block counted in part.
+    blocks = basic_blocks(code, precise=abrupt)
+    found = block_successors(code, blocks)
+    allocs = sorted({k for k in (alloc_key(i, cp) for i in insns) if k}) if allocations else None
+    elements = sorted({k[2:] for k in allocs if k.startswith("a:")}) if allocs else []  # lengths: runtime values
+    # In a method with a loop one invocation may run an instruction more than 2**31 times. The block
+    # strategy then keeps long counters (exact to 2**63). The per-instruction reference keeps its int
+    # increments and adds each counter into a long at every loop head: between two loop heads each
+    # instruction runs at most once, so an int never holds more than the method's instruction count.
+    heads = loop_heads(found, len(blocks))
+    wide = heads is not None or bool(elements)
+    block_plan = None
+    if strategy == "block":
+        block_plan = plan_block_counters(code, blocks, found) if not abrupt else every_block(blocks)
+        if max_blocks is not None and len(block_plan.counted) > max_blocks:
+            block_plan = None  # a huge method: fewer counters per instruction kind than per block
+    # A loop-free method with a few paths: one counter per path, one add per invocation (Ball-Larus)
+    paths = plan_paths(code, blocks, found) if block_plan is not None and not abrupt and not wide else None
+    cmap = CounterMap(MethodId(cf.name, method.name, method.descriptor), 0, sorted({i.mnemonic for i in insns}),
+                      sorted({call_key(i, cp, keys) for i in insns if i.opcode in INVOKES}), digest,
+                      allocs=allocs, elements=elements)
+    plan = MethodPlan(method, KEYS, cmap, blocks, heads, wide, abrupt, catch_all, uninit, hooks, keys)
+    if paths is not None:
+        plan.layout, plan.paths = PATHS, paths
+        cmap.blocks = block_contents(blocks, cp, keys, allocs is not None)
+        cmap.block_exprs = [tuple((p, 1) for p in through) for through in paths.block_paths]
+        cmap.invocation_expr, cmap.counters = tuple((p, 1) for p in range(paths.paths)), paths.paths
+    elif block_plan is not None:
+        plan.layout, plan.block_plan = BLOCKS, block_plan
+        cmap.blocks = block_contents(blocks, cp, keys, allocs is not None)
+        cmap.block_exprs, cmap.invocation_expr = block_plan.block_exprs, block_plan.invocation_expr
+        cmap.counters = len(block_plan.counted) + len(elements)
+        if abrupt:  # the same counters, after an invocation counter of its own (the constant 1)
+            cmap.abrupt = CounterMap(cmap.method, 0, cmap.opcodes, cmap.calls, cmap.code_sha256, cmap.blocks,
+                                     [tuple((off + 1, c) for off, c in e) for e in block_plan.block_exprs],
+                                     ((0, 1),), 1 + cmap.counters, allocs, elements)
+    else:
+        if wide:  # only counters of keys in a block on a cycle can pass 2**31 in one invocation
+            plan.looping = frozenset(k for b in blocks_in_cycles(found, len(blocks)) for i in blocks[b] for k in
+                                     (i.mnemonic, call_key(i, cp, keys) if i.opcode in INVOKES else None,
+                                      alloc_key(i, cp)))
+        if abrupt:
+            cmap.abrupt = CounterMap(cmap.method, 0, cmap.opcodes, cmap.calls, digest, allocs=allocs,
+                                     elements=elements)
+    return plan
+
+
+def _code_sha256(method) -> str:
+    _, raw = method.find_attribute("Code")
+    raw_bytes = raw.encode().data if hasattr(raw, "instructions") else raw.data  # decoded already: re-encode
+    return hashlib.sha256(raw_bytes).hexdigest()
+
+
+def _this_uninitialized(code, cf) -> Optional[list]:
+    """In a constructor: per instruction, whether ``this`` is still uninitialized there (before the
+    super/this call), found by simulating types from each stack map frame. None when some instruction
+    holds an uninitialized ``this`` elsewhere than in local 0 (then no handler is added)."""
+    m = code.method
+    state = TypeState(entries_to_slots(initial_locals(cf.name, m.name, m.descriptor, False)), [])
+    flags = []
+    for item in code.items:
+        if type(item) is not Insn:
+            if item.frame is not None:
+                state = TypeState(entries_to_slots(item.frame.locals), list(item.frame.stack))
+            continue
+        uninit = UNINITIALIZED_THIS in state.locals
+        if uninit and state.locals[0] != UNINITIALIZED_THIS:
+            return None
+        flags.append(uninit)
+        try:
+            state.step(item, cf.constant_pool, cf.name)
+        except Exception:  # noqa: BLE001 - a state we cannot follow: no handler rather than a bad one
+            return None
+    return flags
