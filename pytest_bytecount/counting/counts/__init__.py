@@ -2,11 +2,11 @@
 by Python and by the exit hook (``render``), and read metric by metric and diffed (``metrics``)."""
 
 from ..countermap import CounterMap
-from .derive import counts_from_values, inclusive_counts
+from .derive import add_bytecode_sha256, counts_from_values, inclusive_counts
 from .metrics import (KEYS, METRICS, REQUIRED_SCALARS, SCALAR_METRICS, TABLES, CountsDiff, diff, key_changes,
                       metric, scalars, table)
 from .render import layout_program, render_json
 
-__all__ = ["CounterMap", "counts_from_values", "inclusive_counts", "KEYS", "METRICS", "REQUIRED_SCALARS",
+__all__ = ["CounterMap", "add_bytecode_sha256", "counts_from_values", "inclusive_counts", "KEYS", "METRICS", "REQUIRED_SCALARS",
            "SCALAR_METRICS", "TABLES", "CountsDiff", "diff", "key_changes", "metric", "scalars", "table",
            "layout_program", "render_json"]

@@ -39,6 +39,14 @@ def counts_from_values(maps: Iterable[CounterMap], values: Sequence[int], inclus
     return dict(sorted(out.items()))
 
 
+def add_bytecode_sha256(counts: dict, maps: Iterable[CounterMap]) -> dict:
+    """``counts`` with each of ``maps``' methods given its ``bytecode_sha256`` (the SHA-256 of the method's
+    original Code attribute): a baseline keeps it to tell a changed method from a changed path."""
+    for cmap in maps:
+        counts[str(cmap.method)]["bytecode_sha256"] = cmap.code_sha256
+    return counts
+
+
 def inclusive_counts(maps_by_method: dict, target: InclusiveTarget, values) -> dict:
     """{"calls", "methods", "opcodes", "total"} of one target from the raw counter values."""
     opcodes: dict = {}

@@ -25,8 +25,8 @@ def _render_group(c: dict) -> str:
 
 def render_json(counts: dict) -> str:
     """The JSON text, one method a line, sorted keys; the instrumented classes' own exit hook writes the
-    same text (:func:`layout_program`). A ``cost`` key (from a weight table,
-    :mod:`pytest_bytecount.regression.weights`) is kept, in its sorted place."""
+    same text (:func:`layout_program`). ``bytecode_sha256`` and a ``cost`` key (from a weight table,
+    :mod:`pytest_bytecount.regression.weights`) are kept, in their sorted places."""
     lines = []
     for method_id in sorted(counts):
         c = counts[method_id]
@@ -37,6 +37,8 @@ def render_json(counts: dict) -> str:
             a = c["allocations"]
             head += (f"\"allocations\": {{\"arrays\": {_map(a['arrays'])}, \"elements\": {_map(a['elements'])}, "
                      f"\"objects\": {_map(a['objects'])}}}, ")
+        if "bytecode_sha256" in c:
+            head += f"\"bytecode_sha256\": {json.dumps(c['bytecode_sha256'])}, "
         lines.append(f"  {json.dumps(method_id)}: {{{head}{_render_group(c)}}}")
     return "{" + ",".join("\n" + line for line in lines) + "\n}\n"
 
@@ -94,7 +96,7 @@ def layout_program(entries_arg, inclusive=None) -> str:
             for key in sorted(objects):
                 lines += [*weighted(cmap.weights("o:" + key, "alloc")), f"a{json.dumps(key)}: "]
             lines += ["]", "t}}, "]
-        lines += [*group(cmap), "t}"]
+        lines += [f"t\"bytecode_sha256\": {json.dumps(cmap.code_sha256)}, ", *group(cmap), "t}"]
     lines += ["n", "t}", "n"]
     return "\n".join(lines) + "\n"
 
