@@ -17,7 +17,7 @@ from typing import Optional, Sequence
 
 from .classfile import ClassFormatError
 from .classfile.classpath import Classpath, ClasspathError
-from .counting.counts import render_json
+from .counting.counts import KEYS, add_bytecode_sha256, render_json
 from .counting.instrument import instrument, stderr_progress
 from .counting.targets import TargetError
 from .jvm.session import ClassDir, JvmError, JvmSession, choose_jvm
@@ -105,9 +105,8 @@ def _write(text: str, output: Optional[str]) -> None:
 def _cost(args, weights) -> int:
     try:
         counts = json.loads(Path(args.counts).read_text(encoding="utf-8"))
-        if not isinstance(counts, dict) or not all(
-                isinstance(c, dict) and {"calls", "invocations", "opcodes", "total"} <= set(c) for c in counts.values()):
-            raise ValueError("expected {method id: {calls, invocations, opcodes, total}}")
+        if not isinstance(counts, dict) or not all(isinstance(c, dict) and set(KEYS) <= set(c) for c in counts.values()):
+            raise ValueError(f"expected {{method id: {{{', '.join(KEYS)}}}}}")
     except (OSError, ValueError) as e:
         print(f"bytecount: error: {args.counts}: not a counts file ({e})", file=sys.stderr)
         return 2
@@ -137,7 +136,7 @@ def _count(args, classpath: Classpath, result, weights=None) -> int:
         except JvmError as e:
             print(f"bytecount: error: {e}", file=sys.stderr)
             return 2
-    counts = result.counts(values)
+    counts = add_bytecode_sha256(result.counts(values), result.reported())  # the plugin's shape
     if weights is not None:
         counts = weights.with_costs(counts)
     _write(render_json(counts), args.output)

@@ -380,31 +380,6 @@ def total_weights(maps: list, shift: int) -> list:
     return out
 
 
-def inclusive_counts(maps_by_method: dict, target: InclusiveTarget, values) -> dict:
-    """{"calls", "methods", "opcodes", "total"} of one target from the raw counter values."""
-    opcodes: dict = {}
-    calls: dict = {}
-    for mid in target.methods:
-        cmap = maps_by_method[mid]
-        shifted = _Shifted(values, target.base)
-        o, c = cmap.derive(shifted)
-        for k, v in o.items():
-            opcodes[k] = opcodes.get(k, 0) + v
-        for k, v in c.items():
-            calls[k] = calls.get(k, 0) + v
-    opcodes = {k: v for k, v in sorted(opcodes.items()) if v}
-    return {"calls": {k: v for k, v in sorted(calls.items()) if v}, "methods": [str(m) for m in target.methods],
-            "opcodes": opcodes, "total": sum(opcodes.values())}
-
-
-class _Shifted:
-    def __init__(self, values, shift: int):
-        self.values, self.shift = values, shift
-
-    def __getitem__(self, i: int) -> int:
-        return self.values[i + self.shift]
-
-
 def add_segment_boundary(data: bytes, plan: InclusivePlan) -> bytes:
     """``data`` with its ``<clinit>`` entering and leaving a segment of its own (nothing counted):
     ``Inclusive.enter`` at entry saves and clears the armed call, ``leave``/``fail`` restore it."""

@@ -8,8 +8,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional
 
-from .counts import counts_from_values
-from .runtime import LAYOUT_RESOURCE, RUNTIME_CLASS, layout_program
+from .counts import counts_from_values, layout_program
+from .runtime import LAYOUT_RESOURCE, RUNTIME_CLASS
 
 
 @dataclass

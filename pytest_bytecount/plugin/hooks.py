@@ -16,6 +16,7 @@ import pytest
 from .. import __version__
 from ..classfile import ClassFormatError
 from ..classfile.classpath import Classpath, ClasspathError
+from ..counting.counts import add_bytecode_sha256
 from ..counting.instrument import instrument
 from ..counting.targets import TargetError, missing_class_message
 from ..jvm.session import ClassDir, JvmChoice, JvmError, JvmSession, choose_jvm
@@ -116,9 +117,7 @@ class BytecountFixture:
 
     def counts_in(self, loader) -> dict:
         values = self._session.read_counters(loader, self._batch.size)
-        counts = self._batch.counts(values)
-        for cmap in self._batch.reported():
-            counts[str(cmap.method)]["bytecode_sha256"] = cmap.code_sha256
+        counts = add_bytecode_sha256(self._batch.counts(values), self._batch.reported())
         weights = self._plugin.weights
         return counts if weights is None else weights.with_costs(counts)
 

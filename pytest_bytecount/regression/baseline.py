@@ -37,6 +37,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Iterator, Optional
 
+from ..counting.counts import REQUIRED_SCALARS, TABLES
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: updates are atomic but not serialised between processes
@@ -109,13 +111,13 @@ def _check(path: Path, data) -> dict:
             mwhere = f"{where}.methods[{_short(method)}]"
             if not isinstance(counts, dict):
                 raise bad(mwhere, "must be an object")
-            for metric in ("total", "invocations"):
+            for metric in REQUIRED_SCALARS:
                 if metric not in counts:
                     raise bad(mwhere, f"has no '{metric}' key")
                 problem = _count_problem(counts[metric])
                 if problem:
                     raise bad(f"{mwhere}.{metric}", problem)
-            for table in ("opcodes", "calls"):
+            for table in TABLES:
                 if table not in counts:
                     continue
                 if not isinstance(counts[table], dict):

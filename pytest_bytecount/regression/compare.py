@@ -6,29 +6,8 @@ import re
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
+from ..counting.counts import METRICS, diff, metric
 from ..counting.targets import MethodId, TargetError, TargetPattern
-
-METRICS = ("total", "invocations", "cost", "allocated", "elements", "abrupt", "inclusive", "calls")
-# per-method figures compared as one number each; "cost" exists only when a weight table is active,
-# "allocated" (objects and arrays created) and "elements" (their lengths) with allocation recording,
-# "abrupt" (invocations that ended by an exception) when those are tallied, "inclusive" (the inclusive
-# total: own plus linked callees', see pytest_bytecount.counting.inclusive) with inclusive counts
-SCALAR_METRICS = ("total", "invocations", "cost", "allocated", "elements", "abrupt", "inclusive")
-
-
-def scalars(entry: dict) -> dict:
-    """The scalar metrics one method's counts have."""
-    out = {m: entry[m] for m in ("total", "invocations", "cost") if m in entry}
-    a = entry.get("allocations")
-    if isinstance(a, dict):
-        out["allocated"] = sum(a.get("objects", {}).values()) + sum(a.get("arrays", {}).values())
-        out["elements"] = sum(a.get("elements", {}).values())
-    if isinstance(entry.get("abrupt"), dict):
-        out["abrupt"] = entry["abrupt"].get("invocations", 0)
-    if isinstance(entry.get("inclusive"), dict):
-        out["inclusive"] = entry["inclusive"].get("total", 0)
-    return out
-
 
 class ToleranceError(ValueError):
     """A tolerance spec such as ``total=5%|100`` that cannot be parsed."""
@@ -95,8 +74,7 @@ def runs(entry: Optional[dict]) -> int:
     """Invocations of one method, those that ended by an exception included when tallied."""
     if not entry:
         return 0
-    abrupt = entry.get("abrupt")
-    return entry.get("invocations", 0) + (abrupt.get("invocations", 0) if isinstance(abrupt, dict) else 0)
+    return (metric(entry, "invocations") or 0) + (metric(entry, "abrupt") or 0)
 
 
 @dataclass(frozen=True)
@@ -162,14 +140,6 @@ class Verdict:
         return f"{label}: {shown}"
 
 
-def key_changes(base: dict, now: dict) -> list:
-    """[(key, base, now)] of a keyed table (opcodes, calls) that differ, largest |delta| first, then by key:
-    the order of the failure text and of the HTML report's charts."""
-    keys = set(base) | set(now)
-    out = [(k, base.get(k, 0), now.get(k, 0)) for k in keys if base.get(k, 0) != now.get(k, 0)]
-    return sorted(out, key=lambda c: (-abs(c[2] - c[1]), c[0]))
-
-
 def compare(baseline: Optional[dict], now: dict, tolerances: dict, strict: bool = False) -> Verdict:
     """Verdict for one test: ``baseline`` and ``now`` map method ids to counts (baseline entries may
     carry ``bytecode_sha256``, and so may ``now``).
@@ -183,21 +153,14 @@ def compare(baseline: Optional[dict], now: dict, tolerances: dict, strict: bool 
     worst = "passed"
     for method in sorted(set(baseline) | set(now)):
         b, n = baseline.get(method), now.get(method)
-        sb, sn = scalars(b or {}), scalars(n or {})
-        if b is None:
-            sb = {m: 0 for m in sn}
-        if n is None:
-            sn = {m: 0 for m in sb}
-        metrics = [(m, sb[m], sn[m]) for m in SCALAR_METRICS if m in sb and m in sn and sb[m] != sn[m]]
-        calls = key_changes((b or {}).get("calls", {}), (n or {}).get("calls", {}))
-        opcodes = key_changes((b or {}).get("opcodes", {}), (n or {}).get("opcodes", {}))
-        inclusive = _inclusive_changes(b or {}, n or {})
+        changes = diff(b, n)
+        metrics, calls, opcodes, inclusive = changes.scalars, changes.calls, changes.opcodes, changes.inclusive
         rises = [Change(m, bv, nv, tolerances.get(m, Tolerance())) for m, bv, nv in metrics] + \
             [Change(f"calls {k}", bv, nv, tolerances.get("calls", Tolerance())) for k, bv, nv in calls]
         over = [c for c in rises if not c.tolerance.allows(c.base, c.now)]
         if over:
             status, tripped = "regressed", over
-        elif not (metrics or calls or opcodes or inclusive):
+        elif not changes:
             status, tripped = "same", []
         elif strict:
             status, tripped = "changed", [Change(c.metric, c.base, c.now) for c in rises]
@@ -214,15 +177,6 @@ def compare(baseline: Optional[dict], now: dict, tolerances: dict, strict: bool 
         if rank[status] > rank[worst]:
             worst = status
     return Verdict(worst if worst != "same" else "passed", diffs, strict)
-
-
-def _inclusive_changes(b: dict, n: dict) -> list:
-    """What changed in the inclusive counts (own plus linked callees'), when both sides have them."""
-    bi, ni = b.get("inclusive"), n.get("inclusive")
-    if not (isinstance(bi, dict) and isinstance(ni, dict)):
-        return []
-    out = [(f"inclusive {t}", key_changes(bi.get(t, {}), ni.get(t, {}))) for t in ("calls", "opcodes")]
-    return [(t, c) for t, c in out if c]
 
 
 def _pct(base: int, now: int) -> str:

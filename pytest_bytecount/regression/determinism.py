@@ -25,9 +25,12 @@ from typing import Callable, Optional, Union
 import pytest
 
 from .. import __version__
+from ..counting.counts import diff
 from .scaling import ScalingError, ScalingResult
 
-SCALARS = ("invocations", "total", "cost")
+# the metrics this check names, in its order; "inclusive" shows callees' work that differs even where
+# the method's own does not
+SCALARS = ("invocations", "total", "cost", "inclusive")
 CAUSES = ("iteration over hash-based collections of objects without their own hashCode (identity hashes "
           "differ from run to run), System.identityHashCode, thread timing, clocks or random numbers")
 PACKAGE = Path(__file__).resolve().parents[1]  # an exception whose innermost frame is in here is the plugin's
@@ -70,17 +73,11 @@ def differences(first: dict, second: dict, scaling: list = ()) -> list:
     check's (``scaling``, from :func:`scaling_differences`), then the rest by size."""
     out = []
     for method in sorted(set(first) | set(second) | {d.method for d in scaling}):
-        a, b = first.get(method, {}), second.get(method, {})
-        scalars = [CountDifference(method, m, a.get(m, 0), b.get(m, 0))
-                   for m in SCALARS if (m in a or m in b) and a.get(m, 0) != b.get(m, 0)]
-        ia, ib = a.get("inclusive", {}).get("total", 0), b.get("inclusive", {}).get("total", 0)
-        if ia != ib:  # inclusive counts: callees' work that differs, even where the method's own does not
-            scalars.append(CountDifference(method, "inclusive", ia, ib))
-        keyed = []
-        for kind, table in (("opcode", "opcodes"), ("call", "calls")):
-            x, y = a.get(table, {}), b.get(table, {})
-            keyed += [CountDifference(method, f"{kind} {k}", x.get(k, 0), y.get(k, 0))
-                      for k in set(x) | set(y) if x.get(k, 0) != y.get(k, 0)]
+        changes = diff(first.get(method), second.get(method))
+        moved = {m: (a, b) for m, a, b in changes.scalars}
+        scalars = [CountDifference(method, m, *moved[m]) for m in SCALARS if m in moved]
+        keyed = [CountDifference(method, f"opcode {k}", a, b) for k, a, b in changes.opcodes] + \
+            [CountDifference(method, f"call {k}", a, b) for k, a, b in changes.calls]
         out += scalars + [d for d in scaling if d.method == method] + \
             sorted(keyed, key=lambda d: (-abs(d.second - d.first), d.metric))
     return out

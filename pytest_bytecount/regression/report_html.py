@@ -16,13 +16,14 @@ import shlex
 from pathlib import Path
 from typing import Iterable, Optional
 
+from ..counting.counts import diff
 from ..wording import counted
-from .compare import key_changes
 from .status import MEANING, STATUSES
 
 # per-method statuses that get a section with charts, worst first
 SECTION_STATUSES = ("regressed", "changed", "improved")
 TOP = 10  # changed opcodes / calls shown per method
+SHOWN_METRICS = ("total", "invocations")  # the scalar metrics the report shows (with the opcodes and calls)
 # complexity orders from cheapest to dearest, to tell whether a fitted order got worse
 ORDER_RANK = {o: i for i, o in enumerate(("1", "log n", "n", "n log n", "n^2", "n^3", "2^n"))}
 
@@ -103,9 +104,8 @@ def method_statuses(result: dict) -> dict:
         if m not in base or m not in now:
             out[m] = "new" if m not in base else "gone"
         else:
-            b, n = base[m], now[m]
-            same = all(b.get(k) == n.get(k) for k in ("total", "invocations")) and not key_changes(
-                b.get("opcodes", {}), n.get("opcodes", {})) and not key_changes(b.get("calls", {}), n.get("calls", {}))
+            changes = diff(base[m], now[m])
+            same = not (changes.opcodes or changes.calls or any(s in SHOWN_METRICS for s, _, _ in changes.scalars))
             out[m] = "same" if same else "changed"
     return out
 
@@ -283,6 +283,7 @@ def _table(results: dict, sections: set) -> str:
 
 def _method_section(nodeid: str, result: dict, method: str, status: str) -> str:
     b, n = result["baseline_counts"].get(method) or {}, result["counts"].get(method) or {}
+    changes = diff(b, n)
     hb, hn = b.get("bytecode_sha256"), n.get("bytecode_sha256")
     if hb and hn:
         code = ("the method's bytecode changed since the baseline" if hb != hn else
@@ -298,8 +299,8 @@ def _method_section(nodeid: str, result: dict, method: str, status: str) -> str:
              '<p class="legend">baseline vs now<span style="background:%s"></span>baseline<span style="background:%s">'
              '</span>now</p>' % (BASELINE_COLOR, NOW_COLOR),
              baseline_vs_now_chart(b, n),
-             '<h4>top changed opcodes</h4>', changes_chart("opcodes", key_changes(b.get("opcodes", {}), n.get("opcodes", {}))),
-             '<h4>top changed calls</h4>', changes_chart("calls", key_changes(b.get("calls", {}), n.get("calls", {}))),
+             '<h4>top changed opcodes</h4>', changes_chart("opcodes", changes.opcodes),
+             '<h4>top changed calls</h4>', changes_chart("calls", changes.calls),
              f'<p class="bytecode">{esc(code)}</p>',
              f'<p>to accept: <code class="accept">{esc(accept)}</code></p>']
     if result.get("message"):

@@ -32,11 +32,12 @@ import math
 from dataclasses import dataclass, field
 from typing import Callable, Dict, List, Optional, Sequence
 
+from ..counting.counts import metric as read_metric
 from ..wording import counted
 
 ORDERS = ("1", "log n", "n", "n log n", "n^2", "n^3", "2^n")
 RANK = {order: i for i, order in enumerate(ORDERS)}
-METRICS = ("total", "invocations", "calls")
+METRICS = ("total", "invocations", "calls")  # the counts' metrics a check may fit: every method has them
 MIN_SIZES = 4
 TIE_FACTOR = 1.25
 EXACT = 1e-4
@@ -172,11 +173,7 @@ class MethodScaling:
 
 def metric_value(counts: Optional[dict], metric: str) -> int:
     """One number of a method's counts: ``total``, ``invocations`` or ``calls`` (all calls summed)."""
-    if not counts:
-        return 0
-    if metric == "calls":
-        return sum(counts.get("calls", {}).values())
-    return counts[metric]
+    return read_metric(counts, metric) if counts else 0
 
 
 def check_metric(metric: str) -> str:

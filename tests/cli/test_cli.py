@@ -5,6 +5,7 @@ Each run is a subprocess: a process gets one JVM, and these tests use several.
 
 from __future__ import annotations
 
+import hashlib
 import json
 import subprocess
 import sys
@@ -33,13 +34,28 @@ def bytecount(*args, java_home=JDK17, check=True) -> subprocess.CompletedProcess
     return result
 
 
+def code_sha256(classes: Path, method_id: str) -> str:
+    """The SHA-256 of a method's Code attribute as the class file holds it (the contract's ``bytecode_sha256``)."""
+    from pytest_bytecount.classfile import ClassFile
+
+    owner, rest = method_id.split("#")
+    name, descriptor = rest.split("(", 1)
+    cf = ClassFile.parse((classes / (owner.replace(".", "/") + ".class")).read_bytes())
+    _, code = cf.find_method(name, "(" + descriptor).find_attribute("Code")
+    return hashlib.sha256(code.data).hexdigest()
+
+
+def without_bytecode_hashes(counts: dict) -> dict:
+    return {m: {k: v for k, v in c.items() if k != "bytecode_sha256"} for m, c in counts.items()}
+
+
 def test_a_loop_counted_by_hand(tiny):
     # javac 17 compiles sum(n) to: iconst_0 istore_1 iconst_0 istore_2 | L: iload_2 iload_0 if_icmpge E
     # iload_1 iload_2 iadd istore_1 iinc goto L | E: iload_1 ireturn. main calls sum(3) and sum(0):
     # sum(3) runs the loop head 4 times and the body 3 times; sum(0) runs the head once.
     out = bytecount("count", "--classpath", str(tiny), "--target", "hand.Tiny#sum", "hand.Tiny").stdout
     counts = json.loads(out)
-    assert counts == {"hand.Tiny#sum(I)I": {
+    assert without_bytecode_hashes(counts) == {"hand.Tiny#sum(I)I": {
         "calls": {}, "invocations": 2, "total": 45,
         "opcodes": {"iconst_0": 4, "istore_1": 5, "istore_2": 2, "iload_2": 8, "iload_0": 5, "if_icmpge": 5,
                     "iload_1": 5, "iadd": 3, "iinc": 3, "goto": 3, "ireturn": 2}}}
@@ -51,7 +67,7 @@ def test_an_invocation_ending_in_an_exception_counts_nothing(tiny):
     # catcher(0): iload_0 invokestatic ireturn. The caught exception does not lose catcher's counts.
     out = bytecount("count", "--classpath", str(tiny), "--target", "hand.Tiny#thrower",
                     "--target", "hand.Tiny#catcher(I)I", "hand.Tiny").stdout
-    assert json.loads(out) == {
+    assert without_bytecode_hashes(json.loads(out)) == {
         "hand.Tiny#thrower(I)I": {"calls": {}, "invocations": 1, "total": 4,
                                   "opcodes": {"iload_0": 2, "ifle": 1, "ireturn": 1}},
         "hand.Tiny#catcher(I)I": {"calls": {"hand/Tiny.thrower(I)I": 2}, "invocations": 2, "total": 8,
@@ -69,7 +85,20 @@ def test_count_writes_the_json_to_a_file_with_sorted_keys(tiny, tmp_path):
     data = json.loads(text)
     assert list(data) == sorted(data)
     assert data["hand.Tiny#<init>()V"]["invocations"] == 0  # a target never run is still reported
-    assert all(list(v) == ["calls", "invocations", "opcodes", "total"] for v in data.values())
+    assert all(list(v) == ["bytecode_sha256", "calls", "invocations", "opcodes", "total"] for v in data.values())
+
+
+def test_count_gives_each_method_the_plugins_shape_with_its_bytecode_hash(tiny, tmp_path):
+    # The plugin's counts carry each method's bytecode_sha256 (docs/contract.md); so do the command line's,
+    # so a file from either can serve as a baseline, and `cost` keeps the hash.
+    counts = json.loads(bytecount("count", "--classpath", str(tiny), "--target", "hand.Tiny", "hand.Tiny").stdout)
+    assert len(counts) > 3
+    for method_id, entry in counts.items():
+        assert entry["bytecode_sha256"] == code_sha256(tiny, method_id), method_id
+    saved = tmp_path / "counts.json"
+    saved.write_text(json.dumps(counts))
+    costed = json.loads(bytecount("cost", "--weights", "default", str(saved)).stdout)
+    assert {m: c["bytecode_sha256"] for m, c in costed.items()} == {m: c["bytecode_sha256"] for m, c in counts.items()}
 
 
 def _plain_jvms():

@@ -28,6 +28,7 @@ from pathlib import Path
 from typing import Optional, Union
 
 from ...classfile.opcodes import MNEMONICS
+from ...counting.counts import table
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -72,8 +73,8 @@ class WeightTable:
 
     def cost(self, method_counts: dict) -> int:
         """Σ opcode count × opcode weight + Σ call count × signature weight, for one method's counts."""
-        return sum(n * self.opcode_weight(op) for op, n in method_counts.get("opcodes", {}).items()) + sum(
-            n * self.call_weight(sig) for sig, n in method_counts.get("calls", {}).items())
+        return sum(n * self.opcode_weight(op) for op, n in table(method_counts, "opcodes").items()) + sum(
+            n * self.call_weight(sig) for sig, n in table(method_counts, "calls").items())
 
     def with_costs(self, counts: dict) -> dict:
         """``{method: counts}`` with a ``cost`` key added to (copies of) every method's counts."""

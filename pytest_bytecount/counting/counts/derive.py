@@ -1,0 +1,74 @@
+"""Counts from raw counter values: per method ``{"invocations", "total", "opcodes", "calls"}``, plus
+``"abrupt"`` (the same four keys, for invocations that ended by an exception), ``"allocations"``
+(``{"arrays", "elements", "objects"}``) and ``"inclusive"`` when those are recorded."""
+
+from __future__ import annotations
+
+from typing import Iterable, Optional, Sequence
+
+from ..countermap import CounterMap
+from ..inclusive import InclusiveTarget
+
+
+def _group(cmap: CounterMap, values: Sequence[int]) -> dict:
+    opcodes, calls = cmap.derive(values)
+    opcodes = {k: v for k, v in opcodes.items() if v}
+    calls = {k: v for k, v in calls.items() if v}
+    return {
+        "calls": dict(sorted(calls.items())),
+        "invocations": cmap.invocations(values),
+        "opcodes": dict(sorted(opcodes.items())),
+        "total": sum(opcodes.values()),
+    }
+
+
+def counts_from_values(maps: Iterable[CounterMap], values: Sequence[int], inclusive: Optional[dict] = None) -> dict:
+    """Turn the raw counter array of one batch into per-method counts (zero entries left out).
+    ``inclusive``: {target id: (InclusiveTarget, [closure CounterMaps])} adds ``"inclusive"`` to those."""
+    out = {}
+    for cmap in maps:
+        entry = _group(cmap, values)
+        if inclusive is not None and str(cmap.method) in inclusive:
+            target, closure = inclusive[str(cmap.method)]
+            entry["inclusive"] = inclusive_counts({m.method: m for m in closure}, target, values)
+        if cmap.allocs is not None:
+            entry["allocations"] = {k: dict(sorted(v.items())) for k, v in cmap.derive_allocations(values).items()}
+        if cmap.abrupt is not None:
+            entry["abrupt"] = _group(cmap.abrupt, values)
+        out[str(cmap.method)] = dict(sorted(entry.items()))
+    return dict(sorted(out.items()))
+
+
+def add_bytecode_sha256(counts: dict, maps: Iterable[CounterMap]) -> dict:
+    """``counts`` with each of ``maps``' methods given its ``bytecode_sha256`` (the SHA-256 of the method's
+    original Code attribute): a baseline keeps it to tell a changed method from a changed path."""
+    for cmap in maps:
+        counts[str(cmap.method)]["bytecode_sha256"] = cmap.code_sha256
+    return counts
+
+
+def inclusive_counts(maps_by_method: dict, target: InclusiveTarget, values) -> dict:
+    """{"calls", "methods", "opcodes", "total"} of one target from the raw counter values."""
+    opcodes: dict = {}
+    calls: dict = {}
+    for mid in target.methods:
+        cmap = maps_by_method[mid]
+        shifted = _Shifted(values, target.base)
+        o, c = cmap.derive(shifted)
+        for k, v in o.items():
+            opcodes[k] = opcodes.get(k, 0) + v
+        for k, v in c.items():
+            calls[k] = calls.get(k, 0) + v
+    opcodes = {k: v for k, v in sorted(opcodes.items()) if v}
+    return {"calls": {k: v for k, v in sorted(calls.items()) if v}, "methods": [str(m) for m in target.methods],
+            "opcodes": opcodes, "total": sum(opcodes.values())}
+
+
+class _Shifted:
+    """``values`` seen from ``shift`` on: a target's inclusive counters repeat the batch's layout there."""
+
+    def __init__(self, values, shift: int):
+        self.values, self.shift = values, shift
+
+    def __getitem__(self, i: int) -> int:
+        return self.values[i + self.shift]
