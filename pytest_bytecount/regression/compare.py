@@ -7,6 +7,7 @@ from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
 from ..counting.targets import MethodId, TargetError, TargetPattern
+from .status import worse
 
 METRICS = ("total", "invocations", "cost", "allocated", "elements", "abrupt", "inclusive", "calls")
 # per-method figures compared as one number each; "cost" exists only when a weight table is active,
@@ -210,10 +211,9 @@ def compare(baseline: Optional[dict], now: dict, tolerances: dict, strict: bool 
             code_changed = b["bytecode_sha256"] != n["bytecode_sha256"]
         presence = "started" if b is None else "stopped" if n is None else None
         diffs.append(MethodDiff(method, status, metrics, opcodes, calls, code_changed, inclusive, tripped, presence))
-        rank = {"passed": 0, "same": 0, "improved": 1, "changed": 2, "regressed": 3}
-        if rank[status] > rank[worst]:
-            worst = status
-    return Verdict(worst if worst != "same" else "passed", diffs, strict)
+        if status != "same":  # a method's "same" is the test's "passed"
+            worst = worse(worst, status)
+    return Verdict(worst, diffs, strict)
 
 
 def _inclusive_changes(b: dict, n: dict) -> list:
