@@ -161,7 +161,7 @@ def load_settings(rootdir: Path, option) -> Settings:
         s.baseline_dir = _baseline_dir(option.bytecount_baseline_dir, Path.cwd(), base, "--bytecount-baseline-dir")
     if option.bytecount_tolerance is not None:
         s.tolerance = option.bytecount_tolerance
-    if getattr(option, "bytecount_weights", None):
+    if option.bytecount_weights:
         s.weights = _weights_spec(option.bytecount_weights, Path.cwd())
     if s.jvm not in ("server", "zero", "client"):
         raise ConfigError(f"jvm must be 'server', 'zero' or 'client', not {s.jvm!r}")

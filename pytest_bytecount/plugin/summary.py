@@ -1,5 +1,5 @@
 """The end-of-session summary: a plain object that renders lines from each test's status (see
-:mod:`pytest_bytecount.regression.status`), so it is tested without pytest."""
+:mod:`pytest_bytecount.regression.status`), so it is tested without pytest; and the GitHub job summary."""
 
 from __future__ import annotations
 
@@ -29,6 +29,12 @@ class Summary:
     stale_files: dict = field(default_factory=dict)  # baseline path -> the test module it belonged to
     updating: Optional[str] = None  # None, "all" or "new"
     run_args: tuple = ()  # the paths this run was given, for the command that removes stale baselines
+    weights: tuple = ()  # the cost weight tables the results were weighed with
+    errors: tuple = ()  # problems, shown in red
+    notes: tuple = ()  # what was repaired on the way (an unreadable baseline kept as .bak), in yellow
+    refused: tuple = ()  # methods left uncounted, and why
+    written: tuple = ()  # baseline files written
+    html_report: Optional[str] = None  # where the HTML report was written
 
     def tally(self) -> dict:
         out = {s: 0 for s in STATUSES}
@@ -86,3 +92,30 @@ class Summary:
                 args = " ".join(shlex.quote(a) for a in self.run_args)
                 out.append(f"  to remove them: pytest {args + ' ' if args else ''}--bytecount-update")
         return out
+
+    def terminal_lines(self) -> list:
+        """The whole section: :meth:`lines`, then what the session wrote and found, each line with its
+        colour (None, "red" or "yellow")."""
+        out = [(line, None) for line in self.lines()]
+        if self.weights:
+            out.append((f"cost weights: {'; '.join(self.weights)}", None))
+        out += [(f"bytecount: {message}", "red") for message in self.errors]
+        out += [(f"bytecount: {message}", "yellow") for message in self.notes]
+        out += [(f"not counted: {message}", None) for message in self.refused]
+        out += [(f"bytecount: wrote {path}", None) for path in self.written]
+        if self.html_report is not None:
+            out.append((f"bytecount: HTML report {self.html_report}", None))
+        return out
+
+
+def markdown(results: dict) -> str:
+    """The table of ``{nodeid: TestResult}`` for a GitHub job summary (``$GITHUB_STEP_SUMMARY``)."""
+    cost = any("cost" in c for r in results.values() for c in r.counts.values())
+    lines = ["### pytest-bytecount", "",
+             "| test | status | method | total | invocations |" + (" cost |" if cost else ""),
+             "|---|---|---|---:|---:|" + ("---:|" if cost else "")]
+    for nodeid, r in sorted(results.items()):
+        for method, c in sorted(r.counts.items()):
+            lines.append(f"| `{nodeid}` | {r.status} | `{method}` | {c['total']:,} | {c['invocations']:,} |"
+                         + (f" {c['cost']:,} |" if "cost" in c else (" |" if cost else "")))
+    return "\n".join(lines) + "\n\n"

@@ -8,6 +8,7 @@ from typing import Iterable, Optional
 
 from ..counting.counts import METRICS, diff, metric
 from ..counting.targets import MethodId, TargetError, TargetPattern
+from .status import worse
 
 class ToleranceError(ValueError):
     """A tolerance spec such as ``total=5%|100`` that cannot be parsed."""
@@ -173,10 +174,9 @@ def compare(baseline: Optional[dict], now: dict, tolerances: dict, strict: bool 
             code_changed = b["bytecode_sha256"] != n["bytecode_sha256"]
         presence = "started" if b is None else "stopped" if n is None else None
         diffs.append(MethodDiff(method, status, metrics, opcodes, calls, code_changed, inclusive, tripped, presence))
-        rank = {"passed": 0, "same": 0, "improved": 1, "changed": 2, "regressed": 3}
-        if rank[status] > rank[worst]:
-            worst = status
-    return Verdict(worst if worst != "same" else "passed", diffs, strict)
+        if status != "same":  # a method's "same" is the test's "passed"
+            worst = worse(worst, status)
+    return Verdict(worst, diffs, strict)
 
 
 def _pct(base: int, now: int) -> str:

@@ -101,14 +101,14 @@ class DeterminismCheck:
         return not (self.differences or self.second_run_error or self.stale_loader_methods or self.internal_error)
 
     @property
-    def status(self) -> str:
-        """For results and the summary: deterministic, nondeterministic, unchecked (stale loader in use), or
-        error (pytest-bytecount failed, so the check could not be made)."""
+    def status(self) -> Optional[str]:
+        """The test's status when the check failed (regression.status): nondeterministic, unchecked (stale
+        loader in use) or error (pytest-bytecount failed, so the check could not be made); None when ``ok``."""
         if self.internal_error:
             return "error"
         if self.stale_loader_methods:
             return "unchecked"
-        return "deterministic" if self.ok else "nondeterministic"
+        return None if self.ok else "nondeterministic"
 
     def message(self, top: int = 8) -> str:
         if self.internal_error:
@@ -175,7 +175,7 @@ def check_in_fresh_loader(fixture, rerun: Callable[[], None]) -> DeterminismChec
     """Run ``rerun`` (the test function) again with ``fixture`` switched to a fresh loader; compare counts
     and the complexity checks of both runs. The fixture keeps the first run's complexity check.
 
-    ``fixture`` is the test's :class:`~pytest_bytecount.plugin.hooks.BytecountFixture` after a passing first run.
+    ``fixture`` is the test's :class:`~pytest_bytecount.plugin.fixture.BytecountFixture` after a passing first run.
     """
     first = fixture.counts()
     first_scaling = fixture.scaling_result

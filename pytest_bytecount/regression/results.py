@@ -1,4 +1,5 @@
-"""``--bytecount-json=FILE``: every counted test's result, written as the session goes.
+"""Each counted test's result (:class:`TestResult`) and ``--bytecount-json=FILE``, where they are written as
+the session goes.
 
 The file is valid JSON at every moment of the session. It starts as ``{}``; each result is added with a
 single ``write`` over the closing brace (a process that dies, even by SIGKILL or a JVM crash, dies
@@ -10,10 +11,54 @@ from __future__ import annotations
 
 import json
 import os
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
 from .baseline import write_atomically
+
+
+@dataclass
+class TestResult:
+    """One counted test's result: its status (:mod:`.status`), counts, and what the verdict was made of.
+
+    :meth:`to_dict` is its one JSON shape: what ``--bytecount-json`` writes, what the HTML report reads and
+    what travels from an xdist worker to the controller."""
+
+    __test__ = False  # a result, not a test class for pytest to collect
+
+    nodeid: str
+    baseline: str  # the baseline file ("" when the settings are unusable)
+    key: str  # the test's key in that file
+    status: str
+    counts: dict = field(default_factory=dict)  # method id -> counts in the contract's shape
+    jvm: Optional[str] = None  # the JVM's version, once one ran
+    plugin: str = ""  # pytest-bytecount's version
+    baseline_counts: Optional[dict] = None  # the stored counts the verdict compared with
+    method_status: dict = field(default_factory=dict)  # method id -> its own verdict
+    tripped: dict = field(default_factory=dict)  # method id -> the figures that decided its verdict
+    message: str = ""  # the verdict's text
+    weights: Optional[str] = None  # the cost weight table, when one is active
+    scaling: Optional[dict] = None  # the complexity check (ScalingResult.to_dict), when the test made one
+    test_outcome: Optional[str] = None  # pytest's outcome, once the result reached the controller
+
+    def to_dict(self) -> dict:
+        out = {"nodeid": self.nodeid, "baseline": self.baseline, "key": self.key, "status": self.status,
+               "counts": self.counts, "jvm": self.jvm, "plugin": self.plugin,
+               "baseline_counts": self.baseline_counts, "method_status": self.method_status,
+               "tripped": self.tripped, "message": self.message}
+        optional = {"weights": self.weights, "scaling": self.scaling, "test_outcome": self.test_outcome}
+        out.update((name, value) for name, value in optional.items() if value is not None)  # only when set
+        return out
+
+    @classmethod
+    def from_dict(cls, data: dict) -> "TestResult":
+        return cls(**data)
+
+
+def as_json(results: dict) -> dict:
+    """``{nodeid: TestResult}`` in the shape of ``--bytecount-json``."""
+    return {nodeid: result.to_dict() for nodeid, result in results.items()}
 
 
 class ResultsFile:
@@ -23,13 +68,14 @@ class ResultsFile:
         self.path = Path(path)
         self._fd: Optional[int] = None
         self._count = 0
+        self._end = 0  # where the closing brace starts, plus its length, once the file exists
 
-    def add(self, nodeid: str, result: dict) -> None:
+    def add(self, nodeid: str, result: TestResult) -> None:
         if self._fd is None:
             write_atomically(self.path, b"{" + self._CLOSE)
             self._fd = os.open(self.path, os.O_WRONLY)
             self._end = 1 + len(self._CLOSE)
-        entry = f"\n  {json.dumps(nodeid)}: {json.dumps(result, sort_keys=True)}".encode("utf-8")
+        entry = f"\n  {json.dumps(nodeid)}: {json.dumps(result.to_dict(), sort_keys=True)}".encode("utf-8")
         chunk = (b"," if self._count else b"") + entry + self._CLOSE
         at = self._end - len(self._CLOSE)
         os.lseek(self._fd, at, os.SEEK_SET)
@@ -41,7 +87,7 @@ class ResultsFile:
 
     def finish(self, results: dict) -> None:
         self.close()
-        write_atomically(self.path, (json.dumps(results, indent=2, sort_keys=True) + "\n").encode("utf-8"))
+        write_atomically(self.path, (json.dumps(as_json(results), indent=2, sort_keys=True) + "\n").encode("utf-8"))
 
     def close(self) -> None:
         if self._fd is not None:

@@ -30,10 +30,12 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass, field
+from functools import reduce
 from typing import Callable, Dict, List, Optional, Sequence
 
 from ..counting.counts import metric as read_metric
 from ..wording import counted
+from .status import worse
 
 ORDERS = ("1", "log n", "n", "n log n", "n^2", "n^3", "2^n")
 RANK = {order: i for i, order in enumerate(ORDERS)}
@@ -283,6 +285,11 @@ def check_stored(stored, where: str) -> dict:
     return stored
 
 
+# a method's change of order as a verdict on the test (regression.status.VERDICTS)
+AS_VERDICT = {"same": "passed", "better": "improved", "new": "new", "gone": "changed", "metric": "changed",
+              "worse": "regressed"}
+
+
 @dataclass
 class ScalingChange:
     method: str
@@ -299,15 +306,8 @@ class ScalingVerdict:
 
     @property
     def status(self) -> str:
-        """passed | regressed | improved | changed | new, as for counts."""
-        seen = {c.status for c in self.changes}
-        if "worse" in seen:
-            return "regressed"
-        if seen & {"gone", "metric"}:
-            return "changed"
-        if "new" in seen:
-            return "new"
-        return "improved" if "better" in seen else "passed"
+        """The worst of the methods' verdicts, in the words and the ranking of counts' verdicts."""
+        return reduce(worse, (AS_VERDICT[c.status] for c in self.changes), "passed")
 
 
 def compare_scaling(stored: Optional[dict], result: Optional[ScalingResult]) -> ScalingVerdict:

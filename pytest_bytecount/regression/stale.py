@@ -7,7 +7,7 @@ filesystem and the run's arguments only, not what was collected, so the xdist co
 collects nothing) finds the same files. Where the walk goes follows pytest's own recursion (hidden
 folders, ``norecursedirs``, virtual environments are skipped), so it stays as cheap as collection.
 
-Layouts (see ``BytecountPlugin._baseline_path_for``): by default ``<dir>/bytecount/<stem>.json`` belongs
+Layouts (see ``plugin.baselines.Baselines.path_for``): by default ``<dir>/bytecount/<stem>.json`` belongs
 to ``<dir>/<stem>.py``; with ``baseline-dir``, ``<baseline-dir>/<rel>.json`` to ``<rootdir>/<rel>.py``.
 """
 

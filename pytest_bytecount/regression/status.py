@@ -1,14 +1,21 @@
-"""One status per counted test: the words the terminal, ``--bytecount-json`` and the HTML report share.
+"""One status per counted test: the words the terminal, ``--bytecount-json`` and the HTML report share,
+and the one ranking of the verdicts among them.
 
 A status agrees with pytest's outcome of the test: the passing ones are the outcomes of a passed test,
 the failing ones of a failed (or errored) test.
 """
+
+from __future__ import annotations
 
 # the test passed
 PASSING = ("passed", "improved", "recorded")
 # the test failed because of its counts, or was not judged
 FAILING = ("regressed", "changed", "new", "not-run", "nondeterministic", "unchecked", "failed", "error")
 STATUSES = PASSING + FAILING + ("skipped",)
+
+# the verdicts of a comparison with the baseline (counts, or a complexity check), mildest first: a test
+# shows the worst of its verdicts; every other status is not a verdict on counts and outranks them all
+VERDICTS = ("passed", "improved", "new", "changed", "regressed")
 
 MEANING = {
     "passed": "counts within tolerance of the baseline",
@@ -24,3 +31,8 @@ MEANING = {
     "error": "the counts could not be read or judged",
     "skipped": "the test was skipped",
 }
+
+
+def worse(verdict: str, other: str) -> str:
+    """The worse of two verdicts (see :data:`VERDICTS`); ``verdict`` when they rank the same."""
+    return other if VERDICTS.index(other) > VERDICTS.index(verdict) else verdict

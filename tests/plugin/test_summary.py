@@ -3,8 +3,9 @@
 from __future__ import annotations
 
 from pytest_bytecount.regression.compare import idle_targets, matched_by, over_limit, render_idle
-from pytest_bytecount.regression.status import FAILING, PASSING, STATUSES
-from pytest_bytecount.plugin.summary import Summary, accept_command
+from pytest_bytecount.regression.results import TestResult
+from pytest_bytecount.regression.status import FAILING, PASSING, STATUSES, VERDICTS, worse
+from pytest_bytecount.plugin.summary import Summary, accept_command, markdown
 
 
 def ran(n, abrupt=None):
@@ -79,3 +80,49 @@ def test_stale_baselines_and_nondeterministic_tests_are_named():
     removed = Summary({}, stale_files={"bc/test_gone.json": "test_gone.py"}, updating="all").lines()
     assert removed[1] == "stale baselines (1), removed:" and not any("to remove" in line for line in removed)
 
+
+
+def test_a_failing_verdict_outranks_every_passing_one_and_regressed_outranks_all():
+    passing = [v for v in VERDICTS if v in PASSING]
+    failing = [v for v in VERDICTS if v in FAILING]
+    assert passing and failing
+    for p in passing:
+        for f in failing:
+            assert worse(p, f) == f and worse(f, p) == f
+    assert all(worse(v, "regressed") == "regressed" == worse("regressed", v) for v in VERDICTS)
+    assert worse("improved", "passed") == "improved"  # a stale baseline is worth saying
+
+
+def test_the_section_ends_with_what_the_session_wrote_and_found_in_colour():
+    s = Summary({"t.py::a": "recorded"}, weights=("default (v1)",), errors=("not updated: disk full",),
+                notes=("bc/t.json could not be read",), refused=("a.B#huge()V: over 64 KB",),
+                written=("bc/t.json",), html_report="report/index.html")
+    assert s.terminal_lines() == [
+        ("1 recorded", None),
+        ("cost weights: default (v1)", None),
+        ("bytecount: not updated: disk full", "red"),
+        ("bytecount: bc/t.json could not be read", "yellow"),
+        ("not counted: a.B#huge()V: over 64 KB", None),
+        ("bytecount: wrote bc/t.json", None),
+        ("bytecount: HTML report report/index.html", None),
+    ]
+    assert Summary({"t.py::a": "passed"}).terminal_lines() == [("1 passed", None)]
+
+
+def _result(nodeid, status, counts):
+    return TestResult(nodeid, "bc/t.json", nodeid.split("::")[1], status, counts, "17.0.2", "0.1")
+
+
+def test_the_github_table_has_a_row_per_method_and_a_cost_column_only_with_costs():
+    results = {"t.py::b": _result("t.py::b", "regressed", {"a.B#g()V": {"invocations": 2, "total": 12345}}),
+               "t.py::a": _result("t.py::a", "passed", {"a.B#f()V": {"invocations": 1, "total": 7}})}
+    assert markdown(results) == ("### pytest-bytecount\n\n"
+                                 "| test | status | method | total | invocations |\n"
+                                 "|---|---|---|---:|---:|\n"
+                                 "| `t.py::a` | passed | `a.B#f()V` | 7 | 1 |\n"
+                                 "| `t.py::b` | regressed | `a.B#g()V` | 12,345 | 2 |\n\n")
+    results["t.py::a"].counts["a.B#f()V"]["cost"] = 1500
+    lines = markdown(results).splitlines()
+    assert lines[2] == "| test | status | method | total | invocations | cost |"
+    assert lines[4:6] == ["| `t.py::a` | passed | `a.B#f()V` | 7 | 1 | 1,500 |",
+                          "| `t.py::b` | regressed | `a.B#g()V` | 12,345 | 2 | |"]

@@ -10,6 +10,7 @@ import pytest
 
 from pytest_bytecount import __version__
 from pytest_bytecount.regression.determinism import CountDifference, DeterminismCheck, differences
+from pytest_bytecount.regression.status import FAILING
 from tests.support.pytest_project import java_project, run
 
 
@@ -380,3 +381,13 @@ def test_second_run_failures_of_the_test_or_its_java_code_stay_nondeterminism_ev
     ])
     assert "inside pytest-bytecount" not in result.stdout.str()
     result.stdout.fnmatch_lines(["2 nondeterministic"])
+
+
+def test_a_check_that_found_nothing_has_no_status_and_each_failure_a_status_of_its_own():
+    assert DeterminismCheck().status is None
+    found = {DeterminismCheck(differences=[CountDifference("a.B#f()V", "total", 1, 2)]).status,
+             DeterminismCheck(second_run_error="AssertionError").status,
+             DeterminismCheck(stale_loader_methods=["a.B#f()V"]).status,
+             DeterminismCheck(internal_error="KeyError: 'x'").status}
+    assert found == {"nondeterministic", "unchecked", "error"}
+    assert found <= set(FAILING)

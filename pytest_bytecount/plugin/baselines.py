@@ -1,0 +1,185 @@
+"""A session's baseline files: where each test's lives, the files as read, updates under the folder lock,
+and the stale ones (entries of tests that no longer exist, files of deleted test modules)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Optional
+
+import pytest
+
+from ..regression.baseline import BaselineError, BaselineFile, update
+from ..regression.compare import that_ran
+from ..regression.results import TestResult
+from ..regression.scaling import baseline_entry
+from ..regression.stale import Prune, is_full_run, remove as remove_stale_file, run_directories, stale_files
+from .config import Settings
+
+
+def baseline_key(item) -> str:
+    """The test's key in its baseline file: the node id without the file part."""
+    return item.nodeid.split("::", 1)[1] if "::" in item.nodeid else item.name
+
+
+def _remove(tests: dict, keys) -> bool:
+    gone = [k for k in keys if k in tests]
+    for k in gone:
+        del tests[k]
+    return bool(gone)
+
+
+class Baselines:
+    """The baseline files one session reads and writes, and what it says about them at the end."""
+
+    def __init__(self, config, settings: Callable[[], Settings], updating: Optional[str]):
+        self._config = config
+        self._settings = settings
+        self._updating = updating  # None, "all" or "new"
+        self._files: dict = {}  # baseline path -> BaselineFile as first read
+        self._views: dict = {}  # baseline path -> the BaselineFile this process last wrote
+        self.collected: dict = {}  # baseline path -> set of test keys collected
+        self.partial_modules: set = set()  # baseline paths of modules with deselected counted tests
+        self.errors: list = []  # problems shown in red in the summary
+        self.notes: list = []  # baseline files kept as .bak and re-recorded
+        self.written: set = set()  # baseline files written this session
+        self.stale: dict = {}  # baseline path -> keys of tests that no longer exist (full runs only)
+        self.stale_files: list = []  # stale.StaleFile: baseline files of deleted test modules
+        self.removed_files: set = set()  # stale baseline files removed this session
+
+    # --- where, and what is stored ------------------------------------------------------------------------
+    def path(self, item) -> Path:
+        return self.path_for(Path(item.path))
+
+    def path_for(self, test_file: Path) -> Path:
+        s = self._settings()
+        if s.baseline_dir is not None:
+            try:
+                rel = test_file.relative_to(Path(self._config.rootpath))
+            except ValueError:
+                rel = Path(test_file.name)
+            return Path(s.baseline_dir) / rel.with_suffix(".json")
+        return test_file.parent / "bytecount" / f"{test_file.stem}.json"
+
+    def load(self, path: Path) -> BaselineFile:
+        b = self._files.get(path)
+        if b is None:
+            b = self._files[path] = BaselineFile.load(path)
+        return b
+
+    # --- which tests exist ----------------------------------------------------------------------------------
+    def collect(self, items) -> None:
+        for item in items:
+            self.collected.setdefault(self.path(item), set()).add(baseline_key(item))
+
+    def collect_ids(self, ids) -> None:
+        """Test ids from an xdist worker's collection (the controller collects none itself)."""
+        root = Path(self._config.rootpath)
+        for nodeid in ids:
+            file_part, _, key = nodeid.partition("::")
+            if not key:
+                continue
+            path = self.path_for(root / file_part)
+            if path.exists():
+                self.collected.setdefault(path, set()).add(key)
+
+    def deselect(self, items) -> None:
+        for item in items:
+            self.partial_modules.add(self.path(item))
+
+    # --- writing ----------------------------------------------------------------------------------------------
+    def record(self, r: TestResult) -> bool:
+        """Write the test's baseline entry (only the methods that ran); whether it was written."""
+        path, key = Path(r.baseline), r.key
+        entry = {"jvm": r.jvm, "plugin": r.plugin, "methods": that_ran(r.counts)}
+        if r.scaling:
+            entry["scaling"] = baseline_entry(r.scaling)
+
+        def change(b: BaselineFile) -> bool:
+            stored = b.tests.get(key)
+            if stored == entry:
+                return False
+            if self._updating == "new" and stored is not None:
+                if "scaling" not in entry or "scaling" in stored:
+                    return False
+                b.tests[key] = {**stored, "scaling": entry["scaling"]}  # only the missing complexity check
+                return True
+            b.tests[key] = entry
+            return True
+
+        return self._update(path, change)
+
+    def _update(self, path: Path, change) -> bool:
+        """Apply ``change`` to the baseline file under its folder's lock; whether the file was written."""
+        try:
+            done = update(path, change, self._views.get(path), replace_unreadable=True)
+        except (BaselineError, OSError) as e:
+            message = f"not updated: {e}"
+            if message not in self.errors:
+                self.errors.append(message)
+            return False
+        self._views[path] = done.baseline
+        if done.written:
+            self.written.add(path)
+        if done.backup is not None:
+            self.notes.append(f"{path} could not be read ({done.replaced_error}); it was kept as "
+                              f"{done.backup} and re-recorded")
+        return done.written
+
+    # --- stale baselines, at the end of the session ---------------------------------------------------------
+    def find_stale(self, configured: Callable[[], bool]) -> None:
+        """``configured``: whether the project uses pytest-bytecount (no walk over its folders if not)."""
+        self.stale = self._stale_entries()
+        self.stale_files = self._stale_files(configured)
+
+    def remove_stale(self) -> None:
+        for path, keys in self.stale.items():
+            self._update(path, lambda b, keys=keys: _remove(b.tests, keys))
+        for stale in self.stale_files:
+            self._remove_stale_file(stale)
+
+    def _full_run(self) -> bool:
+        option = self._config.option
+        return is_full_run(self._config.args, option.keyword, option.markexpr)
+
+    def _stale_entries(self) -> dict:
+        """Baseline entries whose tests no longer exist, only for modules collected in full."""
+        stale = {}
+        if not self._full_run():
+            return stale
+        for path, keys in self.collected.items():
+            if path in self.partial_modules:
+                continue
+            try:
+                b = BaselineFile.load(path)  # as it is now, with this session's updates
+            except BaselineError:
+                continue
+            gone = sorted(set(b.tests) - keys)
+            if gone:
+                stale[path] = gone
+        return stale
+
+    def _stale_files(self, configured: Callable[[], bool]) -> list:
+        """Baseline files of test modules deleted from disk, on a full run, in the directories it covers.
+        Found from the filesystem and the run's paths, which the xdist controller has too."""
+        config = self._config
+        if not self._full_run():
+            return []
+        try:
+            if not (self.collected or configured()):
+                return []  # a project that does not use the plugin: no walk over its folders
+            baseline_dir = self._settings().baseline_dir
+        except pytest.UsageError:
+            return []  # the settings' problem is reported where they were needed
+        directories = run_directories(config.args, config.invocation_params.dir)
+        prune = Prune(tuple(config.getini("norecursedirs")))
+        return stale_files(Path(config.rootpath), directories, baseline_dir, prune)
+
+    def _remove_stale_file(self, stale) -> None:
+        try:
+            # the default layout's bytecount/ folder goes with its last file; a baseline-dir tree stays
+            removed = remove_stale_file(stale, remove_empty_folder=self._settings().baseline_dir is None)
+        except OSError as e:
+            self.errors.append(f"stale baseline file {stale.baseline} could not be removed ({e}); remove it by hand")
+            return
+        if removed:
+            self.removed_files.add(stale.baseline)

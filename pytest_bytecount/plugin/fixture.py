@@ -1,0 +1,93 @@
+"""What a test sees as the ``bytecount`` fixture: its classes loaded with the marked methods counted, the
+counts so far, and the complexity check."""
+
+from __future__ import annotations
+
+from typing import Callable, Optional
+
+import pytest
+
+from ..counting.counts import add_bytecode_sha256
+from ..counting.targets import missing_class_message
+from ..regression.scaling import ScalingError, ScalingResult, check_metric, check_sizes, measure, metric_value
+from ..regression.weights import WeightTable
+from .java import JavaContext
+from .markers import BytecountMarker
+
+
+class BytecountFixture:
+    """What a test sees as ``bytecount``: classes loaded with its targets counted, and the counts so far."""
+
+    def __init__(self, java: JavaContext, marker: BytecountMarker, weights: Callable[[], Optional[WeightTable]]):
+        self._java = java
+        self._weights = weights  # known once the settings are: instrumenting reads them first
+        self.targets = marker.targets
+        if java.unusable:
+            pytest.fail(java.unusable, pytrace=False)
+        self._batch, self._classdir = java.batch_for(marker.targets, marker.abrupt, marker.allocations,
+                                                     marker.inclusive)
+        self._jvm = java.jvm()
+        self._loader = java.loader(self._classdir.path)
+        self.scaling_result: Optional[ScalingResult] = None  # set by scaling(), checked after the test
+
+    def jclass(self, name: str):
+        """The class ``name`` (``pkg.Cls`` or ``pkg.Outer$Inner``) from this test's own class loader."""
+        import jpype
+
+        try:
+            return jpype.JClass(jpype.JClass("java.lang.Class").forName(name, True, self._loader))
+        except jpype.JClass("java.lang.LinkageError") as e:  # VerifyError, ClassFormatError, ...
+            if isinstance(e, jpype.JClass("java.lang.ExceptionInInitializerError")):
+                raise  # the class's own static initializer threw: the test may expect that
+            failure = self._java.load_failure(name, e)
+        except jpype.JClass("java.lang.ClassNotFoundException"):  # a name the test got wrong: no Java dump
+            failure = f"bytecount: {missing_class_message(name, self._java.classpath())}"
+        pytest.fail(failure, pytrace=False)  # outside the except: no "during handling" chain
+
+    def counts(self) -> dict:
+        """Counts of the targets so far, in the contract's shape (plus ``cost`` when weights are active)."""
+        return self.counts_in(self._loader)
+
+    def counts_in(self, loader) -> dict:
+        values = self._jvm.read_counters(loader, self._batch.size)
+        counts = add_bytecode_sha256(self._batch.counts(values), self._batch.reported())
+        weights = self._weights()
+        return counts if weights is None else weights.with_costs(counts)
+
+    def reload(self):
+        """Switch to a fresh class loader (fresh statics, zero counts, no complexity check made yet); returns
+        the previous loader."""
+        old = self._loader
+        self._loader = self._java.loader(self._classdir.path)
+        self.scaling_result = None
+        return old
+
+    def scaling(self, sizes, run, metric: str = "total", method: Optional[str] = None) -> ScalingResult:
+        """Call ``run(n)`` for each n in ``sizes`` and fit each counted method's counts per run against
+        1, log n, n, n log n, n^2, n^3 and 2^n (see :mod:`pytest_bytecount.regression.scaling`).
+
+        ``metric`` is ``total``, ``invocations`` or ``calls``; ``method`` (a method id or pattern) limits the
+        check to some of the marked methods. After the test the orders are compared with the baseline's:
+        a worse one fails the test. One check per test.
+        """
+        if self.scaling_result is not None:
+            raise ScalingError("bytecount.scaling() was already called in this test; make one complexity check "
+                               "per test (parametrize the test for more)")
+        sizes = check_sizes(sizes)
+        check_metric(metric)
+        values: dict = {}
+        before = self.counts()
+        for n in sizes:
+            run(n)
+            after = self.counts()
+            for m, c in after.items():
+                values.setdefault(m, []).append(metric_value(c, metric) - metric_value(before.get(m), metric))
+            before = after
+        self.scaling_result = measure(sizes, values, metric, method)
+        return self.scaling_result
+
+    def close(self) -> None:
+        try:
+            self._loader.close()
+        except Exception:  # noqa: BLE001 - best effort
+            pass

@@ -1,0 +1,139 @@
+"""The Java side of a session, made on first use (a run without counted tests never touches Java): the
+classpath (javac runs here for ``sources``), the JVM, class loaders, and each marker's instrumented batch."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Callable, Optional
+
+import pytest
+
+from .. import __version__
+from ..classfile import ClassFormatError
+from ..classfile.classpath import Classpath, ClasspathError
+from ..counting.instrument import instrument
+from ..counting.targets import TargetError
+from ..jvm.javac import JavacError, compile_sources
+from ..jvm.session import ClassDir, JvmChoice, JvmError, JvmSession, choose_jvm
+from .config import ConfigError, Settings, classpath_entries, compile_classpath_entries
+from .project_cache import project_cache, remove_unused
+
+
+class JavaContext:
+    """The classpath, the JVM and the instrumented batches of one pytest session.
+
+    A problem with the session-wide setup is a ``pytest.UsageError``; one that makes counted tests
+    impossible once they run (the JVM does not start: JPype cannot retry) is kept in ``unusable``."""
+
+    def __init__(self, config, settings: Callable[[], Settings], is_worker: bool):
+        self._config = config
+        self._settings = settings
+        self._is_worker = is_worker
+        self._classpath: Optional[Classpath] = None
+        self._cache_folder: Optional[Path] = None
+        self._jvm_choice: Optional[JvmChoice] = None
+        self._jvm: Optional[JvmSession] = None
+        self._batches: dict = {}  # BytecountMarker.instrumentation -> (InstrumentedBatch, ClassDir)
+        self.jvm_version: Optional[str] = None  # once the JVM runs
+        self.unusable: Optional[str] = None  # why no counted test can run (every one fails with it)
+        self.refused: set = set()  # methods left uncounted, with the reason
+
+    def cache_folder(self) -> Path:
+        """``.bytecount-cache`` next to pyproject.toml; its first use in a run drops entries long unused."""
+        if self._cache_folder is None:
+            self._cache_folder = project_cache(self._settings().root)
+            remove_unused(self._cache_folder)
+        return self._cache_folder
+
+    def classpath(self) -> Classpath:
+        if self._classpath is None:
+            s = self._settings()
+            try:
+                entries = classpath_entries(s)
+                if s.sources:
+                    compiled = compile_sources([Path(p) for p in s.sources], s, [str(e) for e in entries],
+                                               self.cache_folder(), self._say, compile_classpath_entries(s))
+                    entries.insert(0, compiled)
+            except (ClasspathError, ConfigError, JavacError) as e:
+                raise pytest.UsageError(f"bytecount: {e}") from None
+            self._classpath = Classpath(entries)
+        return self._classpath
+
+    def jvm_choice(self) -> JvmChoice:
+        if self._jvm_choice is None:
+            s = self._settings()
+            try:
+                self._jvm_choice = choose_jvm(s.java_home, s.jvm)
+            except JvmError as e:
+                raise pytest.UsageError(f"bytecount: {e}") from None
+        return self._jvm_choice
+
+    def jvm(self) -> JvmSession:
+        if self._jvm is None:
+            choice = self.jvm_choice()
+            self._jvm = JvmSession(choice, self._settings().jvm_options)
+            self.jvm_version = choice.version
+        return self._jvm
+
+    def loader(self, first: Path):
+        """A class loader over ``first`` then the classpath. The JVM starts on first use; when it cannot,
+        this test and every later counted test fail with the reason (JPype cannot retry a start)."""
+        try:
+            return self.jvm().loader(first, self.classpath().entries)
+        except JvmError as e:
+            self.unusable = f"bytecount: {e}"
+        pytest.fail(self.unusable, pytrace=False)
+
+    def load_failure(self, name: str, error) -> str:
+        """What a test says when a class does not load: the JVM's own message (the verifier's, for a
+        VerifyError) and whether the class fails the same way without instrumentation."""
+        import jpype
+
+        message = error.getMessage()
+        text = f"bytecount: class {name} cannot be loaded: {error.getClass().getName()}" + (
+            f": {message}" if message is not None else "")
+        plain = self.jvm().loader_without_instrumentation(self.classpath().entries)
+        try:
+            jpype.JClass("java.lang.Class").forName(name, True, plain)
+        except jpype.JClass("java.lang.Throwable") as original:
+            return (f"{text}\nThe class fails the same way without instrumentation "
+                    f"({original.getClass().getName()}): fix or rebuild it.")
+        finally:
+            plain.close()
+        return (f"{text}\nThe uninstrumented class loads, so this is a bug in pytest-bytecount {__version__}: "
+                f"please report it with the class file.")
+
+    def _say(self, line: str) -> None:
+        """A line on the terminal, outside output capture (the controller's, under xdist)."""
+        reporter = self._config.pluginmanager.get_plugin("terminalreporter")
+        capture = self._config.pluginmanager.get_plugin("capturemanager")
+        if reporter is None or self._is_worker:
+            return
+        if capture is not None:
+            with capture.global_and_fixture_disabled():
+                reporter.write_line(line)
+        else:
+            reporter.write_line(line)
+
+    def batch_for(self, targets: tuple, abrupt: bool = False, allocations: bool = False, inclusive: bool = False):
+        """Instrument the targets once per session; each test still gets its own loader over them."""
+        key = (targets, abrupt, allocations, inclusive)
+        batch = self._batches.get(key)
+        if batch is None:
+            try:
+                cache = None if self._config.option.bytecount_no_cache else self.cache_folder() / "instrumented"
+                result = instrument(self.classpath(), list(targets), cache_dir=cache, abrupt=abrupt,
+                                    allocations=allocations, inclusive=inclusive)
+            except (TargetError, ClassFormatError) as e:
+                result = f"bytecount: {e}"
+            if isinstance(result, str):
+                pytest.fail(result, pytrace=False)
+            self.refused.update(result.refused)
+            batch = self._batches[key] = (result, ClassDir(result))
+        return batch
+
+    def close(self) -> None:
+        for _, classdir in self._batches.values():
+            classdir.close()
+        if self._jvm is not None:
+            self._jvm.shutdown()

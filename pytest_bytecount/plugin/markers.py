@@ -1,0 +1,81 @@
+"""``@pytest.mark.bytecount``: its options read into one typed object, and the checks of its use made at
+collection (a wrong marker is one UsageError before any test runs)."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+from ..regression.compare import ToleranceError, parse_tolerances
+
+MARKER = "bytecount"
+MARKER_OPTIONS = {"tolerance", "strict", "abrupt", "allocations", "inclusive", "max_invocations"}
+MARKER_HELP = (
+    "bytecount(*targets, tolerance=None, strict=None, abrupt=False, allocations=False, inclusive=False, "
+    "max_invocations=None): count executed bytecode of the target Java methods (pkg.Cls#method, pkg.Cls, "
+    "pkg.**) and compare it with the stored baseline; every target must run, unless max_invocations caps it")
+NO_WEIGHTS = ("sets a cost tolerance, but no weight table is active: set [tool.bytecount] weights = \"default\" "
+              "(or a TOML file) or pass --bytecount-weights=default")
+
+
+@dataclass(frozen=True)
+class BytecountMarker:
+    """A test's marker, as the fixture and the verdict use it (after :func:`marker_problems` found none)."""
+
+    targets: tuple
+    tolerance: str = ""
+    strict: bool = False
+    abrupt: bool = False
+    allocations: bool = False
+    inclusive: bool = False
+    max_invocations: Optional[int] = None
+
+    @classmethod
+    def of(cls, item) -> Optional["BytecountMarker"]:
+        """The closest ``bytecount`` marker of ``item``, or None for an unmarked test."""
+        marker = item.get_closest_marker(MARKER)
+        if marker is None:
+            return None
+        kw = marker.kwargs
+        return cls(tuple(marker.args), kw.get("tolerance") or "", bool(kw.get("strict")), bool(kw.get("abrupt")),
+                   bool(kw.get("allocations")), bool(kw.get("inclusive")), kw.get("max_invocations"))
+
+
+def is_marked(item) -> bool:
+    return item.get_closest_marker(MARKER) is not None
+
+
+def unmarked(nodeid: str) -> str:
+    return (f"{nodeid} uses the bytecount fixture but has no @pytest.mark.bytecount marker: name the "
+            f"methods to count, e.g. @pytest.mark.bytecount(\"pkg.Cls#method\")")
+
+
+def marker_problems(item, weights_active: Callable[[], bool]) -> list:
+    """What is wrong with how ``item`` uses the marker and the fixture (empty when nothing is).
+    ``weights_active`` is asked only for a marker with a cost tolerance (it loads the settings)."""
+    marker = item.get_closest_marker(MARKER)
+    uses_fixture = "bytecount" in getattr(item, "fixturenames", ())  # items that are not functions have none
+    if marker is None:
+        return [unmarked(item.nodeid)] if uses_fixture else []
+    problems = []
+    if not uses_fixture:
+        problems.append(f"{item.nodeid} is marked @pytest.mark.bytecount but does not use the bytecount "
+                        f"fixture, so nothing it runs is counted: take a bytecount argument and load the "
+                        f"classes with bytecount.jclass(...)")
+    limit = marker.kwargs.get("max_invocations")
+    if limit is not None and (type(limit) is not int or limit < 0):
+        problems.append(f"{item.nodeid}: max_invocations must be a whole number >= 0, got {limit!r}")
+    if not marker.args or not all(isinstance(a, str) and a.strip() for a in marker.args):
+        problems.append(f"{item.nodeid}: @pytest.mark.bytecount needs one or more target patterns "
+                        f"(strings such as 'demo.Sorting#insertionSort'), got {marker.args!r}")
+    unknown = set(marker.kwargs) - MARKER_OPTIONS
+    if unknown:
+        problems.append(f"{item.nodeid}: unknown @pytest.mark.bytecount option(s) {sorted(unknown)}; "
+                        f"known: {sorted(MARKER_OPTIONS)}")
+    if "tolerance" in marker.kwargs:
+        try:
+            if "cost" in parse_tolerances(marker.kwargs["tolerance"] or "") and not weights_active():
+                problems.append(f"{item.nodeid}: tolerance {marker.kwargs['tolerance']!r} {NO_WEIGHTS}")
+        except (ToleranceError, AttributeError) as e:
+            problems.append(f"{item.nodeid}: {e}")
+    return problems

@@ -1,0 +1,370 @@
+"""One pytest session of pytest-bytecount: the settings, the verdict on each counted test, and what is
+written and said at the end. The hooks (:mod:`.hooks`) only hand their arguments to it."""
+
+from __future__ import annotations
+
+import os
+import shlex
+from dataclasses import replace
+from pathlib import Path
+from typing import Optional
+
+import pytest
+
+from .. import __version__
+from ..regression.baseline import BaselineError
+from ..regression.compare import (ToleranceError, compare, idle_targets, over_limit, parse_tolerances, render_idle,
+                                  render_over_limit, render_verdict)
+from ..regression.determinism import DeterminismCheck, check_in_fresh_loader
+from ..regression.results import ResultsFile, TestResult, as_json
+from ..regression.scaling import ScalingError, check_stored, compare_scaling, render_scaling
+from ..regression.status import FAILING, VERDICTS, worse
+from ..regression.weights import WeightsError, WeightTable, load_weights
+from .baselines import Baselines, baseline_key
+from .config import ConfigError, Settings, found_build_layout, load_settings, options_given
+from .fixture import BytecountFixture
+from .java import JavaContext
+from .markers import NO_WEIGHTS, BytecountMarker, is_marked, marker_problems, unmarked
+from .summary import Summary, markdown
+
+_fixture_key = pytest.StashKey[BytecountFixture]()
+_determinism_key = pytest.StashKey[DeterminismCheck]()
+_result_key = pytest.StashKey[TestResult]()  # the result of the test's call, while its verdicts are made
+
+
+def _carry(item, report, result: TestResult) -> None:
+    """The result goes on the report in its JSON shape (``report.bytecount``, documented): so it reaches
+    the controller from an xdist worker, and a project's own hooks can read it."""
+    item.stash[_result_key] = result
+    report.bytecount = result.to_dict()
+
+
+def _carried(report) -> Optional[TestResult]:
+    """The result a report carries (reports of tests that are not counted carry none)."""
+    data = getattr(report, "bytecount", None)
+    return None if data is None else TestResult.from_dict(data)
+
+
+def _fail(report, result: TestResult, status: str, text: str) -> TestResult:
+    """The result fails with ``text``, and so does the test, unless it failed already."""
+    result.status, result.message = status, text
+    if report.outcome == "passed":
+        report.outcome = "failed"
+        report.longrepr = text
+    return result
+
+
+class BytecountSession:
+    """The plugin's state for one pytest session (one per process: the xdist controller and each worker)."""
+
+    def __init__(self, config):
+        self.config = config
+        self.is_worker = hasattr(config, "workerinput")
+        opt = config.option
+        self.update: Optional[str] = opt.bytecount_update  # None, "all" or "new"
+        self.strict: bool = opt.bytecount_strict
+        self.check_determinism: bool = opt.bytecount_check_determinism
+        self._settings: Optional[Settings] = None
+        self._default_tolerances: dict = {}  # from the settings, once read
+        self._weights: Optional[WeightTable] = None  # from the settings, once read
+        self.java = JavaContext(config, self.settings, self.is_worker)
+        self.baselines = Baselines(config, self.settings, self.update)
+        self.results: dict = {}  # nodeid -> TestResult (for the summary, --bytecount-json, updates)
+        json_out = opt.bytecount_json
+        self._results_file = ResultsFile(Path(json_out)) if json_out and not self.is_worker else None
+        self.bad_markers = False
+        self.html_report: Optional[Path] = None  # where the HTML report was written, at the end
+
+    # --- configuration, lazily: a run without marked tests never touches Java ----------------------
+    def settings(self) -> Settings:
+        if self._settings is None:
+            try:
+                settings = load_settings(Path(self.config.rootpath), self.config.option)
+                self._default_tolerances = parse_tolerances(settings.tolerance)
+                self._weights = load_weights(settings.weights) if settings.weights else None
+            except (ConfigError, ToleranceError, WeightsError) as e:
+                raise pytest.UsageError(f"bytecount: {e}") from None
+            if "cost" in self._default_tolerances and self._weights is None:
+                raise pytest.UsageError(f"bytecount: the default tolerance {settings.tolerance!r} {NO_WEIGHTS}")
+            self._settings = settings
+        return self._settings
+
+    def weights(self) -> Optional[WeightTable]:
+        """The cost weight table, once the settings were read (None before, and without one)."""
+        return self._weights
+
+    def configured(self) -> bool:
+        """Whether the project uses pytest-bytecount: a [tool.bytecount] table or a --bytecount-* option
+        (may raise UsageError for unusable settings)."""
+        return bool(self.settings().source_file or options_given(self.config.option))
+
+    # --- collection -----------------------------------------------------------------------------------------
+    def report_header(self) -> Optional[list]:
+        """The JVM in the header (a line written while tests run would break pytest's progress line), for a
+        project that configures pytest-bytecount. Choosing the JVM reads files only; a setting that cannot
+        be used is left out here and reported once after collection, if a test is counted."""
+        try:
+            if self.is_worker or not self.configured():
+                return None
+            lines = [f"bytecount: using {self.java.jvm_choice().describe()}"]
+            s = self.settings()
+            if not (s.classpath or s.classpath_file or s.sources):
+                layout = found_build_layout(s.root)
+                if layout is not None:
+                    lines.append(f"bytecount: classpath {layout[0]} ({layout[1]} layout; no classpath is configured)")
+            return lines
+        except pytest.UsageError:
+            return None
+
+    def collected(self, items) -> None:
+        """Every misuse of the marker or the fixture at once, as one UsageError; then the counted tests."""
+        def weights_active() -> bool:
+            self.settings()  # loads the weight table, if any
+            return self._weights is not None
+
+        problems = [p for item in items for p in marker_problems(item, weights_active)]
+        if problems:
+            self.bad_markers = True
+            raise pytest.UsageError("bytecount: bad use of the marker or the fixture:\n  " + "\n  ".join(problems))
+        self.baselines.collect([item for item in items if is_marked(item)])
+
+    def collection_finished(self, items) -> None:
+        """Check the session-wide setup once, before any test runs: the settings, the classpath (javac
+        runs here for ``sources``) and the JVM's files. A problem is one UsageError, not one error per
+        test; on an xdist worker, where a UsageError would crash the worker, every counted test fails
+        with it instead. The JVM itself starts with the first counted test."""
+        if self.bad_markers:  # called even so (pytest runs it in a finally): say that first
+            return
+        if self.config.option.collectonly or not any(is_marked(item) for item in items):
+            return
+        try:
+            self.settings()
+            self.java.classpath()
+            self.java.jvm_choice()
+        except pytest.UsageError as e:
+            if not self.is_worker:
+                raise
+            self.java.unusable = str(e)
+
+    def deselected(self, items) -> None:
+        """A module with a deselected counted test was not collected in full: its stale entries are unknown."""
+        self.baselines.deselect([item for item in items if is_marked(item)])
+
+    # --- running --------------------------------------------------------------------------------------------
+    def open_fixture(self, node) -> BytecountFixture:
+        marker = BytecountMarker.of(node)
+        if marker is None:  # reached only through request.getfixturevalue: collection catches the rest
+            pytest.fail(f"bytecount: {unmarked(node.nodeid)}", pytrace=False)
+        fixture = node.stash[_fixture_key] = BytecountFixture(self.java, marker, self.weights)
+        return fixture
+
+    def second_run(self, item) -> None:
+        """--bytecount-check-determinism, after the test function passed."""
+        fixture = item.stash.get(_fixture_key, None)
+        if not self.check_determinism or fixture is None:
+            return
+        check = item.stash[_determinism_key] = check_in_fresh_loader(fixture, item.runtest)
+        if not check.ok:
+            pytest.fail(check.message(), pytrace=False)
+
+    def judge(self, item, when: str, report) -> None:
+        """The counts verdict, on the report of a counted test's setup (when it did not pass) or call."""
+        marker = BytecountMarker.of(item)
+        if marker is None:
+            return
+        if when == "setup" and report.outcome != "passed":  # never ran: still one status per test
+            _carry(item, report, self._result(item, "skipped" if report.skipped else "error"))
+        elif when == "call" and item.stash.get(_fixture_key, None) is not None:
+            _carry(item, report, self._judge(item, marker, item.stash[_fixture_key], report))
+
+    def _result(self, item, status: str, counts: Optional[dict] = None) -> TestResult:
+        try:
+            path = str(self.baselines.path(item))
+        except pytest.UsageError:  # unusable settings: every counted test already fails with the reason
+            path = ""
+        return TestResult(item.nodeid, path, baseline_key(item), status, counts or {}, self.java.jvm_version,
+                          __version__)
+
+    def _judge(self, item, marker: BytecountMarker, fixture: BytecountFixture, report) -> TestResult:
+        """The test's status and the verdict text; fails a passing test whose counts fail their checks."""
+        try:
+            now = fixture.counts()
+        except Exception as e:  # noqa: BLE001 - the JVM side failed: say so against this test
+            return _fail(report, self._result(item, "error"), "error", f"bytecount: could not read the counts: {e}")
+        result = self._result(item, "passed", now)
+        for method, c in now.items():
+            item.user_properties.append((f"bytecount {method} total", c["total"]))
+            item.user_properties.append((f"bytecount {method} invocations", c["invocations"]))
+            if "cost" in c:
+                item.user_properties.append((f"bytecount {method} cost", c["cost"]))
+        if self._weights is not None:
+            result.weights = self._weights.describe()
+        determinism = item.stash.get(_determinism_key, None)
+        if determinism is not None and not determinism.ok:
+            result.status = determinism.status
+            return result
+        if report.outcome != "passed":  # the test's own failure: its counts are not judged
+            result.status = "skipped" if report.skipped else "failed"
+            return result
+        if marker.max_invocations is None:
+            idle = idle_targets(marker.targets, now)
+            if idle:
+                return _fail(report, result, "not-run", render_idle(idle, marker.abrupt))
+        else:
+            over = over_limit(now, marker.max_invocations)
+            if over:
+                return _fail(report, result, "regressed", render_over_limit(over, marker.max_invocations))
+        return self._compare(item, marker, result, report)
+
+    def _compare(self, item, marker: BytecountMarker, result: TestResult, report) -> TestResult:
+        """The counts against the baseline's, within the marker's tolerances."""
+        path, key = Path(result.baseline), result.key
+        try:
+            stored = self.baselines.load(path).get(key)
+        except BaselineError as e:
+            if not self.update:
+                return _fail(report, result, "error", f"bytecount: {e}")
+            stored = None  # re-recorded: the unreadable file is kept as .bak when it is replaced
+        if stored is not None and self._weights is not None:
+            stored = self._weights.with_costs(stored)  # from the stored counts: a new table never stales baselines
+        tolerances = parse_tolerances(marker.tolerance, self._default_tolerances)
+        verdict = compare(stored, result.counts, tolerances, self.strict or marker.strict)
+        # for the HTML report: the stored counts, each method's own verdict and the figures that decided it
+        result.baseline_counts = stored
+        result.method_status = {d.method: d.status for d in verdict.diffs}
+        result.tripped = {d.method: [str(c) for c in d.tripped] for d in verdict.diffs if d.tripped}
+        result.status = verdict.status
+        accept = f"pytest {shlex.quote(item.nodeid)} --bytecount-update"
+        if verdict.status == "new":
+            result.message = f"bytecount: no baseline for {key} in {path}.\nRecord it with: {accept}"
+        elif verdict.status != "passed":
+            result.message = render_verdict(verdict, accept)
+        if self.update == "all" or (self.update == "new" and stored is None):
+            return result  # recorded, when it differs, as the result arrives (log_report)
+        if verdict.failed:
+            return _fail(report, result, verdict.status, result.message)
+        if verdict.status == "improved":
+            report.sections.append(("bytecount", result.message))
+        return result
+
+    def judge_scaling(self, item, when: str, report) -> None:
+        """The complexity verdict (``bytecount.scaling``), after the counts verdict: the test shows the
+        worse of the two."""
+        result = item.stash.get(_result_key, None)
+        fixture = item.stash.get(_fixture_key, None)
+        if when != "call" or result is None or fixture is None:
+            return
+        self._scaling_verdict(item, fixture, result, report)
+        _carry(item, report, result)
+
+    def _scaling_verdict(self, item, fixture: BytecountFixture, result: TestResult, report) -> None:
+        try:
+            entry = self.baselines.load(Path(result.baseline)).tests.get(result.key) or {}
+        except BaselineError:
+            return  # unreadable: the counts verdict already failed the test or re-records the file
+        now = fixture.scaling_result
+        if now is None and not entry.get("scaling"):
+            return
+        try:
+            stored = check_stored(entry["scaling"], f"{result.baseline}, {result.key}") \
+                if "scaling" in entry else None
+        except ScalingError as e:
+            text, status = f"bytecount: {e}", "changed"
+        else:
+            verdict = compare_scaling(stored, now)
+            if now is not None:
+                result.scaling = now.to_dict()
+            if result.status not in VERDICTS or result.status == "new":
+                return  # no baseline, or the test was not judged: the counts verdict already says why
+            status = verdict.status
+            accept = None if result.status in FAILING else f"pytest {shlex.quote(item.nodeid)} --bytecount-update"
+            text = render_scaling(verdict, accept)
+        if not text:
+            return
+        # a status that is not a verdict on counts (not-run, nondeterministic, failed, ...) outranks every one
+        if result.status in VERDICTS:
+            result.status = worse(result.status, status)
+        result.message = "\n".join(t for t in (result.message, text) if t)
+        if report.outcome == "skipped" or self.update == "all" or (self.update == "new" and not entry.get("scaling")):
+            return  # being recorded
+        if status in FAILING:
+            if report.outcome == "passed":
+                report.outcome = "failed"
+                report.longrepr = text
+            elif isinstance(report.longrepr, str):
+                report.longrepr = f"{report.longrepr}\n{text}"
+        elif status == "improved" and report.outcome == "passed":
+            report.sections.append(("bytecount", text))
+
+    def log_report(self, report) -> None:
+        """Each result is saved as soon as its test ends (by the controller, under xdist): a crash of the
+        JVM, which takes the process with it, loses nothing of the tests that finished before it."""
+        result = _carried(report)
+        if result is None or report.when not in ("setup", "call") or self.is_worker:
+            return
+        result = replace(result, test_outcome=report.outcome)
+        if self.update and report.outcome == "passed" and report.when == "call" and self.baselines.record(result):
+            result.status = "recorded"  # a failing test's counts are never a baseline
+        self.results[report.nodeid] = result
+        if self._results_file is not None:
+            self._results_file.add(report.nodeid, result)
+
+    # --- the end --------------------------------------------------------------------------------------------
+    def finish(self) -> None:
+        if self.is_worker:
+            return
+        self.baselines.find_stale(self.configured)
+        if self.update == "all":
+            self.baselines.remove_stale()
+        if self._results_file is not None:
+            self._results_file.finish(self.results)
+        html_dir = self._html_dir()
+        if html_dir is not None:
+            from ..regression.report_html import write_report
+
+            self.html_report = write_report(as_json(self.results), html_dir)
+        summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
+        if summary_file and self.results:
+            with open(summary_file, "a", encoding="utf-8") as f:
+                f.write(markdown(self.results))
+
+    def _html_dir(self) -> Optional[Path]:
+        if self.config.option.bytecount_html:
+            return Path(self.config.option.bytecount_html)
+        try:
+            return self.settings().html  # [tool.bytecount] html, relative to pyproject.toml
+        except pytest.UsageError:
+            return None
+
+    def summary(self) -> Optional[Summary]:
+        """The ``bytecount`` section of the terminal summary; None when there is nothing to say."""
+        b = self.baselines
+        if self.is_worker or not (self.results or b.stale or b.stale_files or self.java.refused
+                                  or b.errors or b.notes):
+            return None
+        stale = {self._shown(path): keys for path, keys in b.stale.items()}
+        files = {self._shown(f.baseline): self._shown(f.module) for f in b.stale_files
+                 if self.update != "all" or f.baseline in b.removed_files}
+        return Summary({n: r.status for n, r in self.results.items()}, stale, files, updating=self.update,
+                       run_args=self._run_paths(),
+                       weights=tuple(sorted({r.weights for r in self.results.values() if r.weights is not None})),
+                       errors=tuple(b.errors), notes=tuple(b.notes), refused=tuple(sorted(self.java.refused)),
+                       written=tuple(str(p) for p in sorted(b.written)),
+                       html_report=None if self.html_report is None else str(self.html_report))
+
+    def _shown(self, path) -> str:
+        """A path as the summary shows it: relative to the rootdir when inside it."""
+        try:
+            return str(Path(path).relative_to(self.config.rootpath))
+        except ValueError:
+            return str(path)
+
+    def _run_paths(self) -> tuple:
+        """The paths this run was given on the command line (none when pytest used its testpaths)."""
+        args = self.config.invocation_params.args
+        return tuple(a for a in self.config.args if a in args and not a.startswith("-"))
+
+    def close(self) -> None:
+        if self._results_file is not None:
+            self._results_file.close()
+        self.java.close()
