@@ -220,6 +220,7 @@ class _Scope:
     next_slot: int = 0
     labels: dict = field(default_factory=dict)  # name: Label
     placed: set = field(default_factory=set)  # labels that stand somewhere
+    uses: dict = field(default_factory=dict)  # label name: the first line that jumps to it
 
     def declare(self, line: _Line, name: str, vtype: str, slot: Optional[int] = None) -> None:
         if name in self.locals:
@@ -238,7 +239,9 @@ class _Scope:
             raise line.error(f"local {name!r} is {vtype}, not for {letter}-instructions")
         return slot
 
-    def label(self, name: str) -> Label:
+    def label(self, name: str, used_by: Optional[_Line] = None) -> Label:
+        if used_by is not None:
+            self.uses.setdefault(name, used_by)
         return self.labels.setdefault(name, Label())
 
 
@@ -285,9 +288,9 @@ def _method(line: _Line, lines: Iterator[_Line], cf: ClassFile, constants: Mappi
             items.append(_instruction(body, scope))
     else:
         raise line.error(f"method {name} has no .end method")
-    unplaced = sorted(set(scope.labels) - scope.placed)
-    if unplaced:
-        raise line.error(f"method {name}: unknown label {unplaced[0]!r}")
+    for label, use in scope.uses.items():
+        if label not in scope.placed:
+            raise use.error(f"unknown label {label!r}")
     add_method(cf, name, descriptor, access, items)
 
 
@@ -347,7 +350,7 @@ def _instruction(line: _Line, scope: _Scope) -> Insn:
         return Insn(opcode, (scope.local(line, args[0], "i"), _int(line, args[1], scope.constants)))
     if kind == op.K_BRANCH:
         _arity(line, args, 1)
-        return Insn(opcode, scope.label(args[0]))
+        return Insn(opcode, scope.label(args[0], line))
     if kind == op.K_NEWARRAY:
         _arity(line, args, 1)
         if args[0] not in _NEWARRAY_TYPES:
@@ -385,10 +388,10 @@ def _lookupswitch(line: _Line, args: list, scope: _Scope) -> Switch:
         if not key or not target:
             raise line.error(f"lookupswitch case {arg!r}: key:label or default:label")
         if key == "default":
-            default = scope.label(target)
+            default = scope.label(target, line)
         else:
             keys.append(_int(line, key, scope.constants))
-            targets.append(scope.label(target))
+            targets.append(scope.label(target, line))
     if default is None:
         raise line.error("lookupswitch without default:label")
     if keys != sorted(set(keys)):
