@@ -1,4 +1,5 @@
-"""Build new class files from scratch with the same instruction and label model used for editing."""
+"""Build new class files from scratch with the same instruction and label model used for editing: from
+Python (:func:`new_class`, :func:`add_method`) or from a readable assembly text (:func:`assemble`)."""
 
 from __future__ import annotations
 
@@ -124,18 +125,19 @@ def _lines(text: str, source: str, inserts: Mapping[str, str]) -> Iterator[_Line
             yield line
 
 
-def assemble(text: str, source: str, constants: Mapping[str, int] = {},
-             inserts: Mapping[str, str] = {}) -> bytes:
-    """The class file written in ``text`` (see above); ``source`` names it in error messages."""
+def assemble(text: str, source: str, constants: Optional[Mapping[str, int]] = None,
+             inserts: Optional[Mapping[str, str]] = None) -> bytes:
+    """The class file written in ``text`` (see above); ``source`` names it in error messages,
+    ``constants`` gives the ``$NAME`` values, ``inserts`` the text of each ``.insert NAME``."""
+    constants = constants or {}
     header: dict = {"access": 0, "super": "java/lang/Object", "interfaces": [], "version": 49}
     cf = None
-    lines = _lines(text, source, inserts)
+    lines = _lines(text, source, inserts or {})
     pending_refs: list = []  # the static fields of the current run of .field lines
     for line in lines:
-        directive, args = line.tokens[0], line.tokens[1:]
-        if directive != ".field" and pending_refs:
-            for name, descriptor in pending_refs:
-                cf.constant_pool.add_fieldref(cf.name, name, descriptor)
+        directive = line.tokens[0]
+        if directive != ".field":
+            _add_field_refs(cf, pending_refs)
             pending_refs = []
         if directive in (".class", ".super", ".implements", ".version"):
             if cf is not None:
@@ -155,7 +157,13 @@ def assemble(text: str, source: str, constants: Mapping[str, int] = {},
             raise line.error(f"unknown directive {directive!r} outside a method")
     if cf is None:
         raise AssemblyError(f"{source}: no class")
+    _add_field_refs(cf, pending_refs)
     return cf.to_bytes()
+
+
+def _add_field_refs(cf: Optional[ClassFile], fields: list) -> None:
+    for name, descriptor in fields:
+        cf.constant_pool.add_fieldref(cf.name, name, descriptor)
 
 
 def _header_line(line: _Line, header: dict) -> None:
