@@ -30,13 +30,20 @@ FORMAT = 4  # 4: counter maps by field name (3 held them as positional lists)
 _plugin_digest: Optional[str] = None
 
 
+def source_files() -> list:
+    """The package's files that shape an instrumented batch: its Python, and the assembly text of the support
+    classes (``*.jasm``), which a batch's entry holds assembled."""
+    root = Path(__file__).resolve().parents[1]  # the package, not only this sub-package
+    return sorted(p for p in root.rglob("*") if p.suffix in (".py", ".jasm"))
+
+
 def plugin_digest() -> str:
-    """The plugin version plus a hash of every Python source file of the package."""
+    """The plugin version plus a hash of every file of :func:`source_files`."""
     global _plugin_digest
     if _plugin_digest is None:
-        root = Path(__file__).resolve().parents[1]  # the package, not only this sub-package
+        root = Path(__file__).resolve().parents[1]
         h = hashlib.sha256(__version__.encode())
-        for f in sorted(root.rglob("*.py")):
+        for f in source_files():
             h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
         _plugin_digest = h.hexdigest()
     return _plugin_digest

@@ -126,3 +126,12 @@ def test_an_entry_of_an_older_format_is_ignored(counting_classes, tmp_path):
     manifest["format"] = cache.FORMAT - 1
     (entry / "manifest.json").write_text(json.dumps(manifest), encoding="utf-8")
     assert cache.load(tmp_path, entry.name) is None
+
+
+def test_the_key_covers_the_support_classes_assembly_text():
+    """The Counters and Inclusive classes are assembled from text files and stored in every entry: an edit
+    to that text must change every key, as an edit to the Python does."""
+    from pytest_bytecount.counting.cache import source_files
+
+    names = {p.name for p in source_files()}
+    assert {"Counters.jasm", "Inclusive.jasm", "emit.py", "cache.py"} <= names
