@@ -20,7 +20,7 @@
   command line's ``count`` prints for a real run on HotSpot 17 (one subprocess per main), with the
   exit status, for the same three option sets.
 
-``--without-key KEY`` (on ``digest``) hashes the counts JSON and the layout resource as if ``KEY`` (a string
+``digest --without-key KEY OUT.txt [SOURCE ...]`` (the option before the file) hashes the counts JSON and the layout resource as if ``KEY`` (a string
 value such as ``bytecode_sha256``) were absent: after a change that adds such a key on purpose, it shows that
 nothing else moved.
 
