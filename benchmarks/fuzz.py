@@ -136,7 +136,7 @@ def main(argv=None) -> int:
     print()
     print(f"machine: {cpu_model()}, {os.cpu_count()} cores, {platform.platform()}, Python {platform.python_version()}; "
           f"{datetime.date.today().isoformat()}")
-    print(f"| figure | value |\n| --- | ---: |")
+    print("| figure | value |\n| --- | ---: |")
     print(f"| inputs tried | {args.inputs:,} |")
     print(f"| time | {elapsed:,.0f} s |")
     print(f"| inputs/s | {args.inputs / elapsed:,.0f} |")
