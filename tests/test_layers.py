@@ -71,3 +71,23 @@ def test_no_module_imports_itself_back_through_others():
                     seen.add(nxt)
                     stack.append((nxt, path + [nxt]))
     assert cycles == []
+
+
+MAX_MODULE_LINES = 500
+MAX_FUNCTION_LINES = 80
+
+
+def test_modules_and_functions_stay_small_enough_to_read():
+    """No module over 500 lines and no function over 80 (a reader holds one in their head)."""
+    too_long = []
+    for path in sorted(PACKAGE.rglob("*.py")):
+        text = path.read_text()
+        name = path.relative_to(PACKAGE.parent)
+        if len(text.splitlines()) > MAX_MODULE_LINES:
+            too_long.append(f"{name}: {len(text.splitlines())} lines")
+        for node in ast.walk(ast.parse(text)):
+            if isinstance(node, (ast.FunctionDef, ast.AsyncFunctionDef)):
+                size = node.end_lineno - node.lineno + 1
+                if size > MAX_FUNCTION_LINES:
+                    too_long.append(f"{name}:{node.lineno} {node.name}: {size} lines")
+    assert too_long == []
