@@ -71,6 +71,7 @@ def push_int(cp: ConstantPool, value: int) -> Insn:
 #     iinc i 1 / bipush 16 / sipush -300 / push $SIZE (the shortest int push) / newarray long
 #     getstatic NAME                        a field of this class, as declared
 #     invokestatic owner/Cls.name(I)V       ``name(I)V`` alone: a method of this class
+#     invokeinterface java/util/Set.contains(Ljava/lang/Object;)Z   (the count operand is computed)
 #     new / anewarray / checkcast / instanceof pkg/Cls
 #     ldc / ldc_w "text" | class pkg/Cls | 42 | $SIZE
 #     lookupswitch 'a':label 98:label default:label
@@ -326,12 +327,12 @@ def _field_ref(line: _Line, name: str, scope: _Scope) -> int:
     raise line.error(f"no field {name!r} declared in this class")
 
 
-def _method_ref(line: _Line, ref: str, scope: _Scope) -> int:
+def _method_ref(line: _Line, ref: str, scope: _Scope, interface: bool = False) -> int:
     owner, _, signature = ref.rpartition(".") if "." in ref.partition("(")[0] else ("", "", ref)
     name, paren, rest = signature.partition("(")
     if not name or not op.METHOD_DESCRIPTOR.fullmatch(paren + rest):
         raise line.error(f"not a method reference: {ref!r} (owner/Cls.name(desc)ret, or name(desc)ret)")
-    return scope.cf.constant_pool.add_methodref(owner or scope.cf.name, name, paren + rest)
+    return scope.cf.constant_pool.add_methodref(owner or scope.cf.name, name, paren + rest, interface)
 
 
 def _instruction(line: _Line, scope: _Scope) -> Insn:
@@ -367,6 +368,11 @@ def _instruction(line: _Line, scope: _Scope) -> Insn:
         return Insn(opcode, _lookupswitch(line, args, scope))
     if kind in (op.K_CP1, op.K_CP2):
         return Insn(opcode, _cp_operand(line, opcode, args, scope))
+    if kind == op.K_INVOKEINTERFACE:  # the count operand follows from the descriptor (JVMS 6.5)
+        _arity(line, args, 1)
+        index = _method_ref(line, args[0], scope, interface=True)
+        slots = op.FIELD_DESCRIPTOR.findall(args[0][args[0].index("(") + 1:args[0].index(")")])
+        return Insn(opcode, (index, 1 + sum(2 if t in ("J", "D") else 1 for t in slots), 0))
     raise line.error(f"{mnemonic} is not supported by this assembler")
 
 

@@ -69,7 +69,7 @@ def batch_key(classpath: Classpath, patterns: Iterable[str], strategy: str, ever
     return h.hexdigest()
 
 
-def _map_to_json(m: CounterMap) -> dict:
+def map_to_json(m: CounterMap) -> dict:
     """The map's fields by name; block contents refer to the method's opcode, call and allocation lists by
     position, and coefficient pairs are flattened."""
     blocks = None
@@ -80,14 +80,14 @@ def _map_to_json(m: CounterMap) -> dict:
             "opcodes": m.opcodes, "calls": m.calls, "code_sha256": m.code_sha256, "blocks": blocks,
             "block_exprs": None if m.block_exprs is None else [[x for t in e for x in t] for e in m.block_exprs],
             "invocation_expr": [x for t in m.invocation_expr for x in t], "counters": m.counters,
-            "allocs": m.allocs, "elements": m.elements, "abrupt": None if m.abrupt is None else _map_to_json(m.abrupt)}
+            "allocs": m.allocs, "elements": m.elements, "abrupt": None if m.abrupt is None else map_to_json(m.abrupt)}
 
 
 def _pairs(flat: list) -> tuple:
     return tuple((int(flat[i]), int(flat[i + 1])) for i in range(0, len(flat), 2))
 
 
-def _map_from_json(d: dict) -> CounterMap:
+def map_from_json(d: dict) -> CounterMap:
     opcodes, calls, allocs, blocks, exprs = d["opcodes"], d["calls"], d["allocs"], d["blocks"], d["block_exprs"]
     if blocks is not None:
         keys = (opcodes, calls, allocs or [])
@@ -96,7 +96,7 @@ def _map_from_json(d: dict) -> CounterMap:
     return CounterMap(MethodId(str(cls), str(name), str(desc)), int(d["base"]), list(opcodes), list(calls),
                       str(d["code_sha256"]), blocks, None if exprs is None else [_pairs(e) for e in exprs],
                       _pairs(d["invocation_expr"]), int(d["counters"]), None if allocs is None else list(allocs),
-                      list(d["elements"]), None if d["abrupt"] is None else _map_from_json(d["abrupt"]))
+                      list(d["elements"]), None if d["abrupt"] is None else map_from_json(d["abrupt"]))
 
 
 def _file_name(internal_name: str) -> str:
@@ -117,7 +117,7 @@ def load(cache_dir: Path, key: str):
             if hashlib.sha256(data).hexdigest() != digest:
                 return None
             classes[name] = data
-        maps = [_map_from_json(d) for d in manifest["maps"]]
+        maps = [map_from_json(d) for d in manifest["maps"]]
         inclusive = manifest.get("inclusive")
         if inclusive is not None:
             inclusive = [InclusiveTarget(MethodId(*t[0]), int(t[1]), [MethodId(*m) for m in t[2]]) for t in inclusive]
@@ -150,7 +150,7 @@ def store(cache_dir: Path, key: str, result) -> None:
         for name, data in result.classes.items():
             (staging / _file_name(name)).write_bytes(data)
             digests[name] = hashlib.sha256(data).hexdigest()
-        manifest = {"format": FORMAT, "key": key, "classes": digests, "maps": [_map_to_json(m) for m in result.maps],
+        manifest = {"format": FORMAT, "key": key, "classes": digests, "maps": [map_to_json(m) for m in result.maps],
                     "refused": result.refused, "size": result.size}
         if result.inclusive is not None:
             def ident(m):

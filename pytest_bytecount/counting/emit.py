@@ -29,10 +29,11 @@ _LOAD = {**dict.fromkeys("IZBCS", op.ILOAD), "J": op.LLOAD, "F": op.FLOAD, "D": 
          "L": op.ALOAD, "[": op.ALOAD}
 
 
-def emit(plan: MethodPlan) -> set:
+def emit(plan: MethodPlan, runtime: str = RUNTIME_CLASS) -> set:
     """Emit ``plan``'s counting code into its method (the map's ``base`` is set already). Returns the
-    (kind, arity) pairs of the ``add`` methods the reports call."""
-    e = _Emitter(plan)
+    (kind, arity) pairs of the ``add`` methods the reports call. ``runtime``: the support class that holds
+    the counters (the batch's one, or a class's own when classes are counted one at a time)."""
+    e = _Emitter(plan, runtime)
     {PATHS: e.path_counter, BLOCKS: e.block_counters, KEYS: e.key_counters}[plan.layout]()
     if plan.hooks is not None:
         e.token = e.code.add_locals([LONG])[0]
@@ -57,8 +58,9 @@ class _Emitter:
     falling into an instruction; ``values`` are what the report adds, in counter order (None: the
     constant 1; an int: a counter's local; ("elements", slot): an array length total)."""
 
-    def __init__(self, plan: MethodPlan):
+    def __init__(self, plan: MethodPlan, runtime: str = RUNTIME_CLASS):
         self.plan = plan
+        self.runtime = runtime
         self.cf = plan.method.owner
         self.cp = self.cf.constant_pool
         self.code = plan.code
@@ -67,7 +69,7 @@ class _Emitter:
         self.wide = plan.wide
         self.kind = "J" if plan.wide else "I"
         self.per_call = MAX_VALUES_PER_CALL if not plan.wide else MAX_VALUES_PER_CALL // 2  # argument slots
-        self.owner = RUNTIME_CLASS if plan.hooks is None else INCLUSIVE_CLASS  # Inclusive.add: flat, then targets'
+        self.owner = runtime if plan.hooks is None else INCLUSIVE_CLASS  # Inclusive.add: flat, then targets'
         self.edits: dict = {id(i): [] for i in self.insns}
         self.init: list = []
         self.after: list = []
@@ -158,7 +160,7 @@ class _Emitter:
         self.spills += [None] * len(elements) if self.spills else []
 
     # --- the report --------------------------------------------------------------------------------
-    def report(self, target: CounterMap, vals: list, shift: int = 0, owner: str = RUNTIME_CLASS) -> list:
+    def report(self, target: CounterMap, vals: list, shift: int = 0, owner: Optional[str] = None) -> list:
         """``add(first, c0, ..., cN)``, as many calls as argument slots need. ``"one"``: the constant 1,
         outside ``values`` (``shift`` of them lead)."""
         out = []
@@ -167,7 +169,7 @@ class _Emitter:
             out.append(push_int(self.cp, target.base + start))
             for j, slot in enumerate(chunk, start):
                 out += self._push(j - shift, None if slot == "one" else slot)  # "one", like None: the constant 1
-            add = self.cp.add_methodref(owner, "add", add_descriptor(len(chunk), self.kind))
+            add = self.cp.add_methodref(owner or self.runtime, "add", add_descriptor(len(chunk), self.kind))
             out.append(Insn(op.INVOKESTATIC, add))
             self.arities.add((self.kind, len(chunk)))
         return out
@@ -199,7 +201,7 @@ class _Emitter:
                 [Insn(op.ILOAD, self.path_slot), Insn(op.IADD)] if paths is not None else [])
             frames = _frames_known(self.code, self.cf, returns)
             for insn in returns:
-                self.edits[id(insn)] += _owner_report(self.cp, index, frames)
+                self.edits[id(insn)] += _owner_report(self.cp, index, frames, self.runtime)
             self.values = []  # reported
         elif paths is not None:  # add(first + path, 1)
             self.arities.add(("I", 1))
@@ -326,20 +328,20 @@ def _frames_known(code, cf, at: list) -> Optional[bool]:
     return True
 
 
-def _owner_report(cp, index: list, frames: Optional[bool]) -> list:
+def _owner_report(cp, index: list, frames: Optional[bool], runtime: str) -> list:
     """``if (Thread.currentThread() == Counters.OWNER) Counters.OWNED[index]++; else Counters.add(index, 1);``
     before a return; ``frames``: mark both labels for a computed frame. Where frames are needed but
     unknown (None): the call alone."""
-    call = Insn(op.INVOKESTATIC, cp.add_methodref(RUNTIME_CLASS, "add", add_descriptor(1, "I")))
+    call = Insn(op.INVOKESTATIC, cp.add_methodref(runtime, "add", add_descriptor(1, "I")))
     if frames is None:
         return [*index, Insn(op.ICONST_1), call]
     slow, done = Label(), Label()
     if frames:
         slow.frame = done.frame = COMPUTE_FRAME
     return [Insn(op.INVOKESTATIC, cp.add_methodref("java/lang/Thread", "currentThread", "()Ljava/lang/Thread;")),
-            Insn(op.GETSTATIC, cp.add_fieldref(RUNTIME_CLASS, "OWNER", "Ljava/lang/Thread;")),
+            Insn(op.GETSTATIC, cp.add_fieldref(runtime, "OWNER", "Ljava/lang/Thread;")),
             Insn(op.IF_ACMPNE, slow),
-            Insn(op.GETSTATIC, cp.add_fieldref(RUNTIME_CLASS, "OWNED", "[J")), *index,
+            Insn(op.GETSTATIC, cp.add_fieldref(runtime, "OWNED", "[J")), *index,
             Insn(op.DUP2), Insn(op.LALOAD), Insn(op.LCONST_1), Insn(op.LADD), Insn(op.LASTORE),
             Insn(op.GOTO, done),
             slow, *index, Insn(op.ICONST_1), call,

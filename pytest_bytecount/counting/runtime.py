@@ -21,6 +21,7 @@ beside this module; only its ``add`` overloads are generated, by :func:`add_over
 
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from importlib import resources
 from typing import Iterable
@@ -44,10 +45,13 @@ def support_source(name: str) -> str:
     return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
 
 
-def build_runtime_class(size: int, arities: Iterable[tuple]) -> bytes:
-    """The Counters class for ``size`` counters, with an ``add`` overload per (kind, arity) used."""
-    return assemble(support_source("Counters.jasm"), "Counters.jasm", {"SIZE": max(size, 1)},
-                    {"add": add_overloads(arities)})
+def build_runtime_class(size: int, arities: Iterable[tuple], name: str = RUNTIME_CLASS) -> bytes:
+    """The Counters class for ``size`` counters, with an ``add`` overload per (kind, arity) used. ``name``:
+    the class's internal name (a class counted on its own gets a Counters class of its own)."""
+    text = support_source("Counters.jasm")
+    if name != RUNTIME_CLASS:
+        text = re.sub(rf"(?<=[ \t]){re.escape(RUNTIME_CLASS)}(?=\s)", lambda _: name, text)
+    return assemble(text, "Counters.jasm", {"SIZE": max(size, 1)}, {"add": add_overloads(arities)})
 
 
 def add_overloads(arities: Iterable[tuple]) -> str:

@@ -26,6 +26,7 @@ from ..classfile import ClassFile, ClassFormatError, CodeFormatError, CodeTooLar
 from .countermap import CounterMap
 from .emit import emit
 from .method_plan import plan_method
+from .runtime import RUNTIME_CLASS
 from .targets import MethodId
 
 STRATEGIES = ("instruction", "block")
@@ -57,6 +58,7 @@ class Batch:
     abrupt: bool = False
     allocations: bool = False
     inclusive: Optional[object] = None  # an inclusive.InclusivePlan: link the invocations of its methods
+    runtime: str = RUNTIME_CLASS  # the support class the reports add to
 
     def place(self, cmap: CounterMap) -> None:
         """Give ``cmap`` (and its abrupt part) the next free indexes, for its report code to push; they
@@ -81,7 +83,7 @@ def instrument_method(method, batch: Batch, strategy: Optional[str] = None, call
     plan = plan_method(method, strategy or batch.strategy, batch.abrupt, batch.allocations, batch.inclusive,
                        call_keys, max_blocks)
     batch.place(plan.cmap)
-    return Counted(plan.cmap, emit(plan))
+    return Counted(plan.cmap, emit(plan, batch.runtime))
 
 
 @dataclass

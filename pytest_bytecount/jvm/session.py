@@ -223,11 +223,12 @@ class JvmSession:
         finally:
             thread.setContextClassLoader(old)
 
-    def read_counters(self, loader, size: int) -> list[int]:
-        """Every counter of the batch in one call (Counters.snapshot(), summed over threads)."""
+    def read_counters(self, loader, size: int, counters_class: str = RUNTIME_CLASS) -> list[int]:
+        """Every counter of a Counters class (the batch's, by default) in one call (``snapshot()``, summed
+        over threads)."""
         import jpype
 
-        cls = jpype.JClass("java.lang.Class").forName(RUNTIME_CLASS.replace("/", "."), True, loader)
+        cls = jpype.JClass("java.lang.Class").forName(counters_class.replace("/", "."), True, loader)
         from array import array
 
         values = array("q", bytes(memoryview(jpype.JClass(cls).snapshot()))).tolist()  # a bulk copy

@@ -7,7 +7,6 @@ from typing import Callable, Optional
 
 import pytest
 
-from ..counting.counts import add_bytecode_sha256
 from ..counting.targets import missing_class_message
 from ..regression.scaling import ScalingError, ScalingResult, check_metric, check_sizes, measure, metric_value
 from ..regression.weights import WeightTable
@@ -24,10 +23,8 @@ class BytecountFixture:
         self.targets = marker.targets
         if java.unusable:
             pytest.fail(java.unusable, pytrace=False)
-        self._batch, self._classdir = java.batch_for(marker.targets, marker.abrupt, marker.allocations,
-                                                     marker.inclusive)
-        self._jvm = java.jvm()
-        self._loader = java.loader(self._classdir.path)
+        self._loaders = java.loaders_for(marker.targets, marker.abrupt, marker.allocations, marker.inclusive)
+        self._handle = java.new_loader(self._loaders)
         self.scaling_result: Optional[ScalingResult] = None  # set by scaling(), checked after the test
 
     def jclass(self, name: str):
@@ -35,7 +32,7 @@ class BytecountFixture:
         import jpype
 
         try:
-            return jpype.JClass(jpype.JClass("java.lang.Class").forName(name, True, self._loader))
+            return jpype.JClass(jpype.JClass("java.lang.Class").forName(name, True, self._handle.loader))
         except jpype.JClass("java.lang.LinkageError") as e:  # VerifyError, ClassFormatError, ...
             if isinstance(e, jpype.JClass("java.lang.ExceptionInInitializerError")):
                 raise  # the class's own static initializer threw: the test may expect that
@@ -46,19 +43,19 @@ class BytecountFixture:
 
     def counts(self) -> dict:
         """Counts of the targets so far, in the contract's shape (plus ``cost`` when weights are active)."""
-        return self.counts_in(self._loader)
+        return self.counts_in(self._handle)
 
-    def counts_in(self, loader) -> dict:
-        values = self._jvm.read_counters(loader, self._batch.size)
-        counts = add_bytecode_sha256(self._batch.counts(values), self._batch.reported())
+    def counts_in(self, handle) -> dict:
+        """The counts of one of this test's loaders (the current one, or one :meth:`reload` replaced)."""
+        counts = handle.counts()
         weights = self._weights()
         return counts if weights is None else weights.with_costs(counts)
 
     def reload(self):
         """Switch to a fresh class loader (fresh statics, zero counts, no complexity check made yet); returns
         the previous loader."""
-        old = self._loader
-        self._loader = self._java.loader(self._classdir.path)
+        old = self._handle
+        self._handle = self._java.new_loader(self._loaders)
         self.scaling_result = None
         return old
 
@@ -87,7 +84,4 @@ class BytecountFixture:
         return self.scaling_result
 
     def close(self) -> None:
-        try:
-            self._loader.close()
-        except Exception:  # noqa: BLE001 - best effort
-            pass
+        self._handle.close()

@@ -14,7 +14,9 @@ from ..classfile.classpath import Classpath, ClasspathError
 from ..counting.instrument import instrument
 from ..counting.targets import TargetError
 from ..jvm.javac import JavacError, compile_sources
-from ..jvm.session import ClassDir, JvmChoice, JvmError, JvmSession, choose_jvm
+from ..counting.per_class import ClassCounter
+from ..jvm.loaders import BatchLoaders, LoadTimeLoaders
+from ..jvm.session import JvmChoice, JvmError, JvmSession, choose_jvm
 from .config import ConfigError, Settings, classpath_entries, compile_classpath_entries
 from .project_cache import project_cache, remove_unused
 
@@ -33,7 +35,7 @@ class JavaContext:
         self._cache_folder: Optional[Path] = None
         self._jvm_choice: Optional[JvmChoice] = None
         self._jvm: Optional[JvmSession] = None
-        self._batches: dict = {}  # BytecountMarker.instrumentation -> (InstrumentedBatch, ClassDir)
+        self._batches: dict = {}  # (targets, options) -> BatchLoaders or LoadTimeLoaders
         self.jvm_version: Optional[str] = None  # once the JVM runs
         self.unusable: Optional[str] = None  # why no counted test can run (every one fails with it)
         self.refused: set = set()  # methods left uncounted, with the reason
@@ -75,15 +77,6 @@ class JavaContext:
             self.jvm_version = choice.version
         return self._jvm
 
-    def loader(self, first: Path):
-        """A class loader over ``first`` then the classpath. The JVM starts on first use; when it cannot,
-        this test and every later counted test fail with the reason (JPype cannot retry a start)."""
-        try:
-            return self.jvm().loader(first, self.classpath().entries)
-        except JvmError as e:
-            self.unusable = f"bytecount: {e}"
-        pytest.fail(self.unusable, pytrace=False)
-
     def load_failure(self, name: str, error) -> str:
         """What a test says when a class does not load: the JVM's own message (the verifier's, for a
         VerifyError) and whether the class fails the same way without instrumentation."""
@@ -115,25 +108,45 @@ class JavaContext:
         else:
             reporter.write_line(line)
 
-    def batch_for(self, targets: tuple, abrupt: bool = False, allocations: bool = False, inclusive: bool = False):
-        """Instrument the targets once per session; each test still gets its own loader over them."""
+    def loaders_for(self, targets: tuple, abrupt: bool = False, allocations: bool = False, inclusive: bool = False):
+        """The loaders of a marker's targets, made once per session (each test still gets a fresh loader).
+        Without inclusive counts a matched class is counted when a test's loader first asks for it; with
+        them, the targets and every method they may reach are instrumented up front."""
         key = (targets, abrupt, allocations, inclusive)
-        batch = self._batches.get(key)
-        if batch is None:
+        loaders = self._batches.get(key)
+        if loaders is None:
+            cache = None if self._config.option.bytecount_no_cache else self.cache_folder()
             try:
-                cache = None if self._config.option.bytecount_no_cache else self.cache_folder() / "instrumented"
-                result = instrument(self.classpath(), list(targets), cache_dir=cache, abrupt=abrupt,
-                                    allocations=allocations, inclusive=inclusive)
+                if inclusive:
+                    made = instrument(self.classpath(), list(targets), cache_dir=cache and cache / "instrumented",
+                                      abrupt=abrupt, allocations=allocations, inclusive=True)
+                else:
+                    made = ClassCounter(self.classpath(), targets, abrupt=abrupt, allocations=allocations,
+                                        cache_dir=cache and cache / "counted")
+                    made.check()
             except (TargetError, ClassFormatError) as e:
-                result = f"bytecount: {e}"
-            if isinstance(result, str):
-                pytest.fail(result, pytrace=False)
-            self.refused.update(result.refused)
-            batch = self._batches[key] = (result, ClassDir(result))
-        return batch
+                pytest.fail(f"bytecount: {e}", pytrace=False)
+            try:
+                jvm, entries = self.jvm(), self.classpath().entries
+                loaders = BatchLoaders(jvm, made, entries) if inclusive else LoadTimeLoaders(jvm, made, entries)
+            except JvmError as e:
+                self.unusable = f"bytecount: {e}"
+                pytest.fail(self.unusable, pytrace=False)
+            self._batches[key] = loaders
+        return loaders
+
+    def new_loader(self, loaders):
+        """A fresh loader (a :class:`~pytest_bytecount.jvm.loaders.Handle`); the refused methods so far."""
+        try:
+            handle = loaders.new()
+        except JvmError as e:  # the JVM does not start: this and every later counted test fail with it
+            self.unusable = f"bytecount: {e}"
+            pytest.fail(self.unusable, pytrace=False)
+        self.refused.update(loaders.refused)
+        return handle
 
     def close(self) -> None:
-        for _, classdir in self._batches.values():
-            classdir.close()
+        for loaders in self._batches.values():
+            loaders.close()
         if self._jvm is not None:
             self._jvm.shutdown()

@@ -1,5 +1,5 @@
 """The project's cache folder, ``.bytecount-cache/`` next to pyproject.toml (javac's output for ``sources``,
-instrumented batches). Like pytest's ``.pytest_cache/`` it ignores itself (a ``.gitignore`` of ``*``) and
+instrumented batches, classes counted one at a time). Like pytest's ``.pytest_cache/`` it ignores itself (a ``.gitignore`` of ``*``) and
 says what it is (``CACHEDIR.TAG``, which backup tools skip). It stays bounded: the first use in a run removes
 the entries that no run has used for :data:`UNUSED_DAYS` days (a use refreshes an entry's modification time).
 """
@@ -14,7 +14,7 @@ from pathlib import Path
 from typing import Optional
 
 CACHE_FOLDER = ".bytecount-cache"
-KINDS = ("classes", "instrumented")  # one folder of entries per kind
+KINDS = ("classes", "instrumented", "counted")  # one folder of entries (folders or files) per kind
 UNUSED_DAYS = 30
 GITIGNORE = "# Created by pytest-bytecount automatically.\n*\n"
 # https://bford.info/cachedir/ : the signature line must come first, byte for byte
@@ -60,7 +60,7 @@ def remove_unused(folder: Path, now: Optional[float] = None, days: float = UNUSE
             continue
         for entry in entries:
             try:
-                if not entry.is_dir() or entry.stat().st_mtime >= limit:
+                if entry.stat().st_mtime >= limit:
                     continue
                 # rename first: a run that reads the entry meanwhile sees it whole or gone, and rebuilds it
                 graveyard = Path(tempfile.mkdtemp(dir=entry.parent, prefix=".removing-"))

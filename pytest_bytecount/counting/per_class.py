@@ -1,0 +1,132 @@
+"""Counting one class at a time, when a class loader first asks for it, instead of a whole batch up front.
+
+A :class:`ClassCounter` holds the patterns of one marker and its options. Asked for a class, it counts that
+class's matched methods and gives the class a Counters class of its own (:func:`counters_class_of`), so the
+class's counter indexes start at 0 and never depend on which other classes a test happens to load: the
+instrumented bytes of a class are a function of its original bytes, its matched methods and the options,
+and so is their cache entry (:mod:`.class_cache`), which patterns that overlap share.
+
+Storage stays as exact and as cheap as one batch's: each class's Counters is the same support class
+(:mod:`.runtime`), sized for that class; it grows the total as classes arrive, and nothing is allocated
+per invocation.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Iterable, Optional, Sequence
+
+from ..classfile import ClassFile, ClassFormatError
+from ..classfile.classpath import Classpath
+from . import class_cache
+from .counts import add_bytecode_sha256, counts_from_values
+from .runtime import build_runtime_class
+from .targets import MethodId, TargetError, TargetPattern, resolve_targets
+from .transform import STRATEGIES, Batch, instrument_class
+
+COUNTERS_PACKAGE = "pytest_bytecount/of/"
+
+
+def counters_class_of(internal_name: str) -> str:
+    """The Counters class of a class counted on its own: ``pytest_bytecount/of/`` + its internal name."""
+    return COUNTERS_PACKAGE + internal_name
+
+
+@dataclass(frozen=True)
+class CountedClass:
+    """One class with its matched methods counted, and its own Counters class."""
+
+    name: str  # internal name
+    data: bytes
+    counters_name: str  # internal name of its Counters class
+    counters_data: bytes
+    maps: tuple  # CounterMaps, indexes from 0 in its Counters class
+    size: int
+    refused: tuple  # methods left uncounted (over 64 KB), one message each
+
+    def counts(self, values: Sequence[int]) -> dict:
+        """The contract's counts of this class's methods from its Counters' values."""
+        return add_bytecode_sha256(counts_from_values(self.maps, values), self.maps)
+
+
+class ClassCounter:
+    """The methods ``patterns`` match, counted class by class on demand.
+
+    ``cache_dir``: keep and reuse each counted class there (:mod:`.class_cache`); None: in memory only."""
+
+    def __init__(self, classpath: Classpath, patterns: Iterable[str], strategy: str = "block",
+                 abrupt: bool = False, allocations: bool = False, cache_dir: Optional[Path] = None):
+        if strategy not in STRATEGIES:
+            raise ValueError(f"unknown counting strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}")
+        self.classpath = classpath
+        self.patterns = list(patterns)
+        self.parsed = [TargetPattern.parse(p) for p in self.patterns]
+        self.strategy, self.abrupt, self.allocations = strategy, abrupt, allocations
+        self.options = f"{strategy} abrupt={abrupt} allocations={allocations}"
+        self.cache_dir = cache_dir
+        self._counted: dict = {}  # internal name -> CountedClass or None (nothing of it is matched)
+        self.cache_hits = 0
+
+    def candidates(self) -> list:
+        """The internal names of the classes the patterns' class parts match (names only: nothing is read)."""
+        return [n for n in self.classpath.class_names() if any(p.matches_class(n.replace("/", ".")) for p in self.parsed)]
+
+    def check(self) -> None:
+        """:class:`TargetError` for a pattern that matches no class, or (one whose class part names a
+        class, no glob) no method with code: what resolving the whole batch would report, at the cost of
+        reading the named classes only. A glob's methods are checked when none of them ran
+        (:meth:`matched_methods`)."""
+        if not self.parsed:
+            raise TargetError("no target given: name at least one method, e.g. --target demo.Sorting#insertionSort")
+        names = None
+        for pattern in self.parsed:
+            if "*" not in pattern.text.partition("#")[0]:
+                resolve_targets([pattern.text], self.classpath)
+                continue
+            names = self.classpath.class_names() if names is None else names
+            if not any(pattern.matches_class(n.replace("/", ".")) for n in names):
+                resolve_targets([pattern.text], self.classpath)  # raises, naming near misses
+
+    def matched_methods(self, pattern: str) -> list:
+        """Every method with code ``pattern`` matches, as method ids; :class:`TargetError` when none.
+        Reads every class the pattern's class part matches."""
+        return [str(m) for ms in resolve_targets([pattern], self.classpath).values() for m in ms]
+
+    def count(self, internal_name: str) -> Optional[CountedClass]:
+        """The class with its matched methods counted, or None when it has no method the patterns match.
+        Counted once per counter; a :class:`ClassFormatError` names the class and where it comes from."""
+        if internal_name in self._counted:
+            return self._counted[internal_name]
+        data = self.classpath.read(internal_name)
+        try:
+            wanted = self._wanted(ClassFile.parse(data))
+            result = None if not wanted else self._count(internal_name, data, wanted)
+        except ClassFormatError as e:
+            raise ClassFormatError(f"class {internal_name.replace('/', '.')} "
+                                   f"({self.classpath.location(internal_name)}) cannot be instrumented: {e}") from None
+        self._counted[internal_name] = result
+        return result
+
+    def _wanted(self, cf: ClassFile) -> list:
+        dotted = cf.name.replace("/", ".")
+        patterns = [p for p in self.parsed if p.matches_class(dotted)]
+        return sorted(MethodId(cf.name, m.name, m.descriptor) for m in cf.methods
+                      if m.has_code() and any(p.matches_method(m.name, m.descriptor) for p in patterns))
+
+    def _count(self, name: str, data: bytes, wanted: list) -> CountedClass:
+        key = class_cache.key(data, [(m.name, m.descriptor) for m in wanted], self.options)
+        if self.cache_dir is not None:
+            hit = class_cache.load(self.cache_dir, key, name)
+            if hit is not None:
+                self.cache_hits += 1
+                return hit
+        counters = counters_class_of(name)
+        batch = Batch(self.strategy, abrupt=self.abrupt, allocations=self.allocations, runtime=counters)
+        result = instrument_class(data, wanted, batch)
+        counted = CountedClass(name, result.data, counters, build_runtime_class(batch.size, batch.arities or {("I", 1)},
+                                                                                counters),
+                               tuple(batch.maps), batch.size, tuple(result.refused))
+        if self.cache_dir is not None:
+            class_cache.store(self.cache_dir, key, counted)
+        return counted

@@ -1,0 +1,208 @@
+"""A test's class loaders, and reading their counts back.
+
+Two kinds, one interface (``new()`` gives a fresh :class:`Handle`; ``handle.counts()`` reads it):
+
+- :class:`BatchLoaders`: a batch instrumented up front (inclusive counts need the whole call graph): a
+  ``URLClassLoader`` whose first entry holds the instrumented copies, then the classpath;
+- :class:`LoadTimeLoaders`: each matched class is counted when the test's loader first asks for it
+  (:mod:`pytest_bytecount.counting.per_class`), so the cost follows what the test loads, not what a pattern
+  matches. The loader (``Loader.jasm``, assembled here: no jar at run time) asks Python for the names a
+  pattern's class part matches and defines the counted copy child first; every other class loads as in a
+  ``URLClassLoader``.
+
+Either way each test (and each determinism rerun) gets a fresh loader: fresh statics, counts from zero.
+"""
+
+from __future__ import annotations
+
+import shutil
+import tempfile
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Optional, Sequence
+
+from ..classfile import ClassFormatError
+from ..classfile.assemble import assemble
+from ..counting.per_class import ClassCounter, counters_class_of
+from .session import ClassDir, JvmSession
+
+LOADER_CLASS = "pytest_bytecount/Loader"
+
+
+class CountingError(RuntimeError):
+    """A class the test loaded could not be counted."""
+
+
+class BatchLoaders:
+    """Loaders over a batch instrumented up front (:class:`~pytest_bytecount.counting.instrumented.Instrumented`)."""
+
+    def __init__(self, jvm: JvmSession, instrumented, classpath: Sequence[Path]):
+        self.jvm, self.instrumented, self.classpath = jvm, instrumented, list(classpath)
+        self.classdir = ClassDir(instrumented)
+        self.refused = list(instrumented.refused)
+
+    def new(self) -> "Handle":
+        return Handle(self.jvm.loader(self.classdir.path, self.classpath), self._counts)
+
+    def _counts(self, handle: "Handle") -> dict:
+        from ..counting.counts import add_bytecode_sha256
+
+        values = self.jvm.read_counters(handle.loader, self.instrumented.size)
+        return add_bytecode_sha256(self.instrumented.counts(values), self.instrumented.reported())
+
+    def close(self) -> None:
+        self.classdir.close()
+
+
+class Handle:
+    """One test's class loader (``loader``, a Java object) and what it counted."""
+
+    def __init__(self, loader, read, counted: Optional["_Counted"] = None):
+        self.loader = loader
+        self._read = read
+        self.counted = counted
+
+    def counts(self) -> dict:
+        return self._read(self)
+
+    def close(self) -> None:
+        try:
+            self.loader.close()
+        except Exception:  # noqa: BLE001 - best effort
+            pass
+
+
+class _Counted:
+    """The classes one load-time loader defined: counted classes and the Counters classes defined."""
+
+    def __init__(self):
+        self.classes: dict = {}  # internal name -> CountedClass
+        self.counters: set = set()  # internal names of Counters classes defined
+        self.error: Optional[str] = None
+
+
+class LoadTimeLoaders:
+    """Loaders that count each matched class when first asked for it."""
+
+    def __init__(self, jvm: JvmSession, counter: ClassCounter, classpath: Sequence[Path]):
+        import jpype
+
+        self.jvm, self.counter, self.classpath = jvm, counter, list(classpath)
+        self.refused: list = []
+        jvm.start()
+        candidates = counter.candidates()
+        self._by_counters = {}  # dotted name of a Counters class -> internal name of its class
+        dotted = []
+        for name in candidates:
+            counters = counters_class_of(name)
+            self._by_counters[counters.replace("/", ".")] = name
+            dotted += [name.replace("/", "."), counters.replace("/", ".")]
+        self._names = jpype.JClass("java.util.HashSet")(jpype.JClass("java.util.Arrays").asList(
+            jpype.JArray(jpype.JString)(dotted)))
+        self._bytes: dict = {}  # internal name -> (class bytes, Counters bytes) as Java byte[]
+
+    def new(self) -> Handle:
+        import jpype
+
+        counted = _Counted()
+        hook = _hook_class()(lambda name: self._supply(counted, str(name)))
+        URL = jpype.JClass("java.net.URL")
+        urls = jpype.JArray(URL)([jpype.JClass("java.io.File")(str(p)).toURI().toURL() for p in self.classpath])
+        parent = jpype.JClass("java.lang.ClassLoader").getPlatformClassLoader()
+        loader = _loader_class(self.jvm)(urls, parent, hook, self._names)
+        return Handle(loader, self._counts, counted)
+
+    def _supply(self, counted: _Counted, dotted: str):
+        """The bytes to define for ``dotted`` in a loader, or None (it loads as usual)."""
+        import jpype
+
+        try:
+            if dotted in self._by_counters:
+                name = self._by_counters[dotted]
+                if name not in counted.classes:
+                    return None  # its class was not counted here: never referenced
+                counted.counters.add(name)
+                return self._java_bytes(counted.classes[name])[1]
+            name = dotted.replace(".", "/")
+            cls = self.counter.count(name)
+            if cls is None:
+                return None
+            if cls.refused:
+                self.refused += [r for r in cls.refused if r not in self.refused]
+            counted.classes[name] = cls
+            return self._java_bytes(cls)[0]
+        except Exception as e:  # noqa: BLE001 - the test fails with it (CountingError), not with a JPype proxy trace
+            counted.error = counted.error or (f"bytecount: {e}" if isinstance(e, (ClassFormatError, OSError)) else
+                                              f"bytecount: counting class {dotted} failed: {type(e).__name__}: {e}")
+            raise jpype.JClass("java.lang.ClassFormatError")(str(counted.error)) from None
+
+    def _java_bytes(self, cls) -> tuple:
+        import jpype
+
+        if cls.name not in self._bytes:
+            self._bytes[cls.name] = (jpype.JArray(jpype.JByte)(cls.data), jpype.JArray(jpype.JByte)(cls.counters_data))
+        return self._bytes[cls.name]
+
+    def _counts(self, handle: Handle) -> dict:
+        counted = handle.counted
+        if counted.error is not None:
+            raise CountingError(counted.error)
+        out: dict = {}
+        for name in sorted(counted.classes):
+            cls = counted.classes[name]
+            values = [0] * cls.size if name not in counted.counters else \
+                self.jvm.read_counters(handle.loader, cls.size, cls.counters_name)
+            out.update(cls.counts(values))
+        return dict(sorted(out.items()))
+
+    def close(self) -> None:
+        pass
+
+
+@lru_cache(maxsize=None)
+def loader_class_bytes() -> bytes:
+    text = resources.files(__package__).joinpath("Loader.jasm").read_text(encoding="utf-8")
+    return assemble(text, "Loader.jasm", {})
+
+
+_defined: dict = {}  # the JVM's one Loader class (a JVM per process), and the loader that defined it
+
+
+def _loader_class(jvm: JvmSession):
+    """The Loader class, defined once per JVM by a loader of its own over a folder that holds it briefly."""
+    import jpype
+
+    if "class" not in _defined:
+        jvm.start()
+        folder = Path(tempfile.mkdtemp(prefix="bytecount-loader-"))
+        try:
+            path = folder / f"{LOADER_CLASS}.class"
+            path.parent.mkdir(parents=True)
+            path.write_bytes(loader_class_bytes())
+            URL = jpype.JClass("java.net.URL")
+            urls = jpype.JArray(URL)([jpype.JClass("java.io.File")(str(folder)).toURI().toURL()])
+            definer = jpype.JClass("java.net.URLClassLoader")(urls, jpype.JClass("java.lang.ClassLoader")
+                                                              .getPlatformClassLoader())
+            cls = jpype.JClass("java.lang.Class").forName(LOADER_CLASS.replace("/", "."), True, definer)
+            _defined.update({"class": jpype.JClass(cls), "definer": definer})
+        finally:
+            shutil.rmtree(folder, ignore_errors=True)
+    return _defined["class"]
+
+
+@lru_cache(maxsize=None)
+def _hook_class():
+    """A Python implementation of java.util.function.Function (made once the JVM runs)."""
+    import jpype
+
+    @jpype.JImplements("java.util.function.Function")
+    class Hook:
+        def __init__(self, supply):
+            self._supply = supply
+
+        @jpype.JOverride
+        def apply(self, name):
+            return self._supply(name)
+
+    return Hook
