@@ -51,6 +51,10 @@ class BytecountFixture:
         weights = self._weights()
         return counts if weights is None else weights.with_costs(counts)
 
+    def matched_methods(self, pattern: str) -> list:
+        """Every method ``pattern`` matches, loaded or not (:class:`TargetError` when none)."""
+        return self._loaders.matched_methods(pattern)
+
     def reload(self):
         """Switch to a fresh class loader (fresh statics, zero counts, no complexity check made yet); returns
         the previous loader."""

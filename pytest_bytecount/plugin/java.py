@@ -38,7 +38,6 @@ class JavaContext:
         self._batches: dict = {}  # (targets, options) -> BatchLoaders or LoadTimeLoaders
         self.jvm_version: Optional[str] = None  # once the JVM runs
         self.unusable: Optional[str] = None  # why no counted test can run (every one fails with it)
-        self.refused: set = set()  # methods left uncounted, with the reason
 
     def cache_folder(self) -> Path:
         """``.bytecount-cache`` next to pyproject.toml; its first use in a run drops entries long unused."""
@@ -136,14 +135,18 @@ class JavaContext:
         return loaders
 
     def new_loader(self, loaders):
-        """A fresh loader (a :class:`~pytest_bytecount.jvm.loaders.Handle`); the refused methods so far."""
+        """A fresh loader (a :class:`~pytest_bytecount.jvm.loaders.Handle`)."""
         try:
             handle = loaders.new()
         except JvmError as e:  # the JVM does not start: this and every later counted test fail with it
             self.unusable = f"bytecount: {e}"
             pytest.fail(self.unusable, pytrace=False)
-        self.refused.update(loaders.refused)
         return handle
+
+    @property
+    def refused(self) -> set:
+        """The methods left uncounted so far, each with the reason (classes are counted as tests load them)."""
+        return {message for loaders in self._batches.values() for message in loaders.refused}
 
     def close(self) -> None:
         for loaders in self._batches.values():

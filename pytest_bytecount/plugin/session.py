@@ -12,6 +12,7 @@ from typing import Optional
 import pytest
 
 from .. import __version__
+from ..counting.targets import TargetError
 from ..regression.baseline import BaselineError
 from ..regression.compare import (ToleranceError, compare, idle_targets, over_limit, parse_tolerances, render_idle,
                                   render_over_limit, render_verdict)
@@ -207,7 +208,10 @@ class BytecountSession:
             result.status = "skipped" if report.skipped else "failed"
             return result
         if marker.max_invocations is None:
-            idle = idle_targets(marker.targets, now)
+            try:
+                idle = idle_targets(marker.targets, now, fixture.matched_methods)
+            except TargetError as e:  # a glob whose classes have no method the pattern names
+                return _fail(report, result, "error", f"bytecount: {e}")
             if idle:
                 return _fail(report, result, "not-run", render_idle(idle, marker.abrupt))
         else:

@@ -38,12 +38,12 @@ def ours(counting_classes, tmp_path_factory):
     """{(build, jvm): {main: counts}}, one worker process per build and JVM, on first use."""
     cache: dict = {}
 
-    def get(build: str, jvm: str, strategy: str = "block") -> dict:
-        if (build, jvm, strategy) not in cache:
+    def get(build: str, jvm: str, strategy: str = "block", load_time: bool = False) -> dict:
+        if (build, jvm, strategy, load_time) not in cache:
             home, variant = JVMS[jvm]()
             mains = BUILD_MAINS[build]
             jobs = [{"classpath": [str(counting_classes[build])], "targets": _targets(m), "main": m,
-                     "strategy": strategy} for m in mains]
+                     "strategy": strategy, "load_time": load_time} for m in mains]
             tmp = tmp_path_factory.mktemp(f"{build}-{jvm}-{strategy}")
             (tmp / "jobs.json").write_text(json.dumps({"java_home": home, "variant": variant, "jobs": jobs}))
             run = subprocess.run([sys.executable, str(WORKER), str(tmp / "jobs.json"), str(tmp / "out.json")],
@@ -51,8 +51,8 @@ def ours(counting_classes, tmp_path_factory):
             assert run.returncode == 0, run.stdout[-4000:]
             out = json.loads((tmp / "out.json").read_text())
             assert ("Zero" in out["vm_name"]) == (variant == "zero"), out["vm_name"]
-            cache[(build, jvm, strategy)] = dict(zip(mains, out["results"]))
-        return cache[(build, jvm, strategy)]
+            cache[(build, jvm, strategy, load_time)] = dict(zip(mains, out["results"]))
+        return cache[(build, jvm, strategy, load_time)]
 
     return get
 
@@ -92,6 +92,17 @@ def test_counts_are_identical_on_every_jvm_and_strategy(ours, build):
     reference = results[("hotspot17", "instruction")]
     for key, counts in results.items():
         assert counts == reference, key
+
+
+@pytest.mark.parametrize("strategy", ["block", "instruction"])
+@pytest.mark.parametrize("build", list(BUILD_MAINS))
+def test_classes_counted_as_they_load_equal_the_oracle(ours, oracle, build, strategy):
+    """The pytest plugin counts each target class when a test's loader first asks for it, with a Counters
+    class of its own: the same counts as the oracle's (and so as a batch's), on HotSpot 17."""
+    loaded = ours(build, "hotspot17", strategy, load_time=True)
+    for main in BUILD_MAINS[build]:
+        assert "error" not in loaded[main], loaded[main]
+        assert _executed(loaded[main]) == oracle(build, main), main
 
 
 def test_the_fixtures_cover_what_the_contract_names(ours):

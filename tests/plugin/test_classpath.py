@@ -212,14 +212,18 @@ def test_the_cache_folder_ignores_itself_and_drops_entries_long_unused(pytester)
     stale = cache / "instrumented" / ("0" * 64)
     stale.mkdir(parents=True)
     (stale / "manifest.json").write_text("{}")
+    stale_class = cache / "counted" / (("0" * 64) + ".class-entry")  # a class counted on its own
+    stale_class.parent.mkdir()
+    stale_class.write_bytes(b"{}\n")
     long_ago = time.time() - 31 * 86400
-    os.utime(stale, (long_ago, long_ago))
+    for old in (stale, stale_class):
+        os.utime(old, (long_ago, long_ago))
     run(pytester, "--bytecount-update").assert_outcomes(passed=1)
     assert (cache / ".gitignore").read_text().splitlines()[-1] == "*"
     assert (cache / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
-    assert not stale.exists()
-    used = [p for p in (cache / "instrumented").iterdir() if not p.name.startswith(".")]
-    assert len(used) == 1  # the entry this run made, kept
+    assert not stale.exists() and not stale_class.exists()
+    used = [p.name for p in (cache / "counted").iterdir() if not p.name.startswith(".")]
+    assert len(used) == 1 and used[0].endswith(".class-entry")  # the class this run counted, kept
     subprocess.run(["git", "init", "-q", str(pytester.path)], check=True)
     status = subprocess.run(["git", "status", "--porcelain", "--untracked-files=all"], cwd=pytester.path,
                             capture_output=True, text=True, check=True).stdout

@@ -4,7 +4,8 @@
 
 JOBS.json: {"java_home": ..., "variant": "server"|"zero", "jobs": [{"classpath": [...], "targets": [...],
 "main": "pkg.Main", "args": [...], "strategy": "block", "abrupt": false, "allocations": false,
-"inclusive": false}, ...]}. RESULTS.json gets {"jvm": description, "results": [counts...]}
+"inclusive": false, "load_time": false}, ...]}. ``load_time``: count each target class when the loader
+first asks for it, as the pytest plugin does (pytest_bytecount.jvm.loaders.LoadTimeLoaders). RESULTS.json gets {"jvm": description, "results": [counts...]}
 where each entry is the contract's JSON for that job (or {"error": ...}). Runs through the same public
 layers as ``python -m pytest_bytecount count``.
 """
@@ -15,6 +16,8 @@ from pathlib import Path
 
 from pytest_bytecount.classfile.classpath import Classpath
 from pytest_bytecount.counting.instrument import instrument
+from pytest_bytecount.counting.per_class import ClassCounter
+from pytest_bytecount.jvm.loaders import LoadTimeLoaders
 from pytest_bytecount.jvm.session import ClassDir, JvmSession, choose_jvm
 
 
@@ -25,6 +28,9 @@ def main(jobs_file: str, results_file: str) -> int:
     results = []
     for job in spec["jobs"]:
         classpath = Classpath.parse(job["classpath"])
+        if job.get("load_time"):
+            results.append(_load_time(session, classpath, job))
+            continue
         batch = instrument(classpath, job["targets"], strategy=job.get("strategy", "block"),
                            abrupt=job.get("abrupt", False), allocations=job.get("allocations", False),
                            inclusive=job.get("inclusive", False))
@@ -39,6 +45,18 @@ def main(jobs_file: str, results_file: str) -> int:
         results.append(batch.counts(values))
     Path(results_file).write_text(json.dumps({"jvm": choice.describe(), "vm_name": session.vm_name(), "results": results}))
     return 0
+
+
+def _load_time(session: JvmSession, classpath: Classpath, job: dict) -> dict:
+    counter = ClassCounter(classpath, job["targets"], job.get("strategy", "block"), job.get("abrupt", False),
+                           job.get("allocations", False))
+    handle = LoadTimeLoaders(session, counter, classpath.entries).new()
+    try:
+        session.run_main(handle.loader, job["main"], job.get("args", []))
+    except Exception as e:  # noqa: BLE001 - reported per job
+        return {"error": f"{job['main']}: {e}"}
+    # the batch's counts carry no bytecode_sha256 (the plugin adds it): compare like with like
+    return {m: {k: v for k, v in c.items() if k != "bytecode_sha256"} for m, c in handle.counts().items()}
 
 
 if __name__ == "__main__":
