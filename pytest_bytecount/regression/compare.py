@@ -248,7 +248,7 @@ def idle_targets(patterns: Iterable[str], counts: dict, resolve: Optional[Callab
         matched = matched_by(pattern, counts)
         if not matched and resolve is not None:
             matched = resolve(pattern)
-        if matched and not any(ran(counts[m]) for m in matched):
+        if matched and not any(m in counts and ran(counts[m]) for m in matched):
             out.append(IdleTarget(pattern, tuple(sorted(matched))))
     return out
 

@@ -1,0 +1,118 @@
+"""Classes counted when a test's loader first asks for them: what a user sees.
+
+The counts themselves are checked against the oracle in tests/counting/test_exact.py; here: which classes
+get counted, the cache, and the verdicts that need to know what a pattern matched beyond what was loaded."""
+
+from __future__ import annotations
+
+import json
+
+from tests.support.pytest_project import java_project, run
+
+SOURCES = {
+    "shop/Cart.java": """
+        package shop;
+        public class Cart {
+            public static int total(int[] prices) {
+                int sum = 0;
+                for (int p : prices) sum += Tax.gross(p);
+                return sum;
+            }
+            public static int count(int[] prices) { return prices.length; }
+        }
+    """,
+    "shop/Tax.java": """
+        package shop;
+        public class Tax {
+            public static int gross(int net) { return net + net / 5; }
+        }
+    """,
+    "shop/Unused.java": """
+        package shop;
+        public class Unused {
+            public static int never(int x) { return x * 2; }
+        }
+    """,
+}
+
+
+def test_a_glob_counts_the_classes_the_test_loads_and_only_those(pytester):
+    java_project(pytester, SOURCES, {"test_cart": """
+        import json, jpype, pytest
+
+        @pytest.mark.bytecount("shop.**")
+        def test_total(bytecount):
+            Cart = bytecount.jclass("shop.Cart")
+            assert Cart.total(jpype.JArray(jpype.JInt)([10, 20, 30])) == 72
+            with open("counts.json", "w") as f:
+                json.dump(bytecount.counts(), f)
+    """})
+    run(pytester, "--bytecount-update").assert_outcomes(passed=1)
+    counts = json.loads((pytester.path / "counts.json").read_text())
+    # Cart and Tax loaded (Cart calls Tax), Unused never: no entry, nothing instrumented for it
+    assert sorted({m.split("#")[0] for m in counts}) == ["shop.Cart", "shop.Tax"]
+    # Tax.gross(p) = p + p / 5, by hand: iload_0 iload_0 iconst_5 idiv iadd ireturn, once per price
+    assert counts["shop.Tax#gross(I)I"]["invocations"] == 3 and counts["shop.Tax#gross(I)I"]["total"] == 18
+    assert counts["shop.Cart#count([I)I"]["invocations"] == 0
+    stored = json.loads((pytester.path / "bytecount" / "test_cart.json").read_text())
+    assert sorted(stored["tests"]["test_total"]["methods"]) == ["shop.Cart#total([I)I", "shop.Tax#gross(I)I"]
+    entries = sorted(p.name for p in (pytester.path / ".bytecount-cache" / "counted").iterdir())
+    assert len(entries) == 2 and all(e.endswith(".class-entry") for e in entries)  # Cart and Tax
+    again = run(pytester)  # from the cache, the same verdict
+    again.assert_outcomes(passed=1)
+
+
+def test_a_target_whose_class_never_loads_is_not_run(pytester):
+    java_project(pytester, SOURCES, {"test_idle": """
+        import pytest
+
+        @pytest.mark.bytecount("shop.Unused#never")
+        def test_exact_name(bytecount):
+            pass
+
+        @pytest.mark.bytecount("shop.Unu*")
+        def test_glob(bytecount):
+            pass
+    """})
+    result = run(pytester, "--bytecount-update")
+    result.assert_outcomes(failed=2)
+    result.stdout.fnmatch_lines([
+        "*NOT RUN: target 'shop.Unused#never' matched shop.Unused#never(I)I, which did not run in this test",
+        "*NOT RUN: target 'shop.Unu*' matched 2 methods (shop.Unused#<init>()V, shop.Unused#never(I)I), none of "
+        "which ran in this test",
+    ])
+    assert not (pytester.path / "bytecount" / "test_idle.json").exists()
+
+
+def test_a_glob_whose_method_part_matches_nothing_says_so_when_nothing_ran(pytester):
+    java_project(pytester, SOURCES, {"test_typo": """
+        import jpype, pytest
+
+        @pytest.mark.bytecount("shop.*#totl")
+        def test_typo(bytecount):
+            bytecount.jclass("shop.Cart").count(jpype.JArray(jpype.JInt)([1]))
+    """})
+    result = run(pytester, "--bytecount-update")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*bytecount: target 'shop.*#totl' matches no method; near misses: *shop.Cart#total*"])
+
+
+def test_a_matched_class_that_cannot_be_counted_fails_the_test_that_loads_it(pytester):
+    java_project(pytester, SOURCES, {"test_broken": """
+        import pytest
+
+        @pytest.mark.bytecount("shop.**")
+        def test_broken(bytecount):
+            bytecount.jclass("shop.Broken")
+    """})
+    broken = pytester.path / "broken" / "shop"
+    broken.mkdir(parents=True)
+    (broken / "Broken.class").write_bytes(b"\xca\xfe\xba\xbe" + bytes(12))
+    (pytester.path / "pyproject.toml").write_text(
+        (pytester.path / "pyproject.toml").read_text().replace('sources = ["src"]',
+                                                               'sources = ["src"]\nclasspath = ["broken"]'))
+    result = run(pytester)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*bytecount: class shop.Broken cannot be loaded: java.lang.ClassFormatError: "
+                                 "bytecount: class shop.Broken (*broken*) cannot be instrumented: *",
+                                 "The class fails the same way without instrumentation *"])
