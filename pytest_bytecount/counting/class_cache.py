@@ -37,10 +37,9 @@ def _path(cache_dir: Path, entry_key: str) -> Path:
     return Path(cache_dir) / f"{entry_key}.class-entry"
 
 
-def load(cache_dir: Path, entry_key: str, name: str):
-    """The cached :class:`~.per_class.CountedClass` of class ``name`` under ``entry_key``, or None."""
-    from .per_class import CountedClass
-
+def load(cache_dir: Path, entry_key: str, name: str) -> Optional[dict]:
+    """The fields of the cached :class:`~.per_class.CountedClass` of class ``name`` under ``entry_key``
+    (by name), or None."""
     path = _path(cache_dir, entry_key)
     try:
         blob = path.read_bytes()
@@ -53,9 +52,9 @@ def load(cache_dir: Path, entry_key: str, name: str):
         if (hashlib.sha256(data).hexdigest() != header["data_sha256"]
                 or hashlib.sha256(counters).hexdigest() != header["counters_sha256"]):
             return None
-        counted = CountedClass(name, data, str(header["counters_name"]), counters,
-                               tuple(map_from_json(m) for m in header["maps"]), int(header["size"]),
-                               tuple(str(r) for r in header["refused"]))
+        counted = {"name": name, "data": data, "counters_name": str(header["counters_name"]),
+                   "counters_data": counters, "maps": tuple(map_from_json(m) for m in header["maps"]),
+                   "size": int(header["size"]), "refused": tuple(str(r) for r in header["refused"])}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None  # missing, torn or foreign: rebuild
     try:

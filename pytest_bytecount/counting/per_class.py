@@ -120,7 +120,7 @@ class ClassCounter:
             hit = class_cache.load(self.cache_dir, key, name)
             if hit is not None:
                 self.cache_hits += 1
-                return hit
+                return CountedClass(**hit)
         counters = counters_class_of(name)
         batch = Batch(self.strategy, abrupt=self.abrupt, allocations=self.allocations, runtime=counters)
         result = instrument_class(data, wanted, batch)
