@@ -93,7 +93,8 @@ def size(folder: Path) -> int:
 def which_package(checkout: Path) -> str:
     env = dict(os.environ, PYTHONPATH=str(checkout))
     return subprocess.run([sys.executable, "-c", "import pytest_bytecount; print(pytest_bytecount.__file__)"],
-                          env=env, stdout=subprocess.PIPE, text=True, check=True).stdout.strip()
+                          env=env, cwd=tempfile.gettempdir(), stdout=subprocess.PIPE, text=True,
+                          check=True).stdout.strip()
 
 
 def main(argv=None) -> int:
