@@ -60,6 +60,10 @@ class Hierarchy:
         self._supers: dict = {}
         self._all: Optional[list] = None
         self._candidates: dict = {}
+        self._subtypes: Optional[dict] = None  # supertype -> its application subtypes, in classpath order
+        self._unknown: list = []  # classes with a JDK supertype other than Object
+        self._resolved: dict = {}
+        self._defaults: Optional[set] = None  # (name, desc) of every application default method, once all are read
 
     def info(self, name: str) -> Optional[_ClassInfo]:
         """The class if it is an application class (on the classpath, not ``java/*``), else None."""
@@ -103,16 +107,25 @@ class Hierarchy:
         return self._all
 
     def subtypes(self, owner: str) -> list:
-        """Application classes and interfaces that are (or may be) proper subtypes of ``owner``."""
-        app_owner = self.info(owner) is not None
-        out = []
-        for n in self.all_classes():
-            if n == owner:
-                continue
-            names, unknown = self.supertypes(n)
-            if owner in names or owner == _OBJECT or (not app_owner and unknown):
-                out.append(n)
-        return out
+        """Application classes and interfaces that are (or may be) proper subtypes of ``owner``, in
+        classpath order."""
+        if self._subtypes is None:
+            self._subtypes, self._unknown = {}, []
+            for n in self.all_classes():
+                names, unknown = self.supertypes(n)
+                for s in names:
+                    self._subtypes.setdefault(s, []).append(n)
+                if unknown:
+                    self._unknown.append(n)
+            self._defaults = {key for n in self.all_classes() if self.info(n).is_interface
+                              for key, access in self.info(n).methods.items()
+                              if not access & (ACC_STATIC | ACC_PRIVATE | ACC_ABSTRACT | ACC_NATIVE)}
+        if owner == _OBJECT:
+            return [n for n in self.all_classes() if n != owner]
+        if self.info(owner) is not None:
+            return [n for n in self._subtypes.get(owner, ()) if n != owner]
+        below = set(self._subtypes.get(owner, ())) | set(self._unknown)
+        return [n for n in self.all_classes() if n in below and n != owner]
 
     def _has_code(self, cls: str, key: tuple) -> bool:
         access = self.info(cls).methods[key]
@@ -123,6 +136,12 @@ class Hierarchy:
         (JVMS 5.4.3.3/5.4.3.4: the class and its superclasses, then superinterfaces), else None.
         ``dispatched``: a superclass from the JDK (whose methods are not read) does not end the search: an
         application default method may still be the one (invokevirtual, invokeinterface, invokespecial)."""
+        memo = (owner, name, desc, dispatched)
+        if memo not in self._resolved:
+            self._resolved[memo] = self._resolve(owner, name, desc, dispatched)
+        return self._resolved[memo]
+
+    def _resolve(self, owner: str, name: str, desc: str, dispatched: bool) -> Optional[MethodId]:
         key = (name, desc)
         cls = owner
         while cls is not None:
@@ -137,6 +156,8 @@ class Hierarchy:
                 break  # an interface's superclass is Object: its methods are the JDK's
             cls = info.super_name
         # maximally specific superinterface method: the first default found breadth first
+        if self._defaults is not None and key not in self._defaults:
+            return None  # no application interface has a default method of that name and descriptor
         seen, queue = set(), [owner]
         while queue:
             info = self.info(queue.pop(0))
@@ -179,7 +200,12 @@ class Hierarchy:
         # the method each application subtype would select (JVMS 5.4.6): its own, one it inherits from a
         # superclass (which need not be a subtype of the named class) or a default method
         found = {self.resolve(c, name, desc, dispatched=True) for c in [owner, *self.subtypes(owner)]}
-        return sorted(m for m in found if m is not None)
+        return sorted((m for m in found if m is not None), key=_order)
+
+
+def _order(m: MethodId) -> tuple:
+    """MethodId's own order (its fields in turn), as a key: much faster to sort by than its ``__lt__``."""
+    return (m.class_name, m.name, m.descriptor)
 
 
 @dataclass
@@ -208,12 +234,12 @@ def closure(hierarchy: Hierarchy, start: MethodId, cache: Optional[dict] = None)
     while todo:
         mid = todo.pop()
         if mid not in cache:
-            cache[mid] = sorted({c for _, cs in _invokes(hierarchy, mid) for c in cs})
+            cache[mid] = sorted({c for _, cs in _invokes(hierarchy, mid) for c in cs}, key=_order)
         for callee in cache[mid]:
             if callee not in seen:
                 seen.add(callee)
                 todo.append(callee)
-    return sorted(seen)
+    return sorted(seen, key=_order)
 
 
 @dataclass
@@ -264,7 +290,7 @@ def plan_inclusive(classpath: Classpath, targets: dict) -> InclusivePlan:
     flat = sorted(m for ms in targets.values() for m in ms)
     cache: dict = {}
     closures = {t: closure(hierarchy, t, cache) for t in flat}
-    methods = sorted({m for c in closures.values() for m in c})
+    methods = sorted({m for c in closures.values() for m in c}, key=_order)
     return InclusivePlan(flat, methods, closures, hierarchy)
 
 

@@ -44,11 +44,13 @@ class Instrumented:
         return layout_program([(str(m.method), m) for m in sorted(self.reported(), key=lambda m: str(m.method))],
                               self.inclusive_spec())
 
-    def write(self, out_dir: Path) -> list[Path]:
-        """Write every class file and the layout resource under ``out_dir``, atomically per file."""
+    def write(self, out_dir: Path, layout: bool = True) -> list[Path]:
+        """Write every class file and (unless ``layout`` is false: nothing will run the exit hook, whose
+        program it is) the layout resource under ``out_dir``, atomically per file."""
         written = []
         files = {f"{name}.class": data for name, data in self.classes.items()}
-        files[f"{RUNTIME_CLASS.rsplit('/', 1)[0]}/{LAYOUT_RESOURCE}"] = self.layout().encode("utf-8")
+        if layout:
+            files[f"{RUNTIME_CLASS.rsplit('/', 1)[0]}/{LAYOUT_RESOURCE}"] = self.layout().encode("utf-8")
         for rel, data in files.items():
             path = Path(out_dir) / rel
             path.parent.mkdir(parents=True, exist_ok=True)

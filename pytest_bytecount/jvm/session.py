@@ -245,7 +245,7 @@ class ClassDir:
     def __init__(self, instrumented):
         _remove_orphans(Path(tempfile.gettempdir()))
         self.path = Path(tempfile.mkdtemp(prefix=f"bytecount-{os.getpid()}-"))
-        instrumented.write(self.path)
+        instrumented.write(self.path, layout=False)  # counts are read from Python, not by the exit hook
 
     def close(self) -> None:
         shutil.rmtree(self.path, ignore_errors=True)

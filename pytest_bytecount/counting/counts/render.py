@@ -104,14 +104,17 @@ def layout_program(entries_arg, inclusive=None) -> str:
 def _inclusive_layout(target, closure: list, weighted) -> list:
     """Layout lines of a target's ``"inclusive": {...}, `` (see :mod:`pytest_bytecount.counting.inclusive`)."""
 
-    def entries(kind: str, keys) -> list:
+    def entries(kind: str) -> list:
+        holders: dict = {}  # key -> the closure's maps that count it, in closure order
+        for m in closure:
+            for key in (m.calls if kind == "call" else m.opcodes):
+                holders.setdefault(key, []).append(m)
         out = ["["]
-        for key in sorted(keys):
-            maps = [m for m in closure if key in (m.calls if kind == "call" else m.opcodes)]
-            out += [*weighted(inclusive_weights(maps, key, kind, target.base)), f"a{json.dumps(key)}: "]
+        for key in sorted(holders):
+            out += [*weighted(inclusive_weights(holders[key], key, kind, target.base)), f"a{json.dumps(key)}: "]
         return out + ["]"]
 
-    out = ["t\"inclusive\": {\"calls\": {", *entries("call", {k for m in closure for k in m.calls}),
+    out = ["t\"inclusive\": {\"calls\": {", *entries("call"),
            f"t}}, \"methods\": {json.dumps([str(m) for m in target.methods])}, \"opcodes\": {{",
-           *entries("opcode", {k for m in closure for k in m.opcodes}), "t}, \"total\": "]
+           *entries("opcode"), "t}, \"total\": "]
     return out + [*weighted(total_weights(closure, target.base)), "y", "t}, "]
