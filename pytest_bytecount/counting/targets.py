@@ -3,6 +3,10 @@
 - A method id is ``pkg.Cls#name(descriptor)``, nested classes as ``pkg.Outer$Inner``.
 - A pattern is ``pkg.Cls#name`` (all overloads), ``pkg.Cls#name(desc)`` (one), ``pkg.Cls#*`` or ``pkg.Cls``
   (every method with code); the class part may hold globs: ``*`` within a package, ``**`` across packages.
+- A class part ending in ``.**`` also matches what is written before it, with its nested classes:
+  ``pkg.Cls.**`` is ``pkg.Cls``, ``pkg.Cls$Inner``, ``pkg.Cls$Inner$Deeper``, ``pkg.Cls$1``, and (as ``**``
+  always meant) every class in package ``pkg.Cls`` and below. ``pkg.Cls`` alone leaves nested classes out:
+  :func:`nested_left_out` finds them, for the hint a test shows.
 """
 
 from __future__ import annotations
@@ -57,15 +61,16 @@ class TargetPattern:
             raise TargetError(
                 f"bad target pattern {text!r}: expected pkg.Cls, pkg.Cls#method, pkg.Cls#method(desc), "
                 f"pkg.Cls#* or a class glob such as pkg.* / pkg.**")
-        parts = []
-        for piece in re.split(r"(\*\*|\*)", m.group("cls")):
-            if piece == "**":
-                parts.append(".*")
-            elif piece == "*":
-                parts.append("[^.]*")
-            else:
-                parts.append(re.escape(piece))
-        return cls(text, re.compile("".join(parts)), m.group("name"), m.group("desc"))
+        cls_part = m.group("cls")
+        nested = cls_part.endswith(".**") and len(cls_part) > 3
+        regex = _class_regex(cls_part[:-3]) + r"(?:[.$].*)?" if nested else _class_regex(cls_part)
+        return cls(text, re.compile(regex), m.group("name"), m.group("desc"))
+
+    @property
+    def exact_class(self) -> Optional[str]:
+        """The dotted class name when the class part has no glob, else None."""
+        cls_part = self.text.split("#")[0]
+        return None if "*" in cls_part else cls_part
 
     def matches_class(self, dotted: str) -> bool:
         return self.class_regex.fullmatch(dotted) is not None
@@ -86,6 +91,46 @@ def parse_class(classpath: Classpath, internal_name: str) -> ClassFile:
     except ClassFormatError as e:
         raise ClassFormatError(f"class {internal_name.replace('/', '.')} ({classpath.location(internal_name)}) "
                                f"is not a valid class file: {e}") from None
+
+
+def _class_regex(glob: str) -> str:
+    """``*`` within a package, ``**`` across packages, everything else literal."""
+    parts = []
+    for piece in re.split(r"(\*\*|\*)", glob):
+        if piece == "**":
+            parts.append(".*")
+        elif piece == "*":
+            parts.append("[^.]*")
+        else:
+            parts.append(re.escape(piece))
+    return "".join(parts)
+
+
+def nested_left_out(patterns: Iterable[str], class_names: Iterable[str]) -> dict:
+    """{pattern: [dotted nested classes]} for each pattern that names a class exactly (no glob) whose
+    nested classes (``Outer$...``, at any depth) on the classpath no pattern of ``patterns`` matches.
+    ``class_names``: the classpath's internal names."""
+    parsed = [TargetPattern.parse(p) for p in patterns]
+    dotted = [n.replace("/", ".") for n in class_names]
+    out: dict = {}
+    for pat in parsed:
+        outer = pat.exact_class
+        if outer is None:
+            continue
+        left = [d for d in dotted if d.startswith(outer + "$") and not any(p.matches_class(d) for p in parsed)]
+        if left:
+            out[pat.text] = sorted(left)
+    return out
+
+
+def nested_hint(pattern: str, left_out: list) -> str:
+    """One line: the nested classes ``pattern`` leaves out that a test loaded, and the pattern that counts
+    them too."""
+    outer, _, method = pattern.partition("#")
+    shown = ", ".join(d.rpartition(".")[2] for d in left_out[:3]) + (", ..." if len(left_out) > 3 else "")
+    also = f" (beside {pattern})" if method else ""
+    return (f"hint: {pattern} leaves out {counted(len(left_out), 'nested class', 'nested classes')} that this "
+            f"test loaded ({shown}); the target {outer}.**{also} counts {outer} with its nested classes")
 
 
 def resolve_targets(patterns: Iterable[str], classpath: Classpath) -> dict[str, list[MethodId]]:

@@ -25,6 +25,7 @@ from typing import Optional, Sequence
 from ..classfile import ClassFormatError
 from ..classfile.assemble import assemble
 from ..counting.per_class import ClassCounter, counters_class_of
+from ..counting.targets import nested_hint, nested_left_out
 from .session import ClassDir, JvmSession
 
 LOADER_CLASS = "pytest_bytecount/Loader"
@@ -47,6 +48,10 @@ class BatchLoaders:
 
     def matched_methods(self, pattern: str) -> list:
         """Not needed: every matched method has an entry in the counts, run or not."""
+        return []
+
+    def hints(self, handle: "Handle") -> list:
+        """None: inclusive counts take in the nested classes a target calls."""
         return []
 
     def _counts(self, handle: "Handle") -> dict:
@@ -83,6 +88,7 @@ class _Counted:
     def __init__(self):
         self.classes: dict = {}  # internal name -> CountedClass
         self.counters: set = set()  # internal names of Counters classes defined
+        self.nested: set = set()  # dotted names of nested classes the patterns leave out that loaded
         self.error: Optional[str] = None
 
 
@@ -102,6 +108,10 @@ class LoadTimeLoaders:
             counters = counters_class_of(name)
             self._by_counters[counters.replace("/", ".")] = name
             dotted += [name.replace("/", "."), counters.replace("/", ".")]
+        # nested classes an exact class pattern leaves out: watched (they load as usual) for the hint
+        self.left_out = nested_left_out(counter.patterns, counter.classpath.class_names())
+        self._watched = {d for names in self.left_out.values() for d in names}
+        dotted += sorted(self._watched)
         self._names = jpype.JClass("java.util.HashSet")(jpype.JClass("java.util.Arrays").asList(
             jpype.JArray(jpype.JString)(dotted)))
         self._bytes: dict = {}  # internal name -> (class bytes, Counters bytes) as Java byte[]
@@ -122,6 +132,9 @@ class LoadTimeLoaders:
         import jpype
 
         try:
+            if dotted in self._watched:
+                counted.nested.add(dotted)
+                return None  # not counted: it loads as usual
             if dotted in self._by_counters:
                 name = self._by_counters[dotted]
                 if name not in counted.classes:
@@ -151,6 +164,12 @@ class LoadTimeLoaders:
     def matched_methods(self, pattern: str) -> list:
         """Every method id ``pattern`` matches (read from the classpath; :class:`TargetError` when none)."""
         return self.counter.matched_methods(pattern)
+
+    def hints(self, handle: "Handle") -> list:
+        """A line per pattern whose left-out nested classes the test loaded (so they may hold its work)."""
+        loaded = handle.counted.nested
+        return [nested_hint(pattern, [d for d in names if d in loaded])
+                for pattern, names in sorted(self.left_out.items()) if loaded.intersection(names)]
 
     def _counts(self, handle: Handle) -> dict:
         counted = handle.counted

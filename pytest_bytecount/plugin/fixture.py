@@ -51,6 +51,10 @@ class BytecountFixture:
         weights = self._weights()
         return counts if weights is None else weights.with_costs(counts)
 
+    def hints(self) -> list:
+        """Lines that may explain the counts: nested classes a target's class pattern leaves out that ran."""
+        return self._loaders.hints(self._handle)
+
     def matched_methods(self, pattern: str) -> list:
         """Every method ``pattern`` matches, loaded or not (:class:`TargetError` when none)."""
         return self._loaders.matched_methods(pattern)

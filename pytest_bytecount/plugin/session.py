@@ -47,7 +47,9 @@ def _carried(report) -> Optional[TestResult]:
 
 
 def _fail(report, result: TestResult, status: str, text: str) -> TestResult:
-    """The result fails with ``text``, and so does the test, unless it failed already."""
+    """The result fails with ``text`` (and the result's hints), and so does the test, unless it failed
+    already."""
+    text = "\n".join([text, *result.hints])
     result.status, result.message = status, text
     if report.outcome == "passed":
         report.outcome = "failed"
@@ -193,6 +195,7 @@ class BytecountSession:
         except Exception as e:  # noqa: BLE001 - the JVM side failed: say so against this test
             return _fail(report, self._result(item, "error"), "error", f"bytecount: could not read the counts: {e}")
         result = self._result(item, "passed", now)
+        result.hints = fixture.hints()
         for method, c in now.items():
             item.user_properties.append((f"bytecount {method} total", c["total"]))
             item.user_properties.append((f"bytecount {method} invocations", c["invocations"]))
@@ -353,6 +356,7 @@ class BytecountSession:
                        run_args=self._run_paths(),
                        weights=tuple(sorted({r.weights for r in self.results.values() if r.weights is not None})),
                        errors=tuple(b.errors), notes=tuple(b.notes), refused=tuple(sorted(self.java.refused)),
+                       hints=tuple(sorted({h for r in self.results.values() for h in r.hints})),
                        written=tuple(str(p) for p in sorted(b.written)),
                        html_report=None if self.html_report is None else str(self.html_report))
 

@@ -33,6 +33,7 @@ class Summary:
     errors: tuple = ()  # problems, shown in red
     notes: tuple = ()  # what was repaired on the way (an unreadable baseline kept as .bak), in yellow
     refused: tuple = ()  # methods left uncounted, and why
+    hints: tuple = ()  # lines that may explain counts (nested classes a class pattern left out ran)
     written: tuple = ()  # baseline files written
     html_report: Optional[str] = None  # where the HTML report was written
 
@@ -102,6 +103,7 @@ class Summary:
         out += [(f"bytecount: {message}", "red") for message in self.errors]
         out += [(f"bytecount: {message}", "yellow") for message in self.notes]
         out += [(f"not counted: {message}", None) for message in self.refused]
+        out += [(hint, "yellow") for hint in self.hints]
         out += [(f"bytecount: wrote {path}", None) for path in self.written]
         if self.html_report is not None:
             out.append((f"bytecount: HTML report {self.html_report}", None))

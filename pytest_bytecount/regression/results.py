@@ -41,13 +41,15 @@ class TestResult:
     weights: Optional[str] = None  # the cost weight table, when one is active
     scaling: Optional[dict] = None  # the complexity check (ScalingResult.to_dict), when the test made one
     test_outcome: Optional[str] = None  # pytest's outcome, once the result reached the controller
+    hints: list = field(default_factory=list)  # lines that may explain the counts (plugin.fixture hints)
 
     def to_dict(self) -> dict:
         out = {"nodeid": self.nodeid, "baseline": self.baseline, "key": self.key, "status": self.status,
                "counts": self.counts, "jvm": self.jvm, "plugin": self.plugin,
                "baseline_counts": self.baseline_counts, "method_status": self.method_status,
                "tripped": self.tripped, "message": self.message}
-        optional = {"weights": self.weights, "scaling": self.scaling, "test_outcome": self.test_outcome}
+        optional = {"weights": self.weights, "scaling": self.scaling, "test_outcome": self.test_outcome,
+                    "hints": self.hints or None}
         out.update((name, value) for name, value in optional.items() if value is not None)  # only when set
         return out
 

@@ -5,7 +5,8 @@ from __future__ import annotations
 import pytest
 
 from pytest_bytecount.classfile.classpath import Classpath
-from pytest_bytecount.counting.targets import MethodId, TargetError, TargetPattern, resolve_targets
+from pytest_bytecount.counting.targets import (MethodId, TargetError, TargetPattern, nested_hint, nested_left_out,
+                                               resolve_targets)
 
 
 @pytest.fixture(scope="module")
@@ -70,3 +71,34 @@ def test_abstract_and_interface_methods_have_nothing_to_count(classpath):
     assert codeless, "the engine fixtures have an interface or abstract method"
     with pytest.raises(TargetError, match="without bytecode"):
         resolve_targets([codeless], classpath)
+
+
+@pytest.mark.parametrize("dotted, matched", [
+    ("pkg.Cls", True), ("pkg.Cls$A", True), ("pkg.Cls$A$B", True), ("pkg.Cls$1", True), ("pkg.Cls.sub.Y", True),
+    ("pkg.ClsY", False), ("pkg.Cls2$A", False), ("pkg.Other$Cls", False), ("other.pkg.Cls$A", False),
+])
+def test_a_class_part_ending_in_dot_star_star_takes_the_class_with_its_nested_classes(dotted, matched):
+    assert TargetPattern.parse("pkg.Cls.**").matches_class(dotted) is matched
+    assert TargetPattern.parse("pkg.Cls.**#run").matches_class(dotted) is matched
+
+
+def test_the_other_class_forms_keep_their_meaning():
+    assert not TargetPattern.parse("pkg.Cls").matches_class("pkg.Cls$A")
+    assert TargetPattern.parse("pkg.Cls$*").matches_class("pkg.Cls$A")
+    assert not TargetPattern.parse("pkg.Cls$*").matches_class("pkg.Cls")
+    assert TargetPattern.parse("pkg.**").matches_class("pkg.a.B$C")
+    assert not TargetPattern.parse("pkg.**").matches_class("pkgx.B")
+    assert not TargetPattern.parse("pkg.*").matches_class("pkg.a.B")
+    assert TargetPattern.parse("**").matches_class("a.B")
+
+
+def test_nested_classes_an_exact_class_pattern_leaves_out():
+    names = ["pkg/Cls", "pkg/Cls$It", "pkg/Cls$It$Deep", "pkg/Cls$1", "pkg/Clsx$A", "pkg/Other"]
+    assert nested_left_out(["pkg.Cls#run"], names) == {"pkg.Cls#run": ["pkg.Cls$1", "pkg.Cls$It", "pkg.Cls$It$Deep"]}
+    assert nested_left_out(["pkg.Cls", "pkg.Cls$It*"], names) == {"pkg.Cls": ["pkg.Cls$1"]}
+    assert nested_left_out(["pkg.Cls.**"], names) == {}  # globs never get the hint
+    assert nested_left_out(["pkg.Other"], names) == {}  # no nested class at all
+    hint = nested_hint("pkg.Cls#run", ["pkg.Cls$1", "pkg.Cls$It", "pkg.Cls$It$Deep", "pkg.Cls$Z"])
+    assert hint.startswith("hint: pkg.Cls#run leaves out 4 nested classes that this test loaded "
+                           "(Cls$1, Cls$It, Cls$It$Deep, ...); the target pkg.Cls.** (beside pkg.Cls#run)")
+    assert "1 nested class that" in nested_hint("pkg.Cls", ["pkg.Cls$1"])

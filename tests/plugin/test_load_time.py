@@ -116,3 +116,69 @@ def test_a_matched_class_that_cannot_be_counted_fails_the_test_that_loads_it(pyt
     result.stdout.fnmatch_lines(["*bytecount: class shop.Broken cannot be loaded: java.lang.ClassFormatError: "
                                  "bytecount: class shop.Broken (*broken*) cannot be instrumented: *",
                                  "The class fails the same way without instrumentation *"])
+
+
+WORDS = {"txt/Words.java": """
+    package txt;
+    import java.util.Iterator;
+    public class Words {
+        public static Iterable<String> split(String s) { return () -> new Cursor(s); }
+        public static int count(String s) {
+            int n = 0;
+            for (String w : split(s)) n++;
+            return n;
+        }
+        static final class Cursor implements Iterator<String> {
+            private final String s;
+            private int at;
+            Cursor(String s) { this.s = s; }
+            public boolean hasNext() { return at < s.length(); }
+            public String next() {
+                int end = s.indexOf(' ', at);
+                if (end < 0) end = s.length();
+                String w = s.substring(at, end);
+                at = end + 1;
+                return w;
+            }
+        }
+    }
+"""}
+
+
+def test_nested_classes_a_class_pattern_leaves_out_get_a_hint_and_dot_star_star_counts_them(pytester):
+    java_project(pytester, WORDS, {"test_words": """
+        import pytest
+
+        @pytest.mark.bytecount("txt.Words#count")
+        def test_outer(bytecount):
+            assert bytecount.jclass("txt.Words").count("a bb ccc") == 3
+
+        @pytest.mark.bytecount("txt.Words.**")
+        def test_family(bytecount):
+            assert bytecount.jclass("txt.Words").count("a bb ccc") == 3
+
+        @pytest.mark.bytecount("txt.Words#count")
+        def test_not_run(bytecount):
+            assert sum(1 for _ in bytecount.jclass("txt.Words").split("a b")) == 2
+    """})
+    result = run(pytester, "--bytecount-update", "--bytecount-json=out.json")
+    result.assert_outcomes(passed=2, failed=1)
+    hint = ("hint: txt.Words#count leaves out 1 nested class that this test loaded (Words$Cursor); "
+            "the target txt.Words.** (beside txt.Words#count) counts txt.Words with its nested classes")
+    # in the failure of the test whose target did not run, and once in the plugin's summary section
+    text = result.stdout.str()
+    failures, _, section = text.partition("= bytecount =")
+    section = section.split("short test summary info")[0]  # which may repeat whole messages
+    assert hint in failures.split("NOT RUN: target 'txt.Words#count'", 1)[1]
+    assert section.splitlines().count(hint) == 1
+    results = json.loads((pytester.path / "out.json").read_text())
+    outer = results["test_words.py::test_outer"]
+    family = results["test_words.py::test_family"]
+    assert outer["hints"] == [hint] and "hints" not in family
+    assert not any("$Cursor" in m for m in outer["counts"])
+    # javac 17 compiles hasNext as aload_0, getfield, aload_0, getfield, invokevirtual, if_icmpge, then
+    # iconst_1, goto (true: 9 instructions) or iconst_0 (false: 8), then ireturn; "a bb ccc" asks 4 times,
+    # 3 true and 1 false: 3 * 9 + 8 = 35
+    has_next = family["counts"]["txt.Words$Cursor#hasNext()Z"]
+    assert (has_next["invocations"], has_next["total"]) == (4, 35)
+    assert "txt.Words#count(Ljava/lang/String;)I" in family["counts"]
