@@ -9,4 +9,5 @@ ROOT = TESTS.parent
 PACKAGE = ROOT / "pytest_bytecount"
 FIXTURES_JAVA = ROOT / "fixtures-java"
 DEMO_SRC = ROOT / "examples" / "demo" / "src"
+EXAMPLES = ROOT / "examples"
 BY_HAND = TESTS / "java-by-hand"  # Java written by hand, counts derived by hand
