@@ -8,7 +8,8 @@ Two kinds, one interface (``new()`` gives a fresh :class:`Handle`; ``handle.coun
   (:mod:`pytest_bytecount.counting.per_class`), so the cost follows what the test loads, not what a pattern
   matches. The loader (``Loader.jasm``, assembled here: no jar at run time) asks Python for the names a
   pattern's class part matches and defines the counted copy child first; every other class loads as in a
-  ``URLClassLoader``.
+  ``URLClassLoader``. The nested classes an exact class pattern leaves out are watched the same way (they
+  load as usual), so a test that loads them gets a hint (:func:`~pytest_bytecount.counting.targets.nested_hint`).
 
 Either way each test (and each determinism rerun) gets a fresh loader: fresh statics, counts from zero.
 """
