@@ -63,6 +63,8 @@ def mutf8_decode(raw: bytes) -> str:
 
 
 def mutf8_encode(text: str) -> bytes:
+    if text.isascii() and "\x00" not in text:  # nearly every name and descriptor: the bytes are the text's
+        return text.encode("ascii")
     out = bytearray()
     for ch in text:
         c = ord(ch)
