@@ -191,6 +191,35 @@ def found_build_layout(root: Path) -> Optional[tuple]:
     return None
 
 
+def configured_classpath(s: Settings, shown: int = 3) -> Optional[str]:
+    """The configured classpath as the pytest header names it, or None when none is configured: the
+    ``classpath`` entries as written, the classpath file with the first ``shown`` of its entries (inside the
+    project: relative to it), and ``$BYTECOUNT_CLASSPATH`` when set. Reads the classpath file only; a file
+    that cannot be read is reported as a usage error later, here it is named alone."""
+    parts = list(s.classpath)
+    if s.classpath_file is not None:
+        root = Path(s.root).absolute()
+        named = _within(s.classpath_file, root)
+        try:
+            entries = [_within(Path(e), root) for e in classpath_file_entries(s.classpath_file)]
+        except ConfigError:
+            entries = None
+        if entries:
+            more = f", and {len(entries) - shown} more" if len(entries) > shown else ""
+            count = f"{len(entries)} entr{'y' if len(entries) == 1 else 'ies'}"
+            named += f" ({count}: {', '.join(entries[:shown])}{more})"
+        parts.append(named)
+    if parts and os.environ.get(ENVIRONMENT_CLASSPATH):
+        parts.append(f"${ENVIRONMENT_CLASSPATH}")
+    return ", ".join(parts) or None
+
+
+def _within(path: Path, root: Path) -> str:
+    """``path`` relative to ``root`` when it lies inside it (``..`` resolved, symlinks kept), else as is."""
+    path = Path(os.path.normpath(path.absolute()))
+    return path.relative_to(root).as_posix() if root == path or root in path.parents else str(path)
+
+
 def classpath_entries(s: Settings) -> list:
     """Every classpath entry, expanded and checked, in order: ``classpath`` (or --bytecount-classpath),
     then ``classpath-file``'s entries (with none of these and no ``sources``: a Maven or Gradle class folder

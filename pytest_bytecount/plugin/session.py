@@ -22,7 +22,7 @@ from ..regression.scaling import ScalingError, check_stored, compare_scaling, re
 from ..regression.status import FAILING, VERDICTS, worse
 from ..regression.weights import WeightsError, WeightTable, load_weights
 from .baselines import Baselines, baseline_key
-from .config import ConfigError, Settings, found_build_layout, load_settings, options_given
+from .config import ConfigError, Settings, configured_classpath, found_build_layout, load_settings, options_given
 from .fixture import BytecountFixture
 from .java import JavaContext
 from .markers import NO_WEIGHTS, BytecountMarker, is_marked, marker_problems, unmarked
@@ -111,7 +111,10 @@ class BytecountSession:
                 return None
             lines = [f"bytecount: using {self.java.jvm_choice().describe()}"]
             s = self.settings()
-            if not (s.classpath or s.classpath_file or s.sources):
+            configured = configured_classpath(s)
+            if configured is not None:
+                lines.append(f"bytecount: classpath {configured}")
+            elif not s.sources:
                 layout = found_build_layout(s.root)
                 if layout is not None:
                     lines.append(f"bytecount: classpath {layout[0]} ({layout[1]} layout; no classpath is configured)")

@@ -93,7 +93,11 @@ def test_a_classpath_file_written_by_the_build_tool(pytester):
     # what mvn dependency:build-classpath -Dmdep.outputFile=target/classpath.txt writes: one line, no newline
     (pytester.path / "target" / "classpath.txt").write_text(str(jar))
     settings(pytester, 'classpath = ["target/classes"]\nclasspath-file = "target/classpath.txt"\n')
-    assert_counts_with_the_library(run(pytester, "--bytecount-update"), pytester)
+    result = run(pytester, "--bytecount-update")
+    assert_counts_with_the_library(result, pytester)
+    # the header names the configured classpath: the entries as written, then the file and what it holds
+    header = "bytecount: classpath target/classes, target/classpath.txt (1 entry: lib/commons-lang3-3.12.0.jar)"
+    assert header in result.stdout.lines
 
 
 def test_a_classpath_file_on_the_command_line_with_relative_entries(pytester):
@@ -104,13 +108,16 @@ def test_a_classpath_file_on_the_command_line_with_relative_entries(pytester):
     settings(pytester, "")
     result = run(pytester, "--bytecount-update", "--bytecount-classpath-file", "build/cp.txt")
     assert_counts_with_the_library(result, pytester)
+    assert "bytecount: classpath build/cp.txt (2 entries: target/classes, lib/*)" in result.stdout.lines
 
 
 def test_the_environment_adds_entries(pytester, monkeypatch):
     shop(pytester)
     settings(pytester, 'classpath = ["target/classes"]\n')
     monkeypatch.setenv("BYTECOUNT_CLASSPATH", f"{pytester.path}/lib/*")
-    assert_counts_with_the_library(run(pytester, "--bytecount-update"), pytester)
+    result = run(pytester, "--bytecount-update")
+    assert_counts_with_the_library(result, pytester)
+    assert "bytecount: classpath target/classes, $BYTECOUNT_CLASSPATH" in result.stdout.lines
 
 
 @pytest.mark.parametrize("classes, tool", [("target/classes", "Maven"), ("build/classes/java/main", "Gradle")])
