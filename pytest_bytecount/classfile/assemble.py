@@ -70,6 +70,7 @@ def push_int(cp: ConstantPool, value: int) -> Insn:
 #     aload sum indexed                     the two-byte ``aload <n>`` even for slots 0-3
 #     iinc i 1 / bipush 16 / sipush -300 / push $SIZE (the shortest int push) / newarray long
 #     getstatic NAME                        a field of this class, as declared
+#     getfield owner/Cls.name I             a field of another class, with its descriptor
 #     invokestatic owner/Cls.name(I)V       ``name(I)V`` alone: a method of this class
 #     invokeinterface java/util/Set.contains(Ljava/lang/Object;)Z   (the count operand is computed)
 #     new / anewarray / checkcast / instanceof pkg/Cls
@@ -418,6 +419,11 @@ def _cp_operand(line: _Line, opcode: int, args: list, scope: _Scope) -> int:
         if not args or (args[0] in ("field", "method")):
             raise line.error(f"{mnemonic} takes a string, class or int constant")
         return _constant(line, args, scope)
+    if mnemonic in ("getstatic", "putstatic", "getfield", "putfield") and len(args) == 2:
+        owner, _, name = args[0].rpartition(".")  # another class's field: owner/Cls.name descriptor
+        if not owner or not name:
+            raise line.error(f"not a field reference: {args[0]!r} (owner/Cls.name descriptor, or NAME)")
+        return scope.cf.constant_pool.add_fieldref(owner, name, args[1])
     _arity(line, args, 1)
     if mnemonic in ("getstatic", "putstatic", "getfield", "putfield"):
         return _field_ref(line, args[0], scope)

@@ -21,7 +21,7 @@ from typing import Iterable, Optional
 
 from .cache import map_from_json, map_to_json, plugin_digest
 
-FORMAT = 1
+FORMAT = 2
 
 
 def key(data: bytes, methods: Iterable[tuple], options: str) -> str:
@@ -54,7 +54,8 @@ def load(cache_dir: Path, entry_key: str, name: str) -> Optional[dict]:
             return None
         counted = {"name": name, "data": data, "counters_name": str(header["counters_name"]),
                    "counters_data": counters, "maps": tuple(map_from_json(m) for m in header["maps"]),
-                   "size": int(header["size"]), "refused": tuple(str(r) for r in header["refused"])}
+                   "size": int(header["size"]), "refused": tuple(str(r) for r in header["refused"]),
+                   "inclusive": bool(header["inclusive"]), "targets": tuple(str(t) for t in header["targets"])}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None  # missing, torn or foreign: rebuild
     try:
@@ -67,7 +68,8 @@ def load(cache_dir: Path, entry_key: str, name: str) -> Optional[dict]:
 def store(cache_dir: Path, entry_key: str, counted) -> None:
     """Write ``counted`` under ``entry_key``; best effort (a read-only or full disk only costs the speed-up)."""
     header = {"format": FORMAT, "key": entry_key, "name": counted.name, "counters_name": counted.counters_name,
-              "size": counted.size, "refused": list(counted.refused), "maps": [map_to_json(m) for m in counted.maps],
+              "size": counted.size, "refused": list(counted.refused), "inclusive": counted.inclusive,
+              "targets": list(counted.targets), "maps": [map_to_json(m) for m in counted.maps],
               "data_length": len(counted.data), "data_sha256": hashlib.sha256(counted.data).hexdigest(),
               "counters_sha256": hashlib.sha256(counted.counters_data).hexdigest()}
     blob = json.dumps(header, sort_keys=True).encode("utf-8") + b"\n" + counted.data + counted.counters_data

@@ -15,7 +15,6 @@ from ..classfile.assemble import push_int
 from ..classfile.code import COMPUTE_FRAME, AddedLocalsFrame, Handler, Label
 from ..classfile.frames import INTEGER, LONG, TOP, UNINITIALIZED_THIS, Obj, type_from_descriptor
 from .countermap import CounterMap
-from .inclusive import INCLUSIVE_CLASS
 from .keys import INVOKES, alloc_key, call_key
 from .method_plan import BLOCKS, KEYS, PATHS, MethodPlan
 from .runtime import MAX_VALUES_PER_CALL, RUNTIME_CLASS, add_descriptor
@@ -69,7 +68,8 @@ class _Emitter:
         self.wide = plan.wide
         self.kind = "J" if plan.wide else "I"
         self.per_call = MAX_VALUES_PER_CALL if not plan.wide else MAX_VALUES_PER_CALL // 2  # argument slots
-        self.owner = runtime if plan.hooks is None else INCLUSIVE_CLASS  # Inclusive.add: flat, then targets'
+        # with inclusive hooks, the normal report goes to the flat counters and then every active target's
+        self.owner, self.add_name = (runtime, "add") if plan.hooks is None else (plan.hooks.add_owner, plan.hooks.add_name)
         self.edits: dict = {id(i): [] for i in self.insns}
         self.init: list = []
         self.after: list = []
@@ -169,7 +169,8 @@ class _Emitter:
             out.append(push_int(self.cp, target.base + start))
             for j, slot in enumerate(chunk, start):
                 out += self._push(j - shift, None if slot == "one" else slot)  # "one", like None: the constant 1
-            add = self.cp.add_methodref(owner or self.runtime, "add", add_descriptor(len(chunk), self.kind))
+            add = self.cp.add_methodref(owner or self.runtime, "add" if owner is None else self.add_name,
+                                        add_descriptor(len(chunk), self.kind))
             out.append(Insn(op.INVOKESTATIC, add))
             self.arities.add((self.kind, len(chunk)))
         return out
@@ -208,7 +209,7 @@ class _Emitter:
             for insn in returns:
                 self.edits[id(insn)] += [push_int(self.cp, self.cmap.base), Insn(op.ILOAD, self.path_slot),
                                          Insn(op.IADD), Insn(op.ICONST_1), Insn(op.INVOKESTATIC, self.cp.add_methodref(
-                                             self.owner, "add", add_descriptor(1, "I")))]
+                                             self.owner, self.add_name, add_descriptor(1, "I")))]
         if exit_label is not None:
             rtype = _return_type(self.plan.method)
             if rtype != "V":

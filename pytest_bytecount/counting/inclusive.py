@@ -313,26 +313,48 @@ def _value_ops(desc: str) -> list:
 
 
 class MethodHooks:
-    """The inclusive-mode code of one instrumented method: its entry, its exits and its armed calls."""
+    """The inclusive-mode code of one instrumented method: its entry, its exits and its armed calls.
+
+    ``runtime`` is the support class the hooks call; the flat report of a method with hooks goes to
+    ``add_owner.add_name`` (``Inclusive.add``: flat, then every active target's pending buffer)."""
+
+    runtime = INCLUSIVE_CLASS
+    key_type = "I"  # how a selector or an exact method is named at run time: an int of the batch
 
     def __init__(self, plan: InclusivePlan, cf, method):
         self.plan = plan
         self.cp = cf.constant_pool
         self.method = method
         self.mid = MethodId(cf.name, method.name, method.descriptor)
+        self.add_owner, self.add_name = INCLUSIVE_CLASS, "add"
 
     def _call(self, name: str, desc: str) -> Insn:
-        return Insn(op.INVOKESTATIC, self.cp.add_methodref(INCLUSIVE_CLASS, name, desc))
+        return Insn(op.INVOKESTATIC, self.cp.add_methodref(self.runtime, name, desc))
+
+    def _selector(self, key: tuple) -> Insn:
+        """Push the run-time name of a selector (name, descriptor); 0 when nothing can be armed with it."""
+        return push_int(self.cp, self.plan.selectors.get(key, 0))
+
+    def _exact(self, mid: MethodId) -> Insn:
+        """Push the run-time name of one method."""
+        return push_int(self.cp, self.plan.ids.get(mid, 0))
+
+    def _target(self) -> Insn:
+        """Push this method's target index, or -1."""
+        return push_int(self.cp, self.plan.target_index.get(self.mid, -1))
+
+    def _instrumented(self, candidates: list) -> list:
+        return [c for c in candidates if c in self.plan.ids]
 
     def enter(self, token: int) -> list:
-        """``token = Inclusive.enter(this or null, selector, id, target index or -1)``."""
+        """``token = enter(this or null, selector, id, target index or -1)``."""
         m = self.method
         instance = not m.access_flags & ACC_STATIC and m.name != "<init>"
-        sel = self.plan.selectors.get((m.name, m.descriptor), 0) if instance else 0
-        return [Insn(op.ALOAD_0 if instance else op.ACONST_NULL), push_int(self.cp, sel),
-                push_int(self.cp, self.plan.ids.get(self.mid, 0)),
-                push_int(self.cp, self.plan.target_index.get(self.mid, -1)),
-                self._call("enter", "(Ljava/lang/Object;III)J"), Insn(op.LSTORE, token)]
+        k = self.key_type
+        selector = self._selector((m.name, m.descriptor)) if instance else \
+            Insn(op.ACONST_NULL if k != "I" else op.ICONST_0)
+        return [Insn(op.ALOAD_0 if instance else op.ACONST_NULL), selector, self._exact(self.mid), self._target(),
+                self._call("enter", f"(Ljava/lang/Object;{k}{k}I)J"), Insn(op.LSTORE, token)]
 
     def leave(self, token: int) -> list:
         return [Insn(op.LLOAD, token), self._call("leave", "(J)V")]
@@ -346,7 +368,7 @@ class MethodHooks:
             return None
         index = insn.arg[0] if insn.opcode == op.INVOKEINTERFACE else insn.arg
         owner, name, desc = self.cp.member_ref(index)
-        found = [c for c in self.plan.hierarchy.candidates(insn.opcode, owner, name, desc) if c in self.plan.ids]
+        found = self._instrumented(self.plan.hierarchy.candidates(insn.opcode, owner, name, desc))
         if not found:
             return None
         if insn.opcode in (op.INVOKESTATIC, op.INVOKESPECIAL):
@@ -357,19 +379,19 @@ class MethodHooks:
         return 0 if site.exact is not None else sum(s for _, _, s in _value_ops(site.selector[1]))
 
     def arm(self, site: CallSite, spill: int) -> list:
-        """Code before the invoke: ``Inclusive.arm(null, id)``, or spill the arguments to the locals from
-        ``spill`` on, ``Inclusive.arm(receiver, selector)`` and reload them (no branch in between, so no
+        """Code before the invoke: ``arm(null, id)``, or spill the arguments to the locals from
+        ``spill`` on, ``arm(receiver, selector)`` and reload them (no branch in between, so no
         stack map frame needs those locals)."""
-        arm = self._call("arm", "(Ljava/lang/Object;I)V")
+        arm = self._call("arm", f"(Ljava/lang/Object;{self.key_type})V")
         if site.exact is not None:
-            return [Insn(op.ACONST_NULL), push_int(self.cp, self.plan.ids[site.exact]), arm]
+            return [Insn(op.ACONST_NULL), self._exact(site.exact), arm]
         ops = _value_ops(site.selector[1])
         slots, at = [], spill
         for _, _, size in ops:
             slots.append(at)
             at += size
         out = [Insn(store, slot) for (store, _, _), slot in reversed(list(zip(ops, slots)))]
-        out += [Insn(op.DUP), push_int(self.cp, self.plan.selectors[site.selector]), arm]
+        out += [Insn(op.DUP), self._selector(site.selector), arm]
         out += [Insn(load, slot) for (_, load, _), slot in zip(ops, slots)]
         return out
 

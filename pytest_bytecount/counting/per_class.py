@@ -21,6 +21,8 @@ from ..classfile import ClassFile, ClassFormatError
 from ..classfile.classpath import Classpath
 from . import class_cache
 from .counts import add_bytecode_sha256, counts_from_values
+from .inclusive import Hierarchy
+from .inclusive_by_class import ClassLinks
 from .runtime import build_runtime_class
 from .targets import MethodId, TargetError, TargetPattern, resolve_targets
 from .transform import STRATEGIES, Batch, instrument_class
@@ -44,32 +46,44 @@ class CountedClass:
     maps: tuple  # CounterMaps, indexes from 0 in its Counters class
     size: int
     refused: tuple  # methods left uncounted (over 64 KB), one message each
+    inclusive: bool = False  # every method counted and linked (inclusive_by_class); only targets reported
+    targets: tuple = ()  # with inclusive counts: the method ids of its targets
 
     def counts(self, values: Sequence[int]) -> dict:
-        """The contract's counts of this class's methods from its Counters' values."""
-        return add_bytecode_sha256(counts_from_values(self.maps, values), self.maps)
+        """The contract's counts of this class's methods (with inclusive counts: of its targets) from its
+        Counters' values."""
+        maps = self.maps if not self.inclusive else [m for m in self.maps if str(m.method) in self.targets]
+        return add_bytecode_sha256(counts_from_values(maps, values), maps)
 
 
 class ClassCounter:
     """The methods ``patterns`` match, counted class by class on demand.
 
-    ``cache_dir``: keep and reuse each counted class there (:mod:`.class_cache`); None: in memory only."""
+    ``cache_dir``: keep and reuse each counted class there (:mod:`.class_cache`); None: in memory only.
+    ``inclusive``: every method of every application class is counted and linked, and the patterns name
+    the targets (:mod:`.inclusive_by_class`)."""
 
     def __init__(self, classpath: Classpath, patterns: Iterable[str], strategy: str = "block",
-                 abrupt: bool = False, allocations: bool = False, cache_dir: Optional[Path] = None):
+                 abrupt: bool = False, allocations: bool = False, cache_dir: Optional[Path] = None,
+                 inclusive: bool = False):
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown counting strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}")
         self.classpath = classpath
         self.patterns = list(patterns)
         self.parsed = [TargetPattern.parse(p) for p in self.patterns]
         self.strategy, self.abrupt, self.allocations = strategy, abrupt, allocations
-        self.options = f"{strategy} abrupt={abrupt} allocations={allocations}"
+        self.options = f"{strategy} abrupt={abrupt} allocations={allocations}" + (" inclusive" if inclusive else "")
+        self.inclusive = inclusive
+        self.hierarchy = Hierarchy(classpath) if inclusive else None
         self.cache_dir = cache_dir
         self._counted: dict = {}  # internal name -> CountedClass or None (nothing of it is matched)
         self.cache_hits = 0
 
     def candidates(self) -> list:
-        """The internal names of the classes the patterns' class parts match (names only: nothing is read)."""
+        """The internal names of the classes the patterns' class parts match (names only: nothing is read);
+        with inclusive counts, every application class."""
+        if self.inclusive:
+            return [n for n in self.classpath.class_names() if not n.startswith("java/")]
         return [n for n in self.classpath.class_names() if any(p.matches_class(n.replace("/", ".")) for p in self.parsed)]
 
     def check(self) -> None:
@@ -100,8 +114,11 @@ class ClassCounter:
             return self._counted[internal_name]
         data = self.classpath.read(internal_name)
         try:
-            wanted = self._wanted(ClassFile.parse(data))
-            result = None if not wanted else self._count(internal_name, data, wanted)
+            cf = ClassFile.parse(data)
+            wanted = self._wanted(cf)
+            if self.inclusive:
+                targets, wanted = wanted, [MethodId(cf.name, m.name, m.descriptor) for m in cf.methods if m.has_code()]
+            result = None if not wanted else self._count(internal_name, data, wanted, targets if self.inclusive else ())
         except ClassFormatError as e:
             raise ClassFormatError(f"class {internal_name.replace('/', '.')} "
                                    f"({self.classpath.location(internal_name)}) cannot be instrumented: {e}") from None
@@ -114,19 +131,25 @@ class ClassCounter:
         return sorted(MethodId(cf.name, m.name, m.descriptor) for m in cf.methods
                       if m.has_code() and any(p.matches_method(m.name, m.descriptor) for p in patterns))
 
-    def _count(self, name: str, data: bytes, wanted: list) -> CountedClass:
-        key = class_cache.key(data, [(m.name, m.descriptor) for m in wanted], self.options)
+    def _count(self, name: str, data: bytes, wanted: list, targets: Sequence[MethodId] = ()) -> CountedClass:
+        options = self.options + "".join(f" target={m.name}{m.descriptor}" for m in targets)
+        key = class_cache.key(data, [(m.name, m.descriptor) for m in wanted], options)
         if self.cache_dir is not None:
             hit = class_cache.load(self.cache_dir, key, name)
             if hit is not None:
                 self.cache_hits += 1
                 return CountedClass(**hit)
         counters = counters_class_of(name)
-        batch = Batch(self.strategy, abrupt=self.abrupt, allocations=self.allocations, runtime=counters)
+        links = ClassLinks(self.hierarchy, counters, [(m.name, m.descriptor) for m in targets]) \
+            if self.inclusive else None
+        batch = Batch(self.strategy, abrupt=self.abrupt, allocations=self.allocations, runtime=counters,
+                      inclusive=links)
         result = instrument_class(data, wanted, batch)
-        counted = CountedClass(name, result.data, counters, build_runtime_class(batch.size, batch.arities or {("I", 1)},
-                                                                                counters),
-                               tuple(batch.maps), batch.size, tuple(result.refused))
+        arities = batch.arities or {("I", 1)}
+        more = links.counters_inserts(name, batch.size, arities) if links is not None else None
+        counted = CountedClass(name, result.data, counters, build_runtime_class(batch.size, arities, counters, more),
+                               tuple(batch.maps), batch.size, tuple(result.refused), self.inclusive,
+                               tuple(str(m) for m in targets))
         if self.cache_dir is not None:
             class_cache.store(self.cache_dir, key, counted)
         return counted

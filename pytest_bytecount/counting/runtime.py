@@ -24,7 +24,7 @@ from __future__ import annotations
 import re
 from functools import lru_cache
 from importlib import resources
-from typing import Iterable
+from typing import Iterable, Optional
 
 from ..classfile.assemble import assemble
 
@@ -45,13 +45,18 @@ def support_source(name: str) -> str:
     return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
 
 
-def build_runtime_class(size: int, arities: Iterable[tuple], name: str = RUNTIME_CLASS) -> bytes:
+def build_runtime_class(size: int, arities: Iterable[tuple], name: str = RUNTIME_CLASS,
+                        more: Optional[dict] = None) -> bytes:
     """The Counters class for ``size`` counters, with an ``add`` overload per (kind, arity) used. ``name``:
-    the class's internal name (a class counted on its own gets a Counters class of its own)."""
+    the class's internal name (a class counted on its own gets a Counters class of its own). ``more``:
+    text for its ``.insert`` points ``fields``, ``clinit`` (at the start of its static initializer) and
+    ``methods`` (:mod:`.inclusive_by_class` adds its links to inclusive counts there)."""
     text = support_source("Counters.jasm")
     if name != RUNTIME_CLASS:
         text = re.sub(rf"(?<=[ \t]){re.escape(RUNTIME_CLASS)}(?=\s)", lambda _: name, text)
-    return assemble(text, "Counters.jasm", {"SIZE": max(size, 1)}, {"add": add_overloads(arities)})
+    inserts = {"fields": "", "clinit": "", "methods": "", **(more or {})}
+    inserts["add"] = add_overloads(arities) + "\n" + inserts.pop("methods")
+    return assemble(text, "Counters.jasm", {"SIZE": max(size, 1)}, inserts)
 
 
 def add_overloads(arities: Iterable[tuple]) -> str:

@@ -1,17 +1,15 @@
 """A test's class loaders, and reading their counts back.
 
-Two kinds, one interface (``new()`` gives a fresh :class:`Handle`; ``handle.counts()`` reads it):
+:class:`LoadTimeLoaders` (``new()`` gives a fresh :class:`Handle`; ``handle.counts()`` reads it): each
+matched class is counted when the test's loader first asks for it (:mod:`pytest_bytecount.counting.per_class`),
+so the cost follows what the test loads, not what a pattern matches. With inclusive counts every
+application class is, with its invocations linked (:mod:`pytest_bytecount.counting.inclusive_by_class`).
+The loader (``Loader.jasm``, assembled here: no jar at run time) asks Python for the names it may answer
+for and defines the counted copy child first; every other class loads as in a ``URLClassLoader``. The
+nested classes an exact class pattern leaves out are watched the same way (they load as usual), so a test
+that loads them gets a hint (:func:`~pytest_bytecount.counting.targets.nested_hint`).
 
-- :class:`BatchLoaders`: a batch instrumented up front (inclusive counts need the whole call graph): a
-  ``URLClassLoader`` whose first entry holds the instrumented copies, then the classpath;
-- :class:`LoadTimeLoaders`: each matched class is counted when the test's loader first asks for it
-  (:mod:`pytest_bytecount.counting.per_class`), so the cost follows what the test loads, not what a pattern
-  matches. The loader (``Loader.jasm``, assembled here: no jar at run time) asks Python for the names a
-  pattern's class part matches and defines the counted copy child first; every other class loads as in a
-  ``URLClassLoader``. The nested classes an exact class pattern leaves out are watched the same way (they
-  load as usual), so a test that loads them gets a hint (:func:`~pytest_bytecount.counting.targets.nested_hint`).
-
-Either way each test (and each determinism rerun) gets a fresh loader: fresh statics, counts from zero.
+Each test (and each determinism rerun) gets a fresh loader: fresh statics, counts from zero.
 """
 
 from __future__ import annotations
@@ -25,44 +23,17 @@ from typing import Optional, Sequence
 
 from ..classfile import ClassFormatError
 from ..classfile.assemble import assemble
+from ..counting.inclusive_by_class import INCLUSIVE_BY_CLASS, exact_name, inclusive_by_class_bytes, inclusive_of, \
+    read_committed
 from ..counting.per_class import ClassCounter, counters_class_of
-from ..counting.targets import nested_hint, nested_left_out
-from .session import ClassDir, JvmSession
+from ..counting.targets import MethodId, nested_hint, nested_left_out
+from .session import JvmSession
 
 LOADER_CLASS = "pytest_bytecount/Loader"
 
 
 class CountingError(RuntimeError):
     """A class the test loaded could not be counted."""
-
-
-class BatchLoaders:
-    """Loaders over a batch instrumented up front (:class:`~pytest_bytecount.counting.instrumented.Instrumented`)."""
-
-    def __init__(self, jvm: JvmSession, instrumented, classpath: Sequence[Path]):
-        self.jvm, self.instrumented, self.classpath = jvm, instrumented, list(classpath)
-        self.classdir = ClassDir(instrumented)
-        self.refused = list(instrumented.refused)
-
-    def new(self) -> "Handle":
-        return Handle(self.jvm.loader(self.classdir.path, self.classpath), self._counts)
-
-    def matched_methods(self, pattern: str) -> list:
-        """Not needed: every matched method has an entry in the counts, run or not."""
-        return []
-
-    def hints(self, handle: "Handle") -> list:
-        """None: inclusive counts take in the nested classes a target calls."""
-        return []
-
-    def _counts(self, handle: "Handle") -> dict:
-        from ..counting.counts import add_bytecode_sha256
-
-        values = self.jvm.read_counters(handle.loader, self.instrumented.size)
-        return add_bytecode_sha256(self.instrumented.counts(values), self.instrumented.reported())
-
-    def close(self) -> None:
-        self.classdir.close()
 
 
 class Handle:
@@ -109,8 +80,11 @@ class LoadTimeLoaders:
             counters = counters_class_of(name)
             self._by_counters[counters.replace("/", ".")] = name
             dotted += [name.replace("/", "."), counters.replace("/", ".")]
-        # nested classes an exact class pattern leaves out: watched (they load as usual) for the hint
-        self.left_out = nested_left_out(counter.patterns, counter.classpath.class_names())
+        if counter.inclusive:  # the support class behind the links, one per test loader: fresh state
+            dotted.append(INCLUSIVE_BY_CLASS.replace("/", "."))
+        # nested classes an exact class pattern leaves out: watched (they load as usual) for the hint; with
+        # inclusive counts they are counted (and their work is in the target's inclusive counts)
+        self.left_out = {} if counter.inclusive else nested_left_out(counter.patterns, counter.classpath.class_names())
         self._watched = {d for names in self.left_out.values() for d in names}
         dotted += sorted(self._watched)
         self._names = jpype.JClass("java.util.HashSet")(jpype.JClass("java.util.Arrays").asList(
@@ -136,6 +110,10 @@ class LoadTimeLoaders:
             if dotted in self._watched:
                 counted.nested.add(dotted)
                 return None  # not counted: it loads as usual
+            if dotted == INCLUSIVE_BY_CLASS.replace("/", "."):
+                if "support" not in self._bytes:
+                    self._bytes["support"] = jpype.JArray(jpype.JByte)(inclusive_by_class_bytes())
+                return self._bytes["support"]
             if dotted in self._by_counters:
                 name = self._by_counters[dotted]
                 if name not in counted.classes:
@@ -182,7 +160,31 @@ class LoadTimeLoaders:
             values = [0] * cls.size if name not in counted.counters else \
                 self.jvm.read_counters(handle.loader, cls.size, cls.counters_name)
             out.update(cls.counts(values))
+        if self.counter.inclusive:
+            self._add_inclusive(handle, out)
         return dict(sorted(out.items()))
+
+    def _add_inclusive(self, handle: Handle, out: dict) -> None:
+        """Give every target its ``"inclusive"`` object, from the committed values of the test's support class."""
+        import jpype
+
+        counted = handle.counted
+        support = jpype.JClass(jpype.JClass("java.lang.Class").forName(INCLUSIVE_BY_CLASS.replace("/", "."), True,
+                                                                         handle.loader))
+        classes = [None if n is None else str(n) for n in support.names(True)]
+        targets = [str(t) for t in support.names(False)]
+        from array import array
+
+        committed = read_committed(array("q", bytes(memoryview(support.snapshot()))).tolist())
+        by_target: dict = {}
+        for (t, slot), values in committed.items():
+            cls = counted.classes[classes[slot]]
+            by_target.setdefault(t, []).append((cls.maps, values))
+        index = {exact: t for t, exact in enumerate(targets)}
+        for name in sorted(counted.classes):
+            for mid in counted.classes[name].targets:
+                t = index.get(exact_name(MethodId.parse(mid)))
+                out[mid] = dict(sorted({**out[mid], "inclusive": inclusive_of(by_target.get(t, []))}.items()))
 
     def close(self) -> None:
         pass

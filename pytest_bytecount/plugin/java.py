@@ -11,11 +11,10 @@ import pytest
 from .. import __version__
 from ..classfile import ClassFormatError
 from ..classfile.classpath import Classpath, ClasspathError
-from ..counting.instrument import instrument
 from ..counting.targets import TargetError
 from ..jvm.javac import JavacError, compile_sources
 from ..counting.per_class import ClassCounter
-from ..jvm.loaders import BatchLoaders, LoadTimeLoaders
+from ..jvm.loaders import LoadTimeLoaders
 from ..jvm.session import JvmChoice, JvmError, JvmSession, choose_jvm
 from .config import ConfigError, Settings, classpath_entries, compile_classpath_entries
 from .project_cache import project_cache, remove_unused
@@ -35,7 +34,7 @@ class JavaContext:
         self._cache_folder: Optional[Path] = None
         self._jvm_choice: Optional[JvmChoice] = None
         self._jvm: Optional[JvmSession] = None
-        self._batches: dict = {}  # (targets, options) -> BatchLoaders or LoadTimeLoaders
+        self._batches: dict = {}  # (targets, options) -> LoadTimeLoaders
         self.jvm_version: Optional[str] = None  # once the JVM runs
         self.unusable: Optional[str] = None  # why no counted test can run (every one fails with it)
 
@@ -109,25 +108,21 @@ class JavaContext:
 
     def loaders_for(self, targets: tuple, abrupt: bool = False, allocations: bool = False, inclusive: bool = False):
         """The loaders of a marker's targets, made once per session (each test still gets a fresh loader).
-        Without inclusive counts a matched class is counted when a test's loader first asks for it; with
-        them, the targets and every method they may reach are instrumented up front."""
+        A matched class is counted when a test's loader first asks for it; with inclusive counts, every
+        application class is, and the invocations of all their methods are linked."""
         key = (targets, abrupt, allocations, inclusive)
         loaders = self._batches.get(key)
         if loaders is None:
             cache = None if self._config.option.bytecount_no_cache else self.cache_folder()
             try:
-                if inclusive:
-                    made = instrument(self.classpath(), list(targets), cache_dir=cache and cache / "instrumented",
-                                      abrupt=abrupt, allocations=allocations, inclusive=True)
-                else:
-                    made = ClassCounter(self.classpath(), targets, abrupt=abrupt, allocations=allocations,
-                                        cache_dir=cache and cache / "counted")
-                    made.check()
+                made = ClassCounter(self.classpath(), targets, abrupt=abrupt, allocations=allocations,
+                                    cache_dir=cache and cache / "counted", inclusive=inclusive)
+                made.check()
             except (TargetError, ClassFormatError) as e:
                 pytest.fail(f"bytecount: {e}", pytrace=False)
             try:
                 jvm, entries = self.jvm(), self.classpath().entries
-                loaders = BatchLoaders(jvm, made, entries) if inclusive else LoadTimeLoaders(jvm, made, entries)
+                loaders = LoadTimeLoaders(jvm, made, entries)
             except JvmError as e:
                 self.unusable = f"bytecount: {e}"
                 pytest.fail(self.unusable, pytrace=False)

@@ -65,13 +65,13 @@ def ours(classes, tmp_path_factory):
     """{main: counts} per (strategy, abrupt), from one JPype JVM (HotSpot 17) each."""
     cache: dict = {}
 
-    def get(strategy: str, abrupt: bool = False) -> dict:
-        if (strategy, abrupt) not in cache:
+    def get(strategy: str, abrupt: bool = False, load_time: bool = False) -> dict:
+        if (strategy, abrupt, load_time) not in cache:
             jobs = [{"classpath": [str(classes)], "targets": CASES[m], "main": m, "strategy": strategy,
-                     "inclusive": True, "abrupt": abrupt} for m in MAINS]
+                     "inclusive": True, "abrupt": abrupt, "load_time": load_time} for m in MAINS]
             tmp = tmp_path_factory.mktemp(f"inclusive-{strategy}-{abrupt}")
-            cache[(strategy, abrupt)] = dict(zip(MAINS, run_jobs(jobs, tmp, str(jdk17_home()))))
-        return cache[(strategy, abrupt)]
+            cache[(strategy, abrupt, load_time)] = dict(zip(MAINS, run_jobs(jobs, tmp, str(jdk17_home()))))
+        return cache[(strategy, abrupt, load_time)]
 
     return get
 
@@ -92,19 +92,22 @@ def _without_methods(inclusive: dict) -> dict:
     return {k: v for k, v in inclusive.items() if k != "methods"}
 
 
+@pytest.mark.parametrize("load_time", [False, True], ids=["batch", "load-time"])
 @pytest.mark.parametrize("strategy", ["block", "instruction"])
 @pytest.mark.parametrize("main", MAINS, ids=[m.split(".")[-1] for m in MAINS])
-def test_inclusive_counts_equal_the_oracle(ours, oracle, main, strategy):
-    got = ours(strategy)[main]
+def test_inclusive_counts_equal_the_oracle(ours, oracle, main, strategy, load_time):
+    got = ours(strategy, load_time=load_time)[main]
     assert "error" not in got, got
     expected = oracle(main)
     assert set(got) == set(CASES[main]), "only the targets are reported, never their callees"
     for target in CASES[main]:
-        flat = {k: v for k, v in got[target].items() if k != "inclusive"}
+        flat = {k: v for k, v in got[target].items() if k not in ("inclusive", "bytecode_sha256")}
         assert flat == expected[target], f"{target}: flat counts changed by inclusive mode"
         assert _without_methods(got[target]["inclusive"]) == _without_methods(expected.inclusive[target]), target
-        # every method the oracle saw contribute was instrumented (and listed) by the plugin
-        assert set(expected.inclusive[target]["methods"]) <= set(got[target]["inclusive"]["methods"]), target
+        if load_time:  # the methods that contributed, exactly
+            assert got[target]["inclusive"]["methods"] == expected.inclusive[target]["methods"], target
+        else:  # every method the oracle saw contribute was instrumented (and listed) by the batch
+            assert set(expected.inclusive[target]["methods"]) <= set(got[target]["inclusive"]["methods"]), target
 
 
 def test_exits_by_exception_are_still_tallied_apart_with_inclusive_counts(ours, oracle):
@@ -237,13 +240,34 @@ def test_instrumented_classes_pass_the_classfile_api_verifier(classes):
             assert set(verdict.skipped) <= {"pytest_bytecount/Counters", "pytest_bytecount/Inclusive"}, verdict.skipped
 
 
+def test_classes_counted_as_they_load_pass_the_classfile_api_verifier(classes):
+    """Every method of every class counted and linked, as the plugin does with inclusive counts."""
+    from pytest_bytecount.classfile import ClassFile
+    from pytest_bytecount.classfile.classpath import Classpath
+    from pytest_bytecount.counting.per_class import ClassCounter
+
+    classpath = Classpath.parse([str(classes)])
+    for strategy, abrupt in (("block", False), ("instruction", True)):
+        counter = ClassCounter(classpath, [t for m in MAINS for t in CASES[m]], strategy, abrupt, inclusive=True)
+        counted = [counter.count(name) for name in counter.candidates()]
+        out = {c.name: c.data for c in counted if c is not None}
+        with_code = [n for n in counter.candidates() if any(m.has_code() for m in ClassFile.parse(classpath.read(n)).methods)]
+        assert sorted(out) == sorted(with_code) and len(out) > 15  # an interface without code loads as it is
+        assert sum(len(c.targets) for c in counted if c is not None) == sum(len(CASES[m]) for m in MAINS)
+        verdict = verify_classfile_api(out, [classes])
+        assert dict(verdict) == {}, (strategy, abrupt)
+        assert not verdict.skipped, verdict.skipped
+
+
 # The counting fixtures (tests/support/counting_fixtures.py; javac 17, javac 8 with its private calls as
 # invokespecial and accessor methods, ecj 45.3 and 48.0 with jsr/ret) with every method of their classes a
 # target: recursion, exceptions escaping frames, monitors, constructors with branches before super(...),
 # static initializers, lambdas, 8 threads. The targets are named by javap, not by the plugin. Variants:
-# (build, strategy, with exits by exception and allocations recorded too).
-VARIANTS = [("javac17", "block", False), ("javac8", "block", False), ("ecj45", "block", False),
-            ("javac17", "instruction", True), ("ecj48", "block", True)]
+# (build, strategy, with exits by exception and allocations recorded too, counted as the classes load
+# as the plugin does instead of as one batch).
+VARIANTS = [("javac17", "block", False, False), ("javac8", "block", False, False), ("ecj45", "block", False, False),
+            ("javac17", "instruction", True, False), ("ecj48", "block", True, False),
+            ("javac17", "block", False, True), ("javac8", "instruction", False, True), ("ecj45", "block", True, True)]
 BROAD = [(v, main) for v in VARIANTS for main in BUILD_MAINS[v[0]]]
 
 
@@ -253,10 +277,11 @@ def broad(counting_classes, tmp_path_factory):
 
     def get(variant: tuple) -> dict:
         if variant not in cache:
-            build, strategy, abrupt = variant
+            build, strategy, abrupt, load_time = variant
             mains = BUILD_MAINS[build]
             jobs = [{"classpath": [str(counting_classes[build])], "targets": _every_method(counting_classes[build], m),
-                     "main": m, "strategy": strategy, "inclusive": True, "abrupt": abrupt, "allocations": abrupt}
+                     "main": m, "strategy": strategy, "inclusive": True, "abrupt": abrupt, "allocations": abrupt,
+                     "load_time": load_time}
                     for m in mains]
             tmp = tmp_path_factory.mktemp(f"broad-{build}")
             cache[variant] = dict(zip(mains, run_jobs(jobs, tmp, str(jdk17_home()))))
@@ -284,8 +309,8 @@ def _every_method(root: Path, main: str) -> list:
     return sorted(method_id(key) for key, code in listing.items() if code)  # abstract and native: none
 
 
-@pytest.mark.parametrize("variant,main", BROAD, ids=[f"{b}-{s}{'-abrupt' if a else ''}-{m.rsplit('.', 1)[1]}"
-                                                     for (b, s, a), m in BROAD])
+@pytest.mark.parametrize("variant,main", BROAD, ids=[f"{b}-{s}{'-abrupt' if a else ''}{'-load-time' if t else ''}"
+                                                     f"-{m.rsplit('.', 1)[1]}" for (b, s, a, t), m in BROAD])
 def test_inclusive_counts_of_every_counting_fixture_method_equal_the_oracle(broad, broad_oracle, variant, main):
     got = broad(variant)[main]
     assert "error" not in got, got
@@ -300,3 +325,5 @@ def test_inclusive_counts_of_every_counting_fixture_method_equal_the_oracle(broa
             continue
         assert {k: counts[k] for k in normal} == expected[target], target
         assert _without_methods(counts["inclusive"]) == _without_methods(expected.inclusive[target]), target
+        if variant[3]:  # counted as the classes load: the methods that contributed, exactly
+            assert counts["inclusive"]["methods"] == expected.inclusive[target]["methods"], target

@@ -4,8 +4,9 @@
 
 JOBS.json: {"java_home": ..., "variant": "server"|"zero", "jobs": [{"classpath": [...], "targets": [...],
 "main": "pkg.Main", "args": [...], "strategy": "block", "abrupt": false, "allocations": false,
-"inclusive": false, "load_time": false}, ...]}. ``load_time``: count each target class when the loader
-first asks for it, as the pytest plugin does (pytest_bytecount.jvm.loaders.LoadTimeLoaders). RESULTS.json gets {"jvm": description, "results": [counts...]}
+"inclusive": false, "load_time": false}, ...]}. ``load_time``: count each target class (with
+``inclusive``: every class) when the loader first asks for it, as the pytest plugin does
+(pytest_bytecount.jvm.loaders.LoadTimeLoaders). RESULTS.json gets {"jvm": description, "results": [counts...]}
 where each entry is the contract's JSON for that job (or {"error": ...}). Runs through the same public
 layers as ``python -m pytest_bytecount count``.
 """
@@ -49,7 +50,7 @@ def main(jobs_file: str, results_file: str) -> int:
 
 def _load_time(session: JvmSession, classpath: Classpath, job: dict) -> dict:
     counter = ClassCounter(classpath, job["targets"], job.get("strategy", "block"), job.get("abrupt", False),
-                           job.get("allocations", False))
+                           job.get("allocations", False), inclusive=job.get("inclusive", False))
     handle = LoadTimeLoaders(session, counter, classpath.entries).new()
     try:
         session.run_main(handle.loader, job["main"], job.get("args", []))
