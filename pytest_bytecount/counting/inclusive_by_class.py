@@ -27,6 +27,7 @@ load, or in which order (its cache entry is shared). Hence:
 
 from __future__ import annotations
 
+import json
 from functools import lru_cache
 from typing import Iterable, Optional, Sequence
 
@@ -85,9 +86,7 @@ class ClassLinks:
 
 
 def _quoted(text: str) -> str:
-    import json
-
-    return json.dumps(text)
+    return json.dumps(text)  # a string constant of the assembly text
 
 
 class LinkHooks(MethodHooks):
@@ -98,10 +97,7 @@ class LinkHooks(MethodHooks):
     key_type = "Ljava/lang/String;"
 
     def __init__(self, links: ClassLinks, cf, method):
-        self.plan = links
-        self.cp = cf.constant_pool
-        self.method = method
-        self.mid = MethodId(cf.name, method.name, method.descriptor)
+        super().__init__(links, cf, method)
         self.add_owner, self.add_name = links.counters_name, "addIn"
 
     def _string(self, text: str) -> Insn:

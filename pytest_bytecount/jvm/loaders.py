@@ -27,7 +27,7 @@ from ..counting.inclusive_by_class import INCLUSIVE_BY_CLASS, exact_name, inclus
     read_committed
 from ..counting.per_class import ClassCounter, counters_class_of
 from ..counting.targets import MethodId, nested_hint, nested_left_out
-from .session import JvmSession
+from .session import JvmSession, python_longs
 
 LOADER_CLASS = "pytest_bytecount/Loader"
 
@@ -173,9 +173,7 @@ class LoadTimeLoaders:
                                                                          handle.loader))
         classes = [None if n is None else str(n) for n in support.names(True)]
         targets = [str(t) for t in support.names(False)]
-        from array import array
-
-        committed = read_committed(array("q", bytes(memoryview(support.snapshot()))).tolist())
+        committed = read_committed(python_longs(support.snapshot()))
         by_target: dict = {}
         for (t, slot), values in committed.items():
             cls = counted.classes[classes[slot]]

@@ -229,10 +229,14 @@ class JvmSession:
         import jpype
 
         cls = jpype.JClass("java.lang.Class").forName(counters_class.replace("/", "."), True, loader)
-        from array import array
+        return python_longs(jpype.JClass(cls).snapshot())[:size]
 
-        values = array("q", bytes(memoryview(jpype.JClass(cls).snapshot()))).tolist()  # a bulk copy
-        return values[:size]
+
+def python_longs(values) -> list[int]:
+    """A Java ``long[]`` as a Python list, in one bulk copy."""
+    from array import array
+
+    return array("q", bytes(memoryview(values))).tolist()
 
 
 class ClassDir:
