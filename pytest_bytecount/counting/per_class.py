@@ -28,6 +28,7 @@ from .targets import MethodId, TargetError, TargetPattern, resolve_targets
 from .transform import STRATEGIES, Batch, instrument_class
 
 COUNTERS_PACKAGE = "pytest_bytecount/of/"
+IN_PLACE_PACKAGE = "pytest_bytecount/inplace/"
 
 
 def counters_class_of(internal_name: str) -> str:
@@ -65,15 +66,20 @@ class ClassCounter:
 
     def __init__(self, classpath: Classpath, patterns: Iterable[str], strategy: str = "block",
                  abrupt: bool = False, allocations: bool = False, cache_dir: Optional[Path] = None,
-                 inclusive: bool = False):
+                 inclusive: bool = False, in_place: bool = False):
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown counting strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}")
         self.classpath = classpath
         self.patterns = list(patterns)
         self.parsed = [TargetPattern.parse(p) for p in self.patterns]
         self.strategy, self.abrupt, self.allocations = strategy, abrupt, allocations
-        self.options = f"{strategy} abrupt={abrupt} allocations={allocations}" + (" inclusive" if inclusive else "")
+        self.options = f"{strategy} abrupt={abrupt} allocations={allocations}" + (" inclusive" if inclusive else "") \
+            + (" in-place" if in_place else "")
         self.inclusive = inclusive
+        # counted in place (jvm.in_place): each class's Counters class lives in the class's own loader for the
+        # rest of the JVM's life, so its name carries the entry's key (a class counted with other options or
+        # from other bytes gets another one)
+        self.in_place = in_place
         self.hierarchy = Hierarchy(classpath) if inclusive else None
         self.cache_dir = cache_dir
         self._counted: dict = {}  # internal name -> CountedClass or None (nothing of it is matched)
@@ -107,12 +113,16 @@ class ClassCounter:
         Reads every class the pattern's class part matches."""
         return [str(m) for ms in resolve_targets([pattern], self.classpath).values() for m in ms]
 
-    def count(self, internal_name: str) -> Optional[CountedClass]:
+    def count(self, internal_name: str, data: Optional[bytes] = None) -> Optional[CountedClass]:
         """The class with its matched methods counted, or None when it has no method the patterns match.
-        Counted once per counter; a :class:`ClassFormatError` names the class and where it comes from."""
-        if internal_name in self._counted:
-            return self._counted[internal_name]
-        data = self.classpath.read(internal_name)
+        ``data``: the class's bytes as the JVM has them (counted in place); by default they are read from the
+        classpath. Counted once per counter; a :class:`ClassFormatError` names the class and where it
+        comes from."""
+        memo = internal_name if data is None else (internal_name, data)
+        if memo in self._counted:
+            return self._counted[memo]
+        where = "as the JVM loads it" if data is not None else self.classpath.location(internal_name)
+        data = self.classpath.read(internal_name) if data is None else data
         try:
             cf = ClassFile.parse(data)
             wanted = self._wanted(cf)
@@ -121,8 +131,8 @@ class ClassCounter:
             result = None if not wanted else self._count(internal_name, data, wanted, targets if self.inclusive else ())
         except ClassFormatError as e:
             raise ClassFormatError(f"class {internal_name.replace('/', '.')} "
-                                   f"({self.classpath.location(internal_name)}) cannot be instrumented: {e}") from None
-        self._counted[internal_name] = result
+                                   f"({where}) cannot be instrumented: {e}") from None
+        self._counted[memo] = result
         return result
 
     def _wanted(self, cf: ClassFile) -> list:
@@ -139,7 +149,7 @@ class ClassCounter:
             if hit is not None:
                 self.cache_hits += 1
                 return CountedClass(**hit)
-        counters = counters_class_of(name)
+        counters = counters_class_of(name) if not self.in_place else f"{IN_PLACE_PACKAGE}{key[:16]}/{name}"
         links = ClassLinks(self.hierarchy, counters, [(m.name, m.descriptor) for m in targets]) \
             if self.inclusive else None
         batch = Batch(self.strategy, abrupt=self.abrupt, allocations=self.allocations, runtime=counters,

@@ -147,12 +147,17 @@ def choose_jvm(java_home: Optional[str] = None, variant: str = "server") -> JvmC
 
 
 class JvmSession:
-    """The process's one JVM, started on first use."""
+    """The process's one JVM, started on first use with pytest-bytecount's agent (:mod:`.agent`, for
+    counting in place), or the JVM something else already started in this process, adopted as it is."""
 
-    def __init__(self, choice: JvmChoice, options: Sequence[str] = ()):
+    def __init__(self, choice: JvmChoice, options: Sequence[str] = (), classpath: Sequence[str] = (),
+                 agent: bool = True):
         self.choice = choice
         self.options = list(options)
+        self.classpath = [str(c) for c in classpath]  # the JVM's own class path (start_jvm's callers)
+        self.agent = agent
         self._started = False
+        self.adopted: Optional[RunningJvm] = None  # the JVM found running, when pytest-bytecount did not start it
 
     def start(self) -> None:
         import jpype
@@ -160,16 +165,51 @@ class JvmSession:
         if self._started:
             return
         if jpype.isJVMStarted():
-            raise JvmError("a JVM was already started in this process by something else; pytest-bytecount "
-                           "needs to start it itself (one JVM per process)")
-        options = list(self.options)
-        if self.choice.feature >= 22 and not any(o.startswith("--enable-native-access") for o in options):
-            options.append("--enable-native-access=ALL-UNNAMED")
+            self.adopted = RunningJvm.find()
+            self._started = True
+            return
+        options = self.start_options()
         try:
-            jpype.startJVM(str(self.choice.libjvm), *options, convertStrings=False)
+            jpype.startJVM(str(self.choice.libjvm), *options, classpath=self.classpath or None, convertStrings=False)
         except Exception as e:  # JPype raises plain OSError/RuntimeError here
             raise JvmError(f"could not start {self.choice.describe()}: {e}") from e
         self._started = True
+
+    @property
+    def started(self) -> bool:
+        return self._started
+
+    def start_options(self) -> list:
+        """The options the JVM is started with: the configured ones, the agent, and what the version needs."""
+        from .agent import agent_jar
+
+        options = list(self.options)
+        if self.choice.feature >= 22 and not any(o.startswith("--enable-native-access") for o in options):
+            options.append("--enable-native-access=ALL-UNNAMED")
+        if self.agent:
+            options.append(f"-javaagent:{agent_jar()}")
+        return options
+
+    def not_applied(self) -> list:
+        """What pytest-bytecount would have set at start-up and could not, the JVM being adopted: one line
+        each, saying what it changes (empty for a JVM it started)."""
+        running = self.adopted
+        if running is None:
+            return []
+        out = []
+        if self.choice.reason == "configured java-home" and running.home != self.choice.java_home:
+            out.append(f"java-home {self.choice.java_home}: the tests run on the JVM already running ({running.home})")
+        variant = self.choice.libjvm.parent.name
+        if variant == "zero" and "Zero" not in running.vm_name:
+            out.append(f"jvm = \"zero\": the running JVM is {running.vm_name}; counts are the same on every JVM, "
+                       f"only the cross-JVM check is lost")
+        for option in self.options:
+            if option not in running.arguments:
+                out.append(f"jvm-option {option}: not among the running JVM's options")
+        if not running.agent:
+            out.append("the agent (-javaagent): without it, in_place=True cannot count the classes the "
+                       "application loads itself; start the JVM with pytest_bytecount.start_jvm(...) instead")
+        return out
 
     def vm_name(self) -> str:
         """The running VM's own name (java.vm.name), e.g. "OpenJDK 64-Bit Zero VM"."""
@@ -178,14 +218,23 @@ class JvmSession:
         self.start()
         return str(jpype.JClass("java.lang.System").getProperty("java.vm.name"))
 
+    def describe(self) -> str:
+        """The JVM the tests run on, for the pytest header."""
+        if self.adopted is not None:
+            return f"{self.adopted.describe()}, already running in this process (pytest-bytecount did not start it)"
+        if self.classpath:
+            shown = ", ".join(self.classpath[:3]) + (f", ... ({len(self.classpath)} entries)" if len(self.classpath) > 3 else "")
+            return f"{self.choice.describe()}, started by pytest_bytecount.start_jvm (class path: {shown})"
+        return self.choice.describe()
+
     def shutdown(self) -> None:
         """Stop the JVM now, while signal handlers are still the JVM's own. pytest's faulthandler plugin
         swaps them at unconfigure, and a JVM shut down after that can die of its own implicit null
         checks (jpype issues 842, 1261); the pytest glue calls this before faulthandler unconfigures."""
         import jpype
 
-        if self._started and jpype.isJVMStarted():
-            jpype.shutdownJVM()
+        if self._started and self.adopted is None and jpype.isJVMStarted():
+            jpype.shutdownJVM()  # an adopted JVM is left to whoever started it
         self._started = False
 
     def loader(self, first: Path, classpath: Sequence[Path]):
@@ -230,6 +279,55 @@ class JvmSession:
 
         cls = jpype.JClass("java.lang.Class").forName(counters_class.replace("/", "."), True, loader)
         return python_longs(jpype.JClass(cls).snapshot())[:size]
+
+
+def jvm_running() -> bool:
+    """Whether a JVM runs in this process (JPype, when something imported it)."""
+    import sys
+
+    jpype = sys.modules.get("jpype")
+    return jpype is not None and bool(jpype.isJVMStarted())
+
+
+def running_jvm_choice() -> Optional[JvmChoice]:
+    """The JVM running in this process as a :class:`JvmChoice` (None when none runs)."""
+    if not jvm_running():
+        return None
+    running = RunningJvm.find()
+    variant = "zero" if "Zero" in running.vm_name else "server"
+    libjvm = _libjvm(running.home, variant) or running.home / "lib" / variant / "libjvm.so"
+    return JvmChoice(running.home, libjvm, running.version, "the JVM already running")
+
+
+@dataclass(frozen=True)
+class RunningJvm:
+    """A JVM found running in this process, as it describes itself."""
+
+    version: str
+    vm_name: str
+    home: Path
+    arguments: tuple  # its input arguments (RuntimeMXBean)
+    agent: bool  # started with pytest-bytecount's agent
+
+    @classmethod
+    def find(cls) -> "RunningJvm":
+        import jpype
+
+        System = jpype.JClass("java.lang.System")
+        try:
+            arguments = tuple(str(a) for a in jpype.JClass("java.lang.management.ManagementFactory")
+                              .getRuntimeMXBean().getInputArguments())
+        except Exception:  # noqa: BLE001 - java.management may be absent from a trimmed runtime
+            arguments = ()
+        try:
+            agent = jpype.JClass("pytest_bytecount.Agent").INSTRUMENTATION is not None
+        except Exception:  # noqa: BLE001 - not on its class path: started without the agent
+            agent = False
+        return cls(str(System.getProperty("java.version")), str(System.getProperty("java.vm.name")),
+                   Path(str(System.getProperty("java.home"))).resolve(), arguments, agent)
+
+    def describe(self) -> str:
+        return f"Java {self.version} ({self.vm_name}) at {self.home}"
 
 
 def python_longs(values) -> list[int]:

@@ -14,6 +14,7 @@
     tolerance = "total=0"                             # default tolerances, see compare.Tolerance
     weights = "default"                               # optional cost weights: "default" or a TOML file
     html = "build/bytecount-report"                   # optional: write the HTML report there (index.html)
+    in-place = false                                  # true: count where the application loads the classes
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
 KNOWN_KEYS = {"classpath", "classpath-file", "sources", "javac-options", "compile-classpath", "java-home", "jvm",
-              "jvm-options", "baseline-dir", "tolerance", "weights", "html"}
+              "jvm-options", "baseline-dir", "tolerance", "weights", "html", "in-place"}
 ENVIRONMENT_CLASSPATH = "BYTECOUNT_CLASSPATH"
 # Build tools' class folders, looked for next to pyproject.toml when no classpath is configured.
 BUILD_LAYOUTS = (("target/classes", "Maven"), ("build/classes/java/main", "Gradle"))
@@ -57,6 +58,7 @@ class Settings:
     tolerance: str = ""
     weights: Optional[str] = None  # "default", a TOML file's path, or None (no cost)
     html: Optional[Path] = None
+    in_place: bool = False  # count the matched classes where the application loads them (marker: in_place)
     source_file: Optional[Path] = None
 
 
@@ -138,6 +140,9 @@ def load_settings(rootdir: Path, option) -> Settings:
         s.html = base / table["html"]
     if not isinstance(s.tolerance, str):
         raise ConfigError(f"{pyproject}: [tool.bytecount] tolerance must be a string such as 'total=5%|100'")
+    s.in_place = table.get("in-place", False)
+    if not isinstance(s.in_place, bool):
+        raise ConfigError(f"{pyproject}: [tool.bytecount] in-place must be true or false")
     weights = table.get("weights")
     if weights is not None:
         if not isinstance(weights, str) or not weights.strip():

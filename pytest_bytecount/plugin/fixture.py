@@ -17,18 +17,21 @@ from .markers import BytecountMarker
 class BytecountFixture:
     """What a test sees as ``bytecount``: classes loaded with its targets counted, and the counts so far."""
 
-    def __init__(self, java: JavaContext, marker: BytecountMarker, weights: Callable[[], Optional[WeightTable]]):
+    def __init__(self, java: JavaContext, marker: BytecountMarker, weights: Callable[[], Optional[WeightTable]],
+                 in_place: bool = False):
         self._java = java
+        self.in_place = in_place  # counted where the application loads the classes (jvm.in_place)
         self._weights = weights  # known once the settings are: instrumenting reads them first
         self.targets = marker.targets
         if java.unusable:
             pytest.fail(java.unusable, pytrace=False)
-        self._loaders = java.loaders_for(marker.targets, marker.abrupt, marker.allocations, marker.inclusive)
+        self._loaders = java.loaders_for(marker.targets, marker.abrupt, marker.allocations, marker.inclusive, in_place)
         self._handle = java.new_loader(self._loaders)
         self.scaling_result: Optional[ScalingResult] = None  # set by scaling(), checked after the test
 
     def jclass(self, name: str):
-        """The class ``name`` (``pkg.Cls`` or ``pkg.Outer$Inner``) from this test's own class loader."""
+        """The class ``name`` (``pkg.Cls`` or ``pkg.Outer$Inner``) from this test's own class loader (in place:
+        from the system class loader, as ``jpype.JClass`` gives it)."""
         import jpype
 
         try:

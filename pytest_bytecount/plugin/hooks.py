@@ -10,6 +10,7 @@ from typing import Optional
 
 import pytest
 
+from ..jvm.session import JvmError
 from .markers import MARKER_HELP
 from .session import BytecountSession
 
@@ -45,11 +46,25 @@ def pytest_addoption(parser) -> None:
                 help="run each marked test a second time in a fresh class loader and fail it if the counts differ")
 
 
+@pytest.hookimpl(tryfirst=True)  # before the conftests' own: they may start the JVM through it (start_jvm)
 def pytest_configure(config) -> None:
     config.addinivalue_line("markers", MARKER_HELP)
     session = config.stash[session_key] = BytecountSession(config)
     config.pluginmanager.register(SessionHooks(session), "bytecount-plugin")
     config.pluginmanager.register(ScalingHooks(session), "bytecount-scaling")
+
+
+def start_jvm(config, options: list, classpath: list) -> str:
+    """:func:`pytest_bytecount.start_jvm`: the JVM started now, by this session's settings."""
+    session = config.stash.get(session_key, None)
+    if session is None:
+        raise pytest.UsageError("bytecount: pytest_bytecount.start_jvm(config, ...) needs the pytest config of a "
+                                "session with pytest-bytecount enabled (call it from pytest_configure or a fixture)")
+    try:
+        jvm = session.java.start_jvm(options, classpath)
+    except JvmError as e:
+        raise pytest.UsageError(f"bytecount: {e}") from None
+    return jvm.choice.version
 
 
 @pytest.fixture

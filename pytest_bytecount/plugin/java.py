@@ -14,8 +14,9 @@ from ..classfile.classpath import Classpath, ClasspathError
 from ..counting.targets import TargetError
 from ..jvm.javac import JavacError, compile_sources
 from ..counting.per_class import ClassCounter
+from ..jvm.in_place import InPlaceError, InPlaceLoaders
 from ..jvm.loaders import LoadTimeLoaders
-from ..jvm.session import JvmChoice, JvmError, JvmSession, choose_jvm
+from ..jvm.session import JvmChoice, JvmError, JvmSession, choose_jvm, jvm_running, running_jvm_choice
 from .config import ConfigError, Settings, classpath_entries, compile_classpath_entries
 from .project_cache import project_cache, remove_unused
 
@@ -35,7 +36,6 @@ class JavaContext:
         self._jvm_choice: Optional[JvmChoice] = None
         self._jvm: Optional[JvmSession] = None
         self._batches: dict = {}  # (targets, options) -> LoadTimeLoaders
-        self.jvm_version: Optional[str] = None  # once the JVM runs
         self.unusable: Optional[str] = None  # why no counted test can run (every one fails with it)
 
     def cache_folder(self) -> Path:
@@ -65,15 +65,48 @@ class JavaContext:
             try:
                 self._jvm_choice = choose_jvm(s.java_home, s.jvm)
             except JvmError as e:
-                raise pytest.UsageError(f"bytecount: {e}") from None
+                running = running_jvm_choice()
+                if running is None:
+                    raise pytest.UsageError(f"bytecount: {e}") from None
+                self._jvm_choice = running  # no JVM of its own to choose, but one runs: it is adopted
         return self._jvm_choice
 
     def jvm(self) -> JvmSession:
         if self._jvm is None:
-            choice = self.jvm_choice()
-            self._jvm = JvmSession(choice, self._settings().jvm_options)
-            self.jvm_version = choice.version
+            self._jvm = JvmSession(self.jvm_choice(), self._settings().jvm_options)
         return self._jvm
+
+    @property
+    def jvm_version(self) -> Optional[str]:
+        """The version of the JVM the tests run on, once it runs."""
+        if self._jvm is None or not self._jvm.started:
+            return None
+        return self._jvm.adopted.version if self._jvm.adopted is not None else self._jvm.choice.version
+
+    def start_jvm(self, options, classpath) -> JvmSession:
+        """Start the JVM now, with the application's class path and options added to the settings' (for
+        :func:`pytest_bytecount.start_jvm`)."""
+        if jvm_running():
+            raise JvmError("a JVM is already running in this process; pytest_bytecount.start_jvm() must be the "
+                           "first to start one (call it in conftest.py's pytest_configure)")
+        root = self._settings().root
+        self._jvm = JvmSession(self.jvm_choice(), [*self._settings().jvm_options, *options],
+                               [Path(root, c) for c in classpath])
+        self._jvm.start()
+        return self._jvm
+
+    def header(self) -> str:
+        """The JVM line of the pytest header: the JVM running in this process, or the one that will start."""
+        if self._jvm is not None and self._jvm.started:
+            return self._jvm.describe()
+        if jvm_running():
+            self.jvm().start()  # adopts it: nothing starts
+            return self._jvm.describe()
+        return self.jvm_choice().describe()
+
+    def not_applied(self) -> list:
+        """The settings a JVM found running could not take (see :meth:`JvmSession.not_applied`)."""
+        return [] if self._jvm is None else self._jvm.not_applied()
 
     def load_failure(self, name: str, error) -> str:
         """What a test says when a class does not load: the JVM's own message (the verifier's, for a
@@ -106,26 +139,30 @@ class JavaContext:
         else:
             reporter.write_line(line)
 
-    def loaders_for(self, targets: tuple, abrupt: bool = False, allocations: bool = False, inclusive: bool = False):
+    def loaders_for(self, targets: tuple, abrupt: bool = False, allocations: bool = False, inclusive: bool = False,
+                    in_place: bool = False):
         """The loaders of a marker's targets, made once per session (each test still gets a fresh loader).
         A matched class is counted when a test's loader first asks for it; with inclusive counts, every
-        application class is, and the invocations of all their methods are linked."""
-        key = (targets, abrupt, allocations, inclusive)
+        application class is, and the invocations of all their methods are linked. ``in_place``: the
+        matched classes are counted where the application loads them (:mod:`~pytest_bytecount.jvm.in_place`)."""
+        key = (targets, abrupt, allocations, inclusive, in_place)
         loaders = self._batches.get(key)
         if loaders is None:
             cache = None if self._config.option.bytecount_no_cache else self.cache_folder()
             try:
                 made = ClassCounter(self.classpath(), targets, abrupt=abrupt, allocations=allocations,
-                                    cache_dir=cache and cache / "counted", inclusive=inclusive)
+                                    cache_dir=cache and cache / "counted", inclusive=inclusive, in_place=in_place)
                 made.check()
             except (TargetError, ClassFormatError) as e:
                 pytest.fail(f"bytecount: {e}", pytrace=False)
             try:
                 jvm, entries = self.jvm(), self.classpath().entries
-                loaders = LoadTimeLoaders(jvm, made, entries)
+                loaders = InPlaceLoaders(jvm, made) if in_place else LoadTimeLoaders(jvm, made, entries)
             except JvmError as e:
                 self.unusable = f"bytecount: {e}"
                 pytest.fail(self.unusable, pytrace=False)
+            except InPlaceError as e:
+                pytest.fail(f"bytecount: {e}", pytrace=False)
             self._batches[key] = loaders
         return loaders
 

@@ -9,11 +9,12 @@ from typing import Callable, Optional
 from ..regression.compare import ToleranceError, parse_tolerances
 
 MARKER = "bytecount"
-MARKER_OPTIONS = {"tolerance", "strict", "abrupt", "allocations", "inclusive", "max_invocations"}
+MARKER_OPTIONS = {"tolerance", "strict", "abrupt", "allocations", "inclusive", "max_invocations", "in_place"}
 MARKER_HELP = (
     "bytecount(*targets, tolerance=None, strict=None, abrupt=False, allocations=False, inclusive=False, "
-    "max_invocations=None): count executed bytecode of the target Java methods (pkg.Cls#method, pkg.Cls, "
-    "pkg.**) and compare it with the stored baseline; every target must run, unless max_invocations caps it")
+    "max_invocations=None, in_place=None): count executed bytecode of the target Java methods (pkg.Cls#method, "
+    "pkg.Cls, pkg.**) and compare it with the stored baseline; every target must run, unless max_invocations "
+    "caps it; in_place=True counts the classes where the application loads them (static state carries over)")
 NO_WEIGHTS = ("sets a cost tolerance, but no weight table is active: set [tool.bytecount] weights = \"default\" "
               "(or a TOML file) or pass --bytecount-weights=default")
 
@@ -29,6 +30,7 @@ class BytecountMarker:
     allocations: bool = False
     inclusive: bool = False
     max_invocations: Optional[int] = None
+    in_place: Optional[bool] = None  # None: as the in-place setting says
 
     @classmethod
     def of(cls, item) -> Optional["BytecountMarker"]:
@@ -38,7 +40,8 @@ class BytecountMarker:
             return None
         kw = marker.kwargs
         return cls(tuple(marker.args), kw.get("tolerance") or "", bool(kw.get("strict")), bool(kw.get("abrupt")),
-                   bool(kw.get("allocations")), bool(kw.get("inclusive")), kw.get("max_invocations"))
+                   bool(kw.get("allocations")), bool(kw.get("inclusive")), kw.get("max_invocations"),
+                   None if kw.get("in_place") is None else bool(kw.get("in_place")))
 
 
 def is_marked(item) -> bool:
@@ -61,7 +64,14 @@ def marker_problems(item, weights_active: Callable[[], bool]) -> list:
     if not uses_fixture:
         problems.append(f"{item.nodeid} is marked @pytest.mark.bytecount but does not use the bytecount "
                         f"fixture, so nothing it runs is counted: take a bytecount argument and load the "
-                        f"classes with bytecount.jclass(...)")
+                        f"classes with bytecount.jclass(...) (with in_place=True, the argument alone: the "
+                        f"classes are counted where the application loads them)")
+    in_place = marker.kwargs.get("in_place")
+    if in_place is not None and not isinstance(in_place, bool):
+        problems.append(f"{item.nodeid}: in_place must be True or False, got {in_place!r}")
+    if in_place and marker.kwargs.get("inclusive"):
+        problems.append(f"{item.nodeid}: inclusive counts are made in the test's own class loader only: "
+                        f"drop in_place=True or inclusive=True")
     limit = marker.kwargs.get("max_invocations")
     if limit is not None and (type(limit) is not int or limit < 0):
         problems.append(f"{item.nodeid}: max_invocations must be a whole number >= 0, got {limit!r}")

@@ -109,7 +109,8 @@ class BytecountSession:
         try:
             if self.is_worker or not self.configured():
                 return None
-            lines = [f"bytecount: using {self.java.jvm_choice().describe()}"]
+            lines = [f"bytecount: using {self.java.header()}"]
+            lines += [f"bytecount: not applied to the running JVM: {line}" for line in self.java.not_applied()]
             s = self.settings()
             configured = configured_classpath(s)
             if configured is not None:
@@ -161,7 +162,8 @@ class BytecountSession:
         marker = BytecountMarker.of(node)
         if marker is None:  # reached only through request.getfixturevalue: collection catches the rest
             pytest.fail(f"bytecount: {unmarked(node.nodeid)}", pytrace=False)
-        fixture = node.stash[_fixture_key] = BytecountFixture(self.java, marker, self.weights)
+        in_place = self.settings().in_place if marker.in_place is None else marker.in_place
+        fixture = node.stash[_fixture_key] = BytecountFixture(self.java, marker, self.weights, in_place)
         return fixture
 
     def second_run(self, item) -> None:

@@ -1,0 +1,125 @@
+"""The Java agent, for counting classes in place: in the class loader that loads them.
+
+pytest-bytecount starts the JVM with ``-javaagent`` pointing at a jar it writes itself (:func:`agent_jar`):
+one class, ``Agent.jasm``, assembled here, and a manifest that asks for retransformation. The agent keeps
+the JVM's ``java.lang.instrument.Instrumentation``; everything else happens from Python
+(:mod:`.in_place`): a ``ClassFileTransformer`` implemented through a JPype proxy counts the matched
+classes as they load or are retransformed, and each counted class's Counters class is defined in the
+class's own loader. A JVM started without the agent (by the application) has no instrumentation, and
+in-place counting says so (:class:`AgentMissing`).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import os
+import tempfile
+import zipfile
+from functools import lru_cache
+from importlib import resources
+from pathlib import Path
+from typing import Optional
+
+from ..classfile.assemble import assemble
+
+AGENT_CLASS = "pytest_bytecount/Agent"
+MANIFEST = ("Manifest-Version: 1.0\r\n"
+            "Premain-Class: pytest_bytecount.Agent\r\n"
+            "Agent-Class: pytest_bytecount.Agent\r\n"
+            "Can-Redefine-Classes: true\r\n"
+            "Can-Retransform-Classes: true\r\n"
+            "Created-By: pytest-bytecount\r\n\r\n")
+
+
+class AgentMissing(RuntimeError):
+    """The running JVM was not started with pytest-bytecount's agent."""
+
+
+@lru_cache(maxsize=None)
+def agent_class_bytes() -> bytes:
+    text = resources.files(__package__).joinpath("Agent.jasm").read_text(encoding="utf-8")
+    return assemble(text, "Agent.jasm", {})
+
+
+@lru_cache(maxsize=None)
+def agent_jar_bytes() -> bytes:
+    """The agent's jar, byte for byte the same on every run (fixed entry dates)."""
+    out = io.BytesIO()
+    with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
+        for name, data in (("META-INF/MANIFEST.MF", MANIFEST.encode()),
+                           (f"{AGENT_CLASS}.class", agent_class_bytes())):
+            info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
+            info.compress_type = zipfile.ZIP_DEFLATED
+            z.writestr(info, data)
+    return out.getvalue()
+
+
+def agent_jar(folder: Optional[Path] = None) -> Path:
+    """The agent's jar in ``folder`` (default: the system's temporary folder), named by its content hash and
+    written only when missing (atomically: JVMs of other processes may be reading it)."""
+    data = agent_jar_bytes()
+    folder = Path(folder or tempfile.gettempdir())
+    path = folder / f"pytest-bytecount-agent-{hashlib.sha256(data).hexdigest()[:16]}.jar"
+    try:
+        if path.read_bytes() == data:
+            return path
+    except OSError:
+        pass
+    fd, partial = tempfile.mkstemp(prefix=path.name, suffix=".part", dir=folder)
+    try:
+        with os.fdopen(fd, "wb") as f:
+            f.write(data)
+        os.replace(partial, path)
+    finally:
+        if os.path.exists(partial):
+            os.unlink(partial)
+    return path
+
+
+class Instrumentation:
+    """The running JVM's instrumentation API, as the agent received it, and a way to define a class in any
+    class loader (``ClassLoader.defineClass``, reached through a private lookup that the agent's module is
+    given by ``Instrumentation.redefineModule``: no command-line ``--add-opens`` needed)."""
+
+    def __init__(self):
+        import jpype
+
+        J = jpype.JClass
+        try:
+            agent = J(AGENT_CLASS.replace("/", "."))
+        except TypeError:  # JPype: no such class
+            agent = None
+        if agent is None or agent.INSTRUMENTATION is None:
+            raise AgentMissing("the JVM in this process was not started with pytest-bytecount's agent, so classes "
+                               "cannot be counted in place")
+        self.api = agent.INSTRUMENTATION
+        if not self.api.isRetransformClassesSupported():
+            raise AgentMissing("this JVM cannot retransform classes, so classes cannot be counted in place")
+        Set, Map = J("java.util.Set"), J("java.util.Map")
+        loader_class = J("java.lang.ClassLoader").class_
+        self.api.redefineModule(J("java.lang.Object").class_.getModule(), Set.of(), Map.of(),
+                                Map.of("java.lang", Set.of(agent.class_.getModule())), Set.of(), Map.of())
+        lookup = J("java.lang.invoke.MethodHandles").privateLookupIn(loader_class, agent.LOOKUP)
+        MethodType = J("java.lang.invoke.MethodType")
+        self._define = lookup.findVirtual(loader_class, "defineClass", MethodType.methodType(
+            J("java.lang.Class").class_, J("java.lang.String").class_, J("byte[]").class_, J("int").class_,
+            J("int").class_))
+        self._args = J("java.lang.Object[]")
+
+    def define(self, loader, internal_name: str, data):
+        """Define the class ``data`` (a Java ``byte[]``) in ``loader``; its ``Class``."""
+        import jpype
+
+        return self._define.invokeWithArguments(self._args([loader, jpype.JString(internal_name.replace("/", ".")),
+                                                             data, jpype.JInt(0), jpype.JInt(len(data))]))
+
+
+_found: dict = {}
+
+
+def instrumentation() -> Instrumentation:
+    """The process's :class:`Instrumentation` (:class:`AgentMissing` without the agent), made once."""
+    if "api" not in _found:
+        _found["api"] = Instrumentation()
+    return _found["api"]
