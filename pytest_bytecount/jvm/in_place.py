@@ -128,6 +128,7 @@ class InPlaceHandle:
         self.counted = None
         self.error: Optional[str] = None
         self.touched: dict = {}  # (loader, internal name) -> _Touched
+        self.final: Optional[dict] = None  # the counts when it was closed (its Counters count on for others)
         self._transformer = _transformer_class()(self._transform)
         api = owner.api.api
         api.addTransformer(self._transformer, True)
@@ -187,6 +188,8 @@ class InPlaceHandle:
             return None
 
     def counts(self) -> dict:
+        if self.final is not None:
+            return self.final
         if self.error is not None:
             raise CountingError(self.error)
         values: dict = {}  # Counters name -> (CountedClass, values summed over the loaders that counted it)
@@ -205,13 +208,16 @@ class InPlaceHandle:
             out.update(cls.counts(v))
         return dict(sorted(out.items()))
 
-    def loaded_elsewhere(self) -> list:
-        return []
-
     def close(self) -> None:
-        """Stop counting and put the original classes back."""
+        """Stop counting and put the original classes back (once; the counts stay readable)."""
         import jpype
 
+        if self.final is not None:
+            return
+        try:
+            self.final = self.counts()
+        except CountingError:
+            self.final = {}
         api = self.owner.api.api
         api.removeTransformer(self._transformer)
         restore = []
@@ -248,3 +254,28 @@ def _transformer_class():
 
         _made["class"] = Transformer
     return _made["class"]
+
+
+def loaded_elsewhere(internal_names: set, own_loader) -> dict:
+    """``{internal name: [loader, ...]}`` of the classes among ``internal_names`` that a class loader other than
+    ``own_loader`` loaded (as the loaders describe themselves); empty without the agent, which alone can
+    list the classes a JVM loaded."""
+    import jpype
+
+    try:
+        api = instrumentation().api
+    except AgentMissing:
+        return {}
+    system = jpype.JClass("java.lang.ClassLoader").getSystemClassLoader()
+    out: dict = {}
+    for c in api.getAllLoadedClasses():
+        name = str(c.getName()).replace(".", "/")
+        if name not in internal_names:
+            continue
+        loader = c.getClassLoader()
+        if own_loader is not None and loader is not None and loader.equals(own_loader):
+            continue
+        shown = "the system class loader (jpype.JClass, jpype.imports)" if loader is not None and loader.equals(system) \
+            else "the boot class loader" if loader is None else f"{loader.getClass().getName()}@{loader.hashCode():x}"
+        out.setdefault(name, []).append(shown)
+    return out

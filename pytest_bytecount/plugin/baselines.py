@@ -91,6 +91,8 @@ class Baselines:
         """Write the test's baseline entry (only the methods that ran); whether it was written."""
         path, key = Path(r.baseline), r.key
         entry = {"jvm": r.jvm, "plugin": r.plugin, "methods": that_ran(r.counts)}
+        if r.mode is not None:
+            entry["mode"] = r.mode
         if r.scaling:
             entry["scaling"] = baseline_entry(r.scaling)
 

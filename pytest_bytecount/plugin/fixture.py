@@ -7,7 +7,8 @@ from typing import Callable, Optional
 
 import pytest
 
-from ..counting.targets import missing_class_message
+from ..counting.targets import MethodId, missing_class_message
+from ..jvm.in_place import loaded_elsewhere
 from ..regression.scaling import ScalingError, ScalingResult, check_metric, check_sizes, measure, metric_value
 from ..regression.weights import WeightTable
 from .java import JavaContext
@@ -58,14 +59,27 @@ class BytecountFixture:
         """Lines that may explain the counts: nested classes a target's class pattern leaves out that ran."""
         return self._loaders.hints(self._handle)
 
+    def loaded_elsewhere(self, methods) -> list:
+        """Lines for the classes of ``methods`` (ids) that another class loader loaded: code the test reaches
+        that way runs uncounted (the agent lists them; without it, none are found)."""
+        if self.in_place:
+            return []
+        names = {MethodId.parse(m).class_name for m in methods}
+        found = loaded_elsewhere(names, self._handle.loader)
+        return [f"{name.replace('/', '.')} was loaded by {', '.join(loaders)}, where it runs uncounted"
+                for name, loaders in sorted(found.items())]
+
     def matched_methods(self, pattern: str) -> list:
         """Every method ``pattern`` matches, loaded or not (:class:`TargetError` when none)."""
         return self._loaders.matched_methods(pattern)
 
     def reload(self):
         """Switch to a fresh class loader (fresh statics, zero counts, no complexity check made yet); returns
-        the previous loader."""
+        the previous loader. In place: counting starts again from zero where the classes live (their statics
+        carry over)."""
         old = self._handle
+        if self.in_place:  # one test counts in place at a time: the first run's classes are restored first
+            old.close()
         self._handle = self._java.new_loader(self._loaders)
         self.scaling_result = None
         return old

@@ -33,6 +33,17 @@ _determinism_key = pytest.StashKey[DeterminismCheck]()
 _result_key = pytest.StashKey[TestResult]()  # the result of the test's call, while its verdicts are made
 
 
+def _mode(mode: Optional[str]) -> str:
+    return "in place (in_place=True)" if mode == "in-place" else "in the test's own class loader"
+
+
+def mode_changed(stored: Optional[str], now: Optional[str], key: str, path: Path) -> str:
+    """The first line of a verdict whose baseline was counted another way (``mode`` in the baseline)."""
+    return (f"bytecount: the baseline of {key} in {path} was counted {_mode(stored)}, and this run counts "
+            f"{_mode(now)}: the counts below moved with that setting, which is not a regression of the code. "
+            f"Accept the new way with the command at the end.")
+
+
 def _carry(item, report, result: TestResult) -> None:
     """The result goes on the report in its JSON shape (``report.bytecount``, documented): so it reaches
     the controller from an xdist worker, and a project's own hooks can read it."""
@@ -200,6 +211,7 @@ class BytecountSession:
         except Exception as e:  # noqa: BLE001 - the JVM side failed: say so against this test
             return _fail(report, self._result(item, "error"), "error", f"bytecount: could not read the counts: {e}")
         result = self._result(item, "passed", now)
+        result.mode = "in-place" if fixture.in_place else None
         result.hints = fixture.hints()
         for method, c in now.items():
             item.user_properties.append((f"bytecount {method} total", c["total"]))
@@ -221,7 +233,12 @@ class BytecountSession:
             except TargetError as e:  # a glob whose classes have no method the pattern names
                 return _fail(report, result, "error", f"bytecount: {e}")
             if idle:
-                return _fail(report, result, "not-run", render_idle(idle, marker.abrupt))
+                text = render_idle(idle, marker.abrupt)
+                elsewhere = fixture.loaded_elsewhere([m for t in idle for m in t.methods])
+                if elsewhere:
+                    text += "\n" + "\n".join(elsewhere) + "\nTo count the classes where the application loads " \
+                        "them, mark the test with in_place=True (or set in-place = true in [tool.bytecount])."
+                return _fail(report, result, "not-run", text)
         else:
             over = over_limit(now, marker.max_invocations)
             if over:
@@ -233,10 +250,11 @@ class BytecountSession:
         path, key = Path(result.baseline), result.key
         try:
             stored = self.baselines.load(path).get(key)
+            stored_mode = self.baselines.load(path).mode(key)
         except BaselineError as e:
             if not self.update:
                 return _fail(report, result, "error", f"bytecount: {e}")
-            stored = None  # re-recorded: the unreadable file is kept as .bak when it is replaced
+            stored, stored_mode = None, result.mode  # re-recorded: the unreadable file is kept as .bak
         if stored is not None and self._weights is not None:
             stored = self._weights.with_costs(stored)  # from the stored counts: a new table never stales baselines
         tolerances = parse_tolerances(marker.tolerance, self._default_tolerances)
@@ -251,6 +269,9 @@ class BytecountSession:
             result.message = f"bytecount: no baseline for {key} in {path}.\nRecord it with: {accept}"
         elif verdict.status != "passed":
             result.message = render_verdict(verdict, accept)
+            if stored_mode != result.mode:  # the counts moved with the mode: a setting changed, not the code
+                result.status = verdict.status = "changed"
+                result.message = mode_changed(stored_mode, result.mode, key, path) + "\n" + result.message
         if self.update == "all" or (self.update == "new" and stored is None):
             return result  # recorded, when it differs, as the result arrives (log_report)
         if verdict.failed:

@@ -39,6 +39,9 @@ from typing import Callable, Iterator, Optional
 
 from ..counting.counts import REQUIRED_SCALARS, TABLES
 
+# how a test's counts were made, when not in its own class loader (the default, which the file leaves out)
+MODES = ("in-place",)
+
 try:
     import fcntl
 except ImportError:  # pragma: no cover - Windows: updates are atomic but not serialised between processes
@@ -107,6 +110,8 @@ def _check(path: Path, data) -> dict:
             raise bad(where, "has no 'methods' key")
         if not isinstance(entry["methods"], dict):
             raise bad(f"{where}.methods", "must be an object")
+        if "mode" in entry and entry["mode"] not in MODES:
+            raise bad(f"{where}.mode", f"is {entry['mode']!r}; known: {', '.join(repr(m) for m in MODES)}")
         for method, counts in entry["methods"].items():
             mwhere = f"{where}.methods[{_short(method)}]"
             if not isinstance(counts, dict):
@@ -166,6 +171,10 @@ class BaselineFile:
                                       f"it with --bytecount-update (which keeps the current file as "
                                       f"{path.name}.bak)") from None
         return cls(path, _check(path, data), True, raw)
+
+    def mode(self, test_key: str) -> Optional[str]:
+        """How the test's stored counts were made: ``"in-place"``, or None (in the test's own class loader)."""
+        return (self.tests.get(test_key) or {}).get("mode")
 
     def get(self, test_key: str) -> Optional[dict]:
         entry = self.tests.get(test_key)

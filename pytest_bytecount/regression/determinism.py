@@ -11,6 +11,10 @@ first loader would still run the first loader's code, so that is detected and re
 mistaken for a difference. A complexity check (``bytecount.scaling``) is compared too, size by size; the
 first run's result is the one compared with the baseline.
 
+Counted in place (``in_place=True``), the second run is in place too: the classes stay loaded, so it starts
+from the static state the first run left. Counts that depend on that state (a cache filled by the first
+run, lazy initialization, a static counter) differ, and the check names them as such.
+
 An exception raised inside pytest-bytecount during the second run is a bug of the plugin, not of the test,
 and is reported as such (status ``error``), never as nondeterminism.
 """
@@ -95,6 +99,7 @@ class DeterminismCheck:
     second_run_error: Optional[str] = None  # the test passed once and failed in the fresh loader
     stale_loader_methods: list = field(default_factory=list)  # first loader's code ran during the second run
     internal_error: Optional[str] = None  # pytest-bytecount itself failed during the second run
+    in_place: bool = False  # both runs counted in place: the second started from the first's static state
 
     @property
     def ok(self) -> bool:
@@ -118,8 +123,9 @@ class DeterminismCheck:
                     "This is a bug in pytest-bytecount: please report it with this message. Until it is fixed, "
                     "run this test without --bytecount-check-determinism.")
         if self.second_run_error:
-            return ("bytecount: not deterministic: the test passed, then failed when run again in a fresh class "
-                    f"loader (--bytecount-check-determinism):\n{self.second_run_error.rstrip()}\n"
+            where = "in place, after the first run" if self.in_place else "in a fresh class loader"
+            return (f"bytecount: not deterministic: the test passed, then failed when run again {where} "
+                    f"(--bytecount-check-determinism):\n{self.second_run_error.rstrip()}\n"
                     "Likely causes: state kept outside the JVM classes (Python globals, files), or " + CAUSES + ".")
         if self.stale_loader_methods:
             return ("bytecount: cannot check determinism: during the second run, code loaded for the first run "
@@ -127,7 +133,9 @@ class DeterminismCheck:
                     "from bytecount.jclass(...), or the test left a thread running. Call bytecount.jclass(...) "
                     "inside the test (or in a fixture that returns bytecount itself), and join the test's threads.")
         lines = ["bytecount: not deterministic: counts differ between two runs of this test, each in a fresh "
-                 "class loader (--bytecount-check-determinism):"]
+                 "class loader (--bytecount-check-determinism):"] if not self.in_place else [
+            "bytecount: not deterministic: counts differ between two runs of this test in place, the second "
+            "starting from the static state the first left (--bytecount-check-determinism):"]
         by_method: dict = {}
         for d in self.differences:
             by_method.setdefault(d.method, []).append(d)
@@ -142,8 +150,14 @@ class DeterminismCheck:
                              .rstrip())
             if len(diffs) > top:
                 lines.append(f"    and {len(diffs) - top} more")
-        lines.append(f"A baseline of this test would be flaky. Likely causes: {CAUSES}, or Python state kept "
-                     "between runs (module globals, caches) that changes what the test does.")
+        if self.in_place:
+            lines.append("In place, the classes keep their static fields from test to test, so these counts "
+                         "depend on what ran before (test order, -k, how xdist spreads the tests). Likely causes: "
+                         f"static caches, lazy initialization or static counters; else {CAUSES}. Count this test "
+                         "in its own class loader (without in_place=True), where statics start fresh.")
+        else:
+            lines.append(f"A baseline of this test would be flaky. Likely causes: {CAUSES}, or Python state kept "
+                         "between runs (module globals, caches) that changes what the test does.")
         return "\n".join(lines)
 
 
@@ -187,7 +201,8 @@ def check_in_fresh_loader(fixture, rerun: Callable[[], None]) -> DeterminismChec
             frame = raised_inside_plugin(e)
             if frame is not None:
                 return DeterminismCheck(internal_error=describe_internal_error(e, frame))
-            return DeterminismCheck(second_run_error="".join(traceback.format_exception_only(type(e), e)))
+            return DeterminismCheck(second_run_error="".join(traceback.format_exception_only(type(e), e)),
+                                    in_place=bool(getattr(fixture, "in_place", False)))
         second = fixture.counts()
         second_scaling = fixture.scaling_result
         after = fixture.counts_in(old_loader)
@@ -197,8 +212,9 @@ def check_in_fresh_loader(fixture, rerun: Callable[[], None]) -> DeterminismChec
             old_loader.close()
         except Exception:  # noqa: BLE001 - best effort
             pass
+    in_place = bool(getattr(fixture, "in_place", False))
     stale = sorted(m for m in after if after[m] != first.get(m))
     if stale:
-        return DeterminismCheck(stale_loader_methods=stale)
+        return DeterminismCheck(stale_loader_methods=stale, in_place=in_place)
     scaling = scaling_differences(first_scaling, second_scaling)
-    return DeterminismCheck(differences=differences(first, second, scaling))
+    return DeterminismCheck(differences=differences(first, second, scaling), in_place=in_place)
