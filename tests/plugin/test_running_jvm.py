@@ -1,0 +1,227 @@
+"""Projects whose own code starts the JVM: a JVM adopted as it runs, pytest_bytecount.start_jvm, and counting
+in place (``in_place=True``) for code reached through jpype.JClass and the application's own wrappers.
+
+Expected counts are derived by hand from the javac 17 bytecode of the tiny methods below (shown beside
+each). Their agreement with the JVMTI oracle over every counting fixture, in place, is in
+tests/counting/test_in_place.py."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import textwrap
+from pathlib import Path
+
+from tests.support.pytest_project import JDK17, run
+
+SOURCES = {
+    # sum(n): getstatic iconst_1 iadd putstatic iconst_0 istore_1 iconst_0 istore_2 (8), the loop test
+    # iload_2 iload_0 if_icmpge (3, n+1 times), the body iload_1 iload_2 iadd istore_1 iinc goto (6, n
+    # times), iload_1 ireturn (2): 9n + 13
+    "app/Work.java": """
+        package app;
+        public class Work {
+            static int calls;
+            public static int sum(int n) { calls++; int s = 0; for (int i = 0; i < n; i++) s += i; return s; }
+        }
+    """,
+    # square(i) with the table filled: getstatic ifnonnull, getstatic iload_0 iaload ireturn (6); the first
+    # call also fills it: bipush newarray putstatic iconst_0 istore_1 (5), the loop test iload_1 bipush
+    # if_icmpge (3, 101 times), the body getstatic iload_1 iload_1 iload_1 imul iastore iinc goto (8, 100
+    # times): 6 + 5 + 303 + 800 = 1,114
+    "app/Squares.java": """
+        package app;
+        public class Squares {
+            static int[] table;
+            public static int square(int i) {
+                if (table == null) { table = new int[100]; for (int k = 0; k < 100; k++) table[k] = k * k; }
+                return table[i];
+            }
+        }
+    """,
+}
+FILLED, FIRST = 6, 1_114
+WRAPPER = """
+    import jpype
+
+    def total(n):
+        return int(jpype.JClass("app.Work").sum(n))
+
+    def square(i):
+        return int(jpype.JClass("app.Squares").square(i))
+"""
+
+
+def project(pytester, conftest: str, tests: dict, settings: str = ""):
+    """Classes compiled into classes/ (the configured classpath), a ``wrapper`` package that reaches them
+    through jpype.JClass, and a conftest.py that starts the JVM."""
+    for rel, text in SOURCES.items():
+        path = pytester.path / "src" / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_text(textwrap.dedent(text))
+    subprocess.run([str(Path(JDK17) / "bin" / "javac"), "-d", str(pytester.path / "classes"),
+                    *[str(pytester.path / "src" / rel) for rel in SOURCES]], check=True)
+    pytester.makepyprojecttoml(f"""
+        [tool.bytecount]
+        classpath = ["classes"]
+        java-home = "{JDK17}"
+        jvm-options = ["-Xss4m"]
+        {settings}
+    """)
+    (pytester.path / "wrapper").mkdir()
+    (pytester.path / "wrapper" / "__init__.py").write_text(textwrap.dedent(WRAPPER))
+    pytester.makeconftest(conftest)
+    pytester.makepyfile(**tests)
+    return pytester
+
+
+STARTS_ITSELF = f"""
+    import jpype
+    jpype.startJVM("{JDK17}/lib/server/libjvm.so", classpath=["classes"], convertStrings=True)
+"""
+THROUGH_PLUGIN = """
+    import pytest_bytecount
+
+    def pytest_configure(config):
+        pytest_bytecount.start_jvm(config, "-Xmx512m", classpath=["classes"])
+"""
+
+
+def test_a_jvm_the_conftest_started_is_adopted_and_per_test_loaders_count_exactly(pytester):
+    project(pytester, STARTS_ITSELF, {"test_work": """
+        import json, jpype, pytest
+
+        def test_plain():
+            assert jpype.JClass("app.Work").sum(3) == 3
+
+        @pytest.mark.bytecount("app.Work#sum")
+        def test_counted(bytecount):
+            Work = bytecount.jclass("app.Work")
+            assert Work.sum(10) == 45 and Work.sum(4) == 6
+            assert Work.class_.getClassLoader() != jpype.JClass("app.Work").class_.getClassLoader()
+            with open("counts.json", "w") as f:
+                json.dump(bytecount.counts(), f)
+    """})
+    result = run(pytester, "--bytecount-update")
+    result.assert_outcomes(passed=2)
+    result.stdout.fnmatch_lines([
+        "bytecount: using Java 17* at *, already running in this process (pytest-bytecount did not start it)",
+        "bytecount: not applied to the running JVM: jvm-option -Xss4m: not among the running JVM's options",
+        "bytecount: not applied to the running JVM: the agent (-javaagent): *pytest_bytecount.start_jvm*",
+    ])
+    counts = json.loads((pytester.path / "counts.json").read_text())["app.Work#sum(I)I"]
+    # the originals are on the JVM's own class path, and still the test's loader counted its own copy
+    assert counts["invocations"] == 2 and counts["total"] == (9 * 10 + 13) + (9 * 4 + 13)
+    assert counts["opcodes"]["iinc"] == 14 and counts["opcodes"]["if_icmpge"] == 11 + 5
+    stored = json.loads((pytester.path / "bytecount" / "test_work.json").read_text())["tests"]["test_counted"]
+    assert "mode" not in stored and stored["jvm"].startswith("17")
+
+
+def test_code_reached_through_a_wrapper_is_counted_in_place_and_restored_after(pytester):
+    project(pytester, THROUGH_PLUGIN, {"test_wrapper": """
+        import json, jpype, pytest
+        import wrapper
+
+        def save(name, counts):
+            with open(name, "w") as f:
+                json.dump(counts, f)
+
+        @pytest.mark.bytecount("app.Work#sum", in_place=True)
+        def test_first(bytecount):
+            assert wrapper.total(10) == 45
+            save("first.json", bytecount.counts())
+
+        def test_plain_between():
+            assert wrapper.total(1000) == 499500  # restored: runs uncounted, and counts for no test
+
+        @pytest.mark.bytecount("app.Work#sum", in_place=True)
+        def test_second(bytecount):
+            assert wrapper.total(3) == 3 and bytecount.jclass("app.Work").sum(2) == 1
+            save("second.json", bytecount.counts())
+    """})
+    result = run(pytester, "--bytecount-update")
+    result.assert_outcomes(passed=3)
+    result.stdout.fnmatch_lines(["bytecount: using Java 17* started by pytest_bytecount.start_jvm (class path: *classes)"])
+    assert "not applied" not in result.stdout.str()
+    first = json.loads((pytester.path / "first.json").read_text())["app.Work#sum(I)I"]
+    second = json.loads((pytester.path / "second.json").read_text())["app.Work#sum(I)I"]
+    assert (first["invocations"], first["total"]) == (1, 9 * 10 + 13)
+    # each test counts its own run only: nothing of the plain test's sum(1000), nothing of test_first's
+    assert (second["invocations"], second["total"]) == (2, (9 * 3 + 13) + (9 * 2 + 13))
+    stored = json.loads((pytester.path / "bytecount" / "test_wrapper.json").read_text())["tests"]
+    assert stored["test_first"]["mode"] == "in-place" and stored["test_first"]["methods"]["app.Work#sum(I)I"]["total"] == 103
+    run(pytester).assert_outcomes(passed=3)  # and against the baselines
+
+
+def test_a_target_loaded_by_another_loader_points_at_in_place(pytester):
+    project(pytester, THROUGH_PLUGIN, {"test_idle": """
+        import pytest
+        import wrapper
+
+        @pytest.mark.bytecount("app.Work#sum")
+        def test_through_wrapper(bytecount):
+            assert wrapper.total(10) == 45
+    """})
+    result = run(pytester)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([
+        "NOT RUN: target 'app.Work#sum' matched app.Work#sum(I)I, which did not run in this test",
+        "app.Work was loaded by the system class loader (jpype.JClass, jpype.imports), where it runs uncounted",
+        "To count the classes where the application loads them, mark the test with in_place=True*",
+    ])
+
+
+def test_in_place_in_a_jvm_started_without_the_agent_says_how_to_start_it(pytester):
+    project(pytester, STARTS_ITSELF, {"test_wrapper": """
+        import pytest
+        import wrapper
+
+        @pytest.mark.bytecount("app.Work#sum", in_place=True)
+        def test_in_place(bytecount):
+            assert wrapper.total(10) == 45
+    """})
+    result = run(pytester)
+    result.assert_outcomes(errors=1)  # at setup, where the fixture is made
+    result.stdout.fnmatch_lines(["*bytecount: the JVM in this process was not started with pytest-bytecount's agent, "
+                                 "so classes cannot be counted in place. Start the JVM with "
+                                 "pytest_bytecount.start_jvm(config, ...) in conftest.py*"])
+
+
+STATE = {"test_state": """
+    import json, pytest
+    import wrapper
+
+    @pytest.mark.bytecount("app.Squares#square")
+    def test_square(bytecount):
+        assert wrapper.square(7) == 49 and bytecount.jclass("app.Squares").square(9) == 81
+        with open("state.json", "w") as f:
+            json.dump(bytecount.counts(), f)
+"""}
+
+
+def test_static_state_carries_over_in_place_the_determinism_check_says_so_and_a_mode_change_is_no_regression(
+        pytester):
+    project(pytester, THROUGH_PLUGIN, STATE)
+    run(pytester, "--bytecount-update").assert_outcomes(passed=1)
+    own = json.loads((pytester.path / "state.json").read_text())["app.Squares#square(I)I"]
+    # the wrapper's call runs in the system class loader, uncounted; jclass's on fresh statics fills the table
+    assert (own["invocations"], own["total"]) == (1, FIRST)
+    run(pytester, "--bytecount-check-determinism").assert_outcomes(passed=1)  # fresh statics in both runs
+
+    (pytester.path / "pyproject.toml").write_text(
+        (pytester.path / "pyproject.toml").read_text().replace("jvm-options", "in-place = true\njvm-options"))
+    result = run(pytester)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([
+        "*bytecount: the baseline of test_square in * was counted in the test's own class loader, and this run "
+        "counts in place (in_place=True): the counts below moved with that setting, which is not a regression*"])
+    placed = json.loads((pytester.path / "state.json").read_text())["app.Squares#square(I)I"]
+    # both calls counted in place: the wrapper's fills the table, jclass's (the same class) finds it filled
+    assert (placed["invocations"], placed["total"]) == (2, FIRST + FILLED)
+
+    result = run(pytester, "--bytecount-check-determinism")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([
+        "*counts differ between two runs of this test in place, the second starting from the static state the "
+        "first left*",
+        "*total*1,120*12*-1,108*"])
