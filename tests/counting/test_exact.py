@@ -38,12 +38,12 @@ def ours(counting_classes, tmp_path_factory):
     """{(build, jvm): {main: counts}}, one worker process per build and JVM, on first use."""
     cache: dict = {}
 
-    def get(build: str, jvm: str, strategy: str = "block", load_time: bool = False) -> dict:
-        if (build, jvm, strategy, load_time) not in cache:
+    def get(build: str, jvm: str, strategy: str = "block", load_time: bool = False, in_place: bool = False) -> dict:
+        if (build, jvm, strategy, load_time, in_place) not in cache:
             home, variant = JVMS[jvm]()
             mains = BUILD_MAINS[build]
             jobs = [{"classpath": [str(counting_classes[build])], "targets": _targets(m), "main": m,
-                     "strategy": strategy, "load_time": load_time} for m in mains]
+                     "strategy": strategy, "load_time": load_time, "in_place": in_place} for m in mains]
             tmp = tmp_path_factory.mktemp(f"{build}-{jvm}-{strategy}")
             (tmp / "jobs.json").write_text(json.dumps({"java_home": home, "variant": variant, "jobs": jobs}))
             run = subprocess.run([sys.executable, str(WORKER), str(tmp / "jobs.json"), str(tmp / "out.json")],
@@ -51,8 +51,8 @@ def ours(counting_classes, tmp_path_factory):
             assert run.returncode == 0, run.stdout[-4000:]
             out = json.loads((tmp / "out.json").read_text())
             assert ("Zero" in out["vm_name"]) == (variant == "zero"), out["vm_name"]
-            cache[(build, jvm, strategy, load_time)] = dict(zip(mains, out["results"]))
-        return cache[(build, jvm, strategy, load_time)]
+            cache[(build, jvm, strategy, load_time, in_place)] = dict(zip(mains, out["results"]))
+        return cache[(build, jvm, strategy, load_time, in_place)]
 
     return get
 
@@ -103,6 +103,17 @@ def test_classes_counted_as_they_load_equal_the_oracle(ours, oracle, build, stra
     for main in BUILD_MAINS[build]:
         assert "error" not in loaded[main], loaded[main]
         assert _executed(loaded[main]) == oracle(build, main), main
+
+
+@pytest.mark.parametrize("jvm,strategy", [(j, "block") for j in JVMS] + [("hotspot17", "instruction")])
+@pytest.mark.parametrize("build", list(BUILD_MAINS))
+def test_classes_counted_in_place_equal_the_oracle(ours, oracle, build, jvm, strategy):
+    """in_place=True: the target classes are counted by the JVM's instrumentation API (a ClassFileTransformer)
+    as the application's own class loader, not the plugin's, loads them: the same counts as the oracle's."""
+    placed = ours(build, jvm, strategy, in_place=True)
+    for main in BUILD_MAINS[build]:
+        assert "error" not in placed[main], placed[main]
+        assert _executed(placed[main]) == oracle(build, main), main
 
 
 def test_the_fixtures_cover_what_the_contract_names(ours):

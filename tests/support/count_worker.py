@@ -6,7 +6,9 @@ JOBS.json: {"java_home": ..., "variant": "server"|"zero", "jobs": [{"classpath":
 "main": "pkg.Main", "args": [...], "strategy": "block", "abrupt": false, "allocations": false,
 "inclusive": false, "load_time": false}, ...]}. ``load_time``: count each target class (with
 ``inclusive``: every class) when the loader first asks for it, as the pytest plugin does
-(pytest_bytecount.jvm.loaders.LoadTimeLoaders). RESULTS.json gets {"jvm": description, "results": [counts...]}
+(pytest_bytecount.jvm.loaders.LoadTimeLoaders). ``in_place``: count the target classes in place
+(pytest_bytecount.jvm.in_place), in an application's own URLClassLoader that the main runs in, with the
+JVM's agent. RESULTS.json gets {"jvm": description, "results": [counts...]}
 where each entry is the contract's JSON for that job (or {"error": ...}). Runs through the same public
 layers as ``python -m pytest_bytecount count``.
 """
@@ -18,6 +20,7 @@ from pathlib import Path
 from pytest_bytecount.classfile.classpath import Classpath
 from pytest_bytecount.counting.instrument import instrument
 from pytest_bytecount.counting.per_class import ClassCounter
+from pytest_bytecount.jvm.in_place import InPlaceLoaders
 from pytest_bytecount.jvm.loaders import LoadTimeLoaders
 from pytest_bytecount.jvm.session import ClassDir, JvmSession, choose_jvm
 
@@ -31,6 +34,9 @@ def main(jobs_file: str, results_file: str) -> int:
         classpath = Classpath.parse(job["classpath"])
         if job.get("load_time"):
             results.append(_load_time(session, classpath, job))
+            continue
+        if job.get("in_place"):
+            results.append(_in_place(session, classpath, job))
             continue
         batch = instrument(classpath, job["targets"], strategy=job.get("strategy", "block"),
                            abrupt=job.get("abrupt", False), allocations=job.get("allocations", False),
@@ -57,6 +63,20 @@ def _load_time(session: JvmSession, classpath: Classpath, job: dict) -> dict:
     except Exception as e:  # noqa: BLE001 - reported per job
         return {"error": f"{job['main']}: {e}"}
     # the batch's counts carry no bytecode_sha256 (the plugin adds it): compare like with like
+    return {m: {k: v for k, v in c.items() if k != "bytecode_sha256"} for m, c in handle.counts().items()}
+
+
+def _in_place(session: JvmSession, classpath: Classpath, job: dict) -> dict:
+    counter = ClassCounter(classpath, job["targets"], job.get("strategy", "block"), job.get("abrupt", False),
+                           job.get("allocations", False), in_place=True)
+    handle = InPlaceLoaders(session, counter).new()
+    application = session.loader_without_instrumentation(classpath.entries)  # the application's own loader
+    try:
+        session.run_main(application, job["main"], job.get("args", []))
+    except Exception as e:  # noqa: BLE001 - reported per job
+        return {"error": f"{job['main']}: {e}"}
+    finally:
+        handle.close()
     return {m: {k: v for k, v in c.items() if k != "bytecode_sha256"} for m, c in handle.counts().items()}
 
 
