@@ -245,6 +245,13 @@ def classpath_entries(s: Settings) -> list:
     return [path for entry, base in written for path in expand_entry(entry, base)]
 
 
+def nothing_configured(s: Settings) -> bool:
+    """No classpath, classpath file, sources, build tool's class folder or $BYTECOUNT_CLASSPATH: the classes
+    can only come from a JVM already running (its own class path)."""
+    return not (s.classpath or s.classpath_file or s.sources or found_build_layout(s.root)
+                or os.environ.get(ENVIRONMENT_CLASSPATH))
+
+
 def compile_classpath_entries(s: Settings) -> list:
     """``compile-classpath``, expanded and checked: on javac's classpath for ``sources``, not on the JVM's."""
     return [path for entry in s.compile_classpath for path in expand_entry(entry, s.root)]

@@ -3,6 +3,7 @@ classpath (javac runs here for ``sources``), the JVM, class loaders, and each ma
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -17,7 +18,7 @@ from ..counting.per_class import ClassCounter
 from ..jvm.in_place import InPlaceError, InPlaceLoaders
 from ..jvm.loaders import LoadTimeLoaders
 from ..jvm.session import JvmChoice, JvmError, JvmSession, choose_jvm, jvm_running, running_jvm_choice
-from .config import ConfigError, Settings, classpath_entries, compile_classpath_entries
+from .config import ConfigError, Settings, classpath_entries, compile_classpath_entries, nothing_configured
 from .project_cache import project_cache, remove_unused
 
 
@@ -37,6 +38,8 @@ class JavaContext:
         self._jvm: Optional[JvmSession] = None
         self._batches: dict = {}  # (targets, options) -> LoadTimeLoaders
         self.unusable: Optional[str] = None  # why no counted test can run (every one fails with it)
+        self._header_made = False  # the pytest header named the JVM
+        self._adoption_in_header = False  # ... as one found running
 
     def cache_folder(self) -> Path:
         """``.bytecount-cache`` next to pyproject.toml; its first use in a run drops entries long unused."""
@@ -49,7 +52,8 @@ class JavaContext:
         if self._classpath is None:
             s = self._settings()
             try:
-                entries = classpath_entries(s)
+                entries = self._running_classpath() if nothing_configured(s) and jvm_running() else []
+                entries = entries or classpath_entries(s)
                 if s.sources:
                     compiled = compile_sources([Path(p) for p in s.sources], s, [str(e) for e in entries],
                                                self.cache_folder(), self._say, compile_classpath_entries(s))
@@ -58,6 +62,15 @@ class JavaContext:
                 raise pytest.UsageError(f"bytecount: {e}") from None
             self._classpath = Classpath(entries)
         return self._classpath
+
+    def _running_classpath(self) -> list:
+        """With no classpath configured, the class path of the JVM already running (the application's), less
+        JPype's and pytest-bytecount's own jars."""
+        import jpype
+
+        text = str(jpype.JClass("java.lang.System").getProperty("java.class.path") or "")
+        entries = [Path(e) for e in text.split(os.pathsep) if e]
+        return [e for e in entries if e.exists() and not e.name.startswith(("org.jpype", "pytest-bytecount-agent"))]
 
     def jvm_choice(self) -> JvmChoice:
         if self._jvm_choice is None:
@@ -97,12 +110,23 @@ class JavaContext:
 
     def header(self) -> str:
         """The JVM line of the pytest header: the JVM running in this process, or the one that will start."""
+        self._header_made = True
         if self._jvm is not None and self._jvm.started:
             return self._jvm.describe()
         if jvm_running():
             self.jvm().start()  # adopts it: nothing starts
+            self._adoption_in_header = True
             return self._jvm.describe()
         return self.jvm_choice().describe()
+
+    def adopted_after_header(self) -> list:
+        """Lines for a JVM adopted after the header was written (started by a fixture, say): what the header
+        would have said."""
+        jvm = self._jvm
+        if not self._header_made or jvm is None or jvm.adopted is None or self._adoption_in_header:
+            return []
+        return [f"the tests ran on {jvm.describe()}"] + [f"not applied to the running JVM: {line}"
+                                                          for line in jvm.not_applied()]
 
     def not_applied(self) -> list:
         """The settings a JVM found running could not take (see :meth:`JvmSession.not_applied`)."""

@@ -22,7 +22,9 @@ from ..regression.scaling import ScalingError, check_stored, compare_scaling, re
 from ..regression.status import FAILING, VERDICTS, worse
 from ..regression.weights import WeightsError, WeightTable, load_weights
 from .baselines import Baselines, baseline_key
-from .config import ConfigError, Settings, configured_classpath, found_build_layout, load_settings, options_given
+from ..jvm.session import jvm_running
+from .config import (ConfigError, Settings, configured_classpath, found_build_layout, load_settings,
+                     nothing_configured, options_given)
 from .fixture import BytecountFixture
 from .java import JavaContext
 from .markers import NO_WEIGHTS, BytecountMarker, is_marked, marker_problems, unmarked
@@ -130,6 +132,8 @@ class BytecountSession:
                 layout = found_build_layout(s.root)
                 if layout is not None:
                     lines.append(f"bytecount: classpath {layout[0]} ({layout[1]} layout; no classpath is configured)")
+                elif nothing_configured(s) and jvm_running():
+                    lines.append("bytecount: classpath of the running JVM (no classpath is configured)")
             return lines
         except pytest.UsageError:
             return None
@@ -372,8 +376,9 @@ class BytecountSession:
     def summary(self) -> Optional[Summary]:
         """The ``bytecount`` section of the terminal summary; None when there is nothing to say."""
         b = self.baselines
+        late = self.java.adopted_after_header()  # the header could not say it: the JVM started later
         if self.is_worker or not (self.results or b.stale or b.stale_files or self.java.refused
-                                  or b.errors or b.notes):
+                                  or b.errors or b.notes or late):
             return None
         stale = {self._shown(path): keys for path, keys in b.stale.items()}
         files = {self._shown(f.baseline): self._shown(f.module) for f in b.stale_files
@@ -381,7 +386,7 @@ class BytecountSession:
         return Summary({n: r.status for n, r in self.results.items()}, stale, files, updating=self.update,
                        run_args=self._run_paths(),
                        weights=tuple(sorted({r.weights for r in self.results.values() if r.weights is not None})),
-                       errors=tuple(b.errors), notes=tuple(b.notes), refused=tuple(sorted(self.java.refused)),
+                       errors=tuple(b.errors), notes=tuple(b.notes) + tuple(late), refused=tuple(sorted(self.java.refused)),
                        hints=tuple(sorted({h for r in self.results.values() for h in r.hints})),
                        written=tuple(str(p) for p in sorted(b.written)),
                        html_report=None if self.html_report is None else str(self.html_report))

@@ -225,3 +225,44 @@ def test_static_state_carries_over_in_place_the_determinism_check_says_so_and_a_
         "*counts differ between two runs of this test in place, the second starting from the static state the "
         "first left*",
         "*total*1,120*12*-1,108*"])
+
+
+def test_a_jvm_started_by_a_fixture_is_adopted_and_the_summary_says_so(pytester):
+    conftest = f"""
+        import jpype, pytest
+
+        @pytest.fixture(scope="session", autouse=True)
+        def jvm():
+            jpype.startJVM("{JDK17}/lib/server/libjvm.so", "-Xss2m", classpath=["classes"])
+    """
+    project(pytester, conftest, {"test_late": """
+        import pytest
+
+        @pytest.mark.bytecount("app.Work#sum")
+        def test_counted(bytecount):
+            assert bytecount.jclass("app.Work").sum(5) == 10
+            assert bytecount.counts()["app.Work#sum(I)I"]["total"] == 9 * 5 + 13
+    """})
+    result = run(pytester, "--bytecount-update")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines([
+        "bytecount: using Java 17* at *(configured java-home)",  # not running yet when the header is written
+        "*bytecount: the tests ran on Java 17* already running in this process (pytest-bytecount did not start it)",
+        "*bytecount: not applied to the running JVM: jvm-option -Xss4m: not among the running JVM's options",
+    ])
+
+
+def test_with_no_classpath_configured_the_running_jvms_own_is_used(pytester):
+    project(pytester, STARTS_ITSELF, {"test_cp": """
+        import pytest
+
+        @pytest.mark.bytecount("app.Work#sum")
+        def test_counted(bytecount):
+            assert bytecount.jclass("app.Work").sum(2) == 1
+            assert bytecount.counts()["app.Work#sum(I)I"]["total"] == 9 * 2 + 13
+    """})
+    toml = pytester.path / "pyproject.toml"
+    toml.write_text(toml.read_text().replace('classpath = ["classes"]', ""))
+    result = run(pytester, "--bytecount-update")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines(["bytecount: classpath of the running JVM (no classpath is configured)"])
