@@ -205,7 +205,9 @@ class JvmSession:
                        f"only the cross-JVM check is lost")
         for option in self.options:
             if option not in running.arguments:
-                out.append(f"jvm-option {option}: not among the running JVM's options")
+                out.append(f"jvm-option {option}: not among the running JVM's options, so the tests run without it")
+        if _feature(running.version) >= 22 and not any(a.startswith("--enable-native-access") for a in running.arguments):
+            out.append("--enable-native-access=ALL-UNNAMED: the JVM may warn about JPype's native access")
         if not running.agent:
             out.append("the agent (-javaagent): without it, in_place=True cannot count the classes the "
                        "application loads itself; start the JVM with pytest_bytecount.start_jvm(...) instead")

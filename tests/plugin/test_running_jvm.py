@@ -106,7 +106,7 @@ def test_a_jvm_the_conftest_started_is_adopted_and_per_test_loaders_count_exactl
     result.assert_outcomes(passed=2)
     result.stdout.fnmatch_lines([
         "bytecount: using Java 17* at *, already running in this process (pytest-bytecount did not start it)",
-        "bytecount: not applied to the running JVM: jvm-option -Xss4m: not among the running JVM's options",
+        "bytecount: not applied to the running JVM: jvm-option -Xss4m: not among the running JVM's options, so the tests run without it",
         "bytecount: not applied to the running JVM: the agent (-javaagent): *pytest_bytecount.start_jvm*",
     ])
     counts = json.loads((pytester.path / "counts.json").read_text())["app.Work#sum(I)I"]
@@ -248,7 +248,7 @@ def test_a_jvm_started_by_a_fixture_is_adopted_and_the_summary_says_so(pytester)
     result.stdout.fnmatch_lines([
         "bytecount: using Java 17* at *(configured java-home)",  # not running yet when the header is written
         "*bytecount: the tests ran on Java 17* already running in this process (pytest-bytecount did not start it)",
-        "*bytecount: not applied to the running JVM: jvm-option -Xss4m: not among the running JVM's options",
+        "*bytecount: not applied to the running JVM: jvm-option -Xss4m: not among the running JVM's options, so the tests run without it",
     ])
 
 
