@@ -106,6 +106,11 @@ class Instrumentation:
             J("java.lang.Class").class_, J("java.lang.String").class_, J("byte[]").class_, J("int").class_,
             J("int").class_))
         self._args = J("java.lang.Object[]")
+        self._agent = agent
+
+    def loaded(self, dotted_names):
+        """The loaded classes (any loader) of ``dotted_names``, a Java ``Set<String>``: one call into Java."""
+        return self._agent.loaded(dotted_names)
 
     def define(self, loader, internal_name: str, data):
         """Define the class ``data`` (a Java ``byte[]``) in ``loader``; its ``Class``."""

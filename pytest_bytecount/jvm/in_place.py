@@ -30,12 +30,26 @@ from typing import Optional
 from ..classfile import ClassFile, ClassFormatError
 from ..counting.per_class import ClassCounter, CountedClass
 from .agent import AgentMissing, instrumentation
-from .loaders import CountingError
+from .loaders import LOADER_CLASS, CountingError
 from .session import JvmSession, python_longs
 
 
 class InPlaceError(RuntimeError):
     """Classes cannot be counted in place in this JVM."""
+
+
+def java_set(strings):
+    """A Java ``HashSet<String>`` of ``strings``."""
+    import jpype
+
+    return jpype.JClass("java.util.HashSet")(jpype.JClass("java.util.Arrays").asList(jpype.JArray(jpype.JString)(
+        list(strings))))
+
+
+def _per_test(loader) -> bool:
+    """Whether ``loader`` is a test's own loader (:mod:`.loaders`): its classes are counted copies already,
+    and stay loaded until collected after their test."""
+    return loader is not None and str(loader.getClass().getName()) == LOADER_CLASS.replace("/", ".")
 
 
 def _shape(cf: ClassFile) -> dict:
@@ -77,6 +91,9 @@ class InPlaceLoaders:
         self.refused: list = []
         self._counters: dict = {}  # (loader, Counters name) -> its Java Class, defined once per loader
         self._matched: dict = {}  # internal name -> whether a pattern's class part matches it
+        # the matched classes of the classpath, as Java looks them up among the loaded classes at each test's
+        # start (a class of another name that a pattern matches is counted when it loads during a test)
+        self.names = java_set([n.replace("/", ".") for n in counter.candidates()])
 
     def matches(self, internal_name: str) -> bool:
         hit = self._matched.get(internal_name)
@@ -132,8 +149,7 @@ class InPlaceHandle:
         self._transformer = _transformer_class()(self._transform)
         api = owner.api.api
         api.addTransformer(self._transformer, True)
-        loaded = [c for c in api.getAllLoadedClasses()
-                  if not c.isArray() and owner.matches(str(c.getName()).replace(".", "/")) and api.isModifiableClass(c)]
+        loaded = [c for c in owner.api.loaded(owner.names) if api.isModifiableClass(c) and not _per_test(c.getClassLoader())]
         if loaded:
             self._retransform(loaded)
         for c in loaded:
@@ -158,7 +174,7 @@ class InPlaceHandle:
         if name is None or loader is None:  # hidden classes, and the JDK's own (the boot loader)
             return None
         name = str(name)
-        if not self.owner.matches(name):
+        if not self.owner.matches(name) or _per_test(loader):
             return None
         try:
             original = bytes(memoryview(data))
@@ -256,24 +272,22 @@ def _transformer_class():
     return _made["class"]
 
 
-def loaded_elsewhere(internal_names: set, own_loader) -> dict:
+def loaded_elsewhere(internal_names: set) -> dict:
     """``{internal name: [loader, ...]}`` of the classes among ``internal_names`` that a class loader other than
-    ``own_loader`` loaded (as the loaders describe themselves); empty without the agent, which alone can
+    the tests' own loaded (as the loaders describe themselves); empty without the agent, which alone can
     list the classes a JVM loaded."""
     import jpype
 
     try:
-        api = instrumentation().api
+        api = instrumentation()
     except AgentMissing:
         return {}
     system = jpype.JClass("java.lang.ClassLoader").getSystemClassLoader()
     out: dict = {}
-    for c in api.getAllLoadedClasses():
+    for c in api.loaded(java_set([n.replace("/", ".") for n in internal_names])):
         name = str(c.getName()).replace(".", "/")
-        if name not in internal_names:
-            continue
         loader = c.getClassLoader()
-        if own_loader is not None and loader is not None and loader.equals(own_loader):
+        if _per_test(loader):  # this test's, or an earlier test's not yet collected
             continue
         shown = "the system class loader (jpype.JClass, jpype.imports)" if loader is not None and loader.equals(system) \
             else "the boot class loader" if loader is None else f"{loader.getClass().getName()}@{loader.hashCode():x}"

@@ -65,7 +65,7 @@ class BytecountFixture:
         if self.in_place:
             return []
         names = {MethodId.parse(m).class_name for m in methods}
-        found = loaded_elsewhere(names, self._handle.loader)
+        found = loaded_elsewhere(names)
         return [f"{name.replace('/', '.')} was loaded by {', '.join(loaders)}, where it runs uncounted"
                 for name, loaders in sorted(found.items())]
 
