@@ -73,7 +73,8 @@ def bytecount(request):
 
     ``bytecount.jclass("demo.Sorting")`` gives the class from a class loader private to this test (fresh
     statics); ``bytecount.counts()`` the counts so far. After the test, the counts are compared with
-    the baseline.
+    the baseline. With ``in_place=True`` the marked classes are counted where the application loads them
+    (``jpype.JClass``, its own wrappers), and ``jclass`` gives the system class loader's.
     """
     fixture = request.config.stash[session_key].open_fixture(request.node)
     yield fixture
