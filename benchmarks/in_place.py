@@ -40,7 +40,7 @@ def main(argv=None) -> int:
     subprocess.run([str(Path(args.java_home) / "bin" / "javac"), "--release", "11", "-d", str(classes),
                     str(DEMO_SRC / "demo" / "Sorting.java")], check=True)
     classpath = Classpath.parse([str(classes)])
-    session = JvmSession(choose_jvm(args.java_home), [], classpath=[classes])
+    session = JvmSession(choose_jvm(args.java_home), [], classpath=[classes], agent=True)
     session.start()
     import jpype
 

@@ -147,11 +147,12 @@ def choose_jvm(java_home: Optional[str] = None, variant: str = "server") -> JvmC
 
 
 class JvmSession:
-    """The process's one JVM, started on first use with pytest-bytecount's agent (:mod:`.agent`, for
-    counting in place), or the JVM something else already started in this process, adopted as it is."""
+    """The process's one JVM, started on first use (``agent``: with pytest-bytecount's agent, :mod:`.agent`,
+    for counting in place; the pytest plugin always asks for it), or the JVM something else already started
+    in this process, adopted as it is."""
 
     def __init__(self, choice: JvmChoice, options: Sequence[str] = (), classpath: Sequence[str] = (),
-                 agent: bool = True):
+                 agent: bool = False):
         self.choice = choice
         self.options = list(options)
         self.classpath = [str(c) for c in classpath]  # the JVM's own class path (start_jvm's callers)

@@ -86,7 +86,7 @@ class JavaContext:
 
     def jvm(self) -> JvmSession:
         if self._jvm is None:
-            self._jvm = JvmSession(self.jvm_choice(), self._settings().jvm_options)
+            self._jvm = JvmSession(self.jvm_choice(), self._settings().jvm_options, agent=True)
         return self._jvm
 
     @property
@@ -104,7 +104,7 @@ class JavaContext:
                            "first to start one (call it in conftest.py's pytest_configure)")
         root = self._settings().root
         self._jvm = JvmSession(self.jvm_choice(), [*self._settings().jvm_options, *options],
-                               [Path(root, c) for c in classpath])
+                               [Path(root, c) for c in classpath], agent=True)
         self._jvm.start()
         return self._jvm
 

@@ -28,7 +28,7 @@ from pytest_bytecount.jvm.session import ClassDir, JvmSession, choose_jvm
 def main(jobs_file: str, results_file: str) -> int:
     spec = json.loads(Path(jobs_file).read_text())
     choice = choose_jvm(spec.get("java_home"), spec.get("variant", "server"))
-    session = JvmSession(choice, spec.get("options", []))
+    session = JvmSession(choice, spec.get("options", []), agent=any(j.get("in_place") for j in spec["jobs"]))
     results = []
     for job in spec["jobs"]:
         classpath = Classpath.parse(job["classpath"])
