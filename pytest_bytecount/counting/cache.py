@@ -26,7 +26,7 @@ from .instrumented import Instrumented
 from .targets import MethodId, TargetPattern
 from .countermap import CounterMap
 
-FORMAT = 4  # 4: counter maps by field name (3 held them as positional lists)
+FORMAT = 5  # 5: block_lines; 4: counter maps by field name (3 held them as positional lists)
 _plugin_digest: Optional[str] = None
 
 
@@ -80,7 +80,8 @@ def map_to_json(m: CounterMap) -> dict:
             "opcodes": m.opcodes, "calls": m.calls, "code_sha256": m.code_sha256, "blocks": blocks,
             "block_exprs": None if m.block_exprs is None else [[x for t in e for x in t] for e in m.block_exprs],
             "invocation_expr": [x for t in m.invocation_expr for x in t], "counters": m.counters,
-            "allocs": m.allocs, "elements": m.elements, "abrupt": None if m.abrupt is None else map_to_json(m.abrupt)}
+            "allocs": m.allocs, "elements": m.elements, "abrupt": None if m.abrupt is None else map_to_json(m.abrupt),
+            "block_lines": m.block_lines}
 
 
 def _pairs(flat: list) -> tuple:
@@ -96,7 +97,9 @@ def map_from_json(d: dict) -> CounterMap:
     return CounterMap(MethodId(str(cls), str(name), str(desc)), int(d["base"]), list(opcodes), list(calls),
                       str(d["code_sha256"]), blocks, None if exprs is None else [_pairs(e) for e in exprs],
                       _pairs(d["invocation_expr"]), int(d["counters"]), None if allocs is None else list(allocs),
-                      list(d["elements"]), None if d["abrupt"] is None else map_from_json(d["abrupt"]))
+                      list(d["elements"]), None if d["abrupt"] is None else map_from_json(d["abrupt"]),
+                      None if d.get("block_lines") is None else [{str(k): int(v) for k, v in b.items()}
+                                                                 for b in d["block_lines"]])
 
 
 def _file_name(internal_name: str) -> str:

@@ -9,6 +9,11 @@ from typing import Optional
 from .targets import MethodId
 
 
+def _line_order(item) -> tuple:
+    """Source lines in number order, the instructions without a line last."""
+    return (0, int(item[0])) if item[0].isdigit() else (1, 0)
+
+
 @dataclass
 class CounterMap:
     """One method's counters, from index ``base`` on, per strategy:
@@ -38,6 +43,7 @@ class CounterMap:
     allocs: Optional[list] = None  # allocation keys present ("o:" + class, "a:" + array type), or None
     elements: list = field(default_factory=list)  # array types whose element totals are counted
     abrupt: Optional["CounterMap"] = None
+    block_lines: Optional[list] = None  # block strategy: per block, {source line: instructions} (keys.block_lines)
 
     @property
     def size(self) -> int:
@@ -110,6 +116,19 @@ class CounterMap:
                 for k, w in cs.items():
                     calls[k] = calls.get(k, 0) + n * w
         return opcodes, calls
+
+    def derive_lines(self, values) -> Optional[dict]:
+        """{source line: executed instructions} from the raw values (block strategy; else None): every block's
+        count times its instructions on each line. Lines that did not run are left out."""
+        if self.block_lines is None:
+            return None
+        out: dict = {}
+        for lines, expr in zip(self.block_lines, self.block_exprs):
+            n = sum(values[self.base + off] * coef for off, coef in expr)
+            if n:
+                for line, w in lines.items():
+                    out[line] = out.get(line, 0) + n * w
+        return {k: v for k, v in sorted(out.items(), key=_line_order) if v}
 
     def derive_allocations(self, values) -> dict:
         """{"arrays", "elements", "objects"} from the raw values (allocation recording only)."""

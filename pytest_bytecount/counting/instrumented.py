@@ -29,9 +29,9 @@ class Instrumented:
         targets = {t.method for t in self.inclusive}
         return [m for m in self.maps if m.method in targets]
 
-    def counts(self, values) -> dict:
-        """The contract's JSON from this batch's raw counter values."""
-        return counts_from_values(self.reported(), values, self.inclusive_spec())
+    def counts(self, values, lines: bool = False) -> dict:
+        """The contract's JSON from this batch's raw counter values (``lines``: with per-line counts)."""
+        return counts_from_values(self.reported(), values, self.inclusive_spec(), lines)
 
     def inclusive_spec(self) -> Optional[dict]:
         """{target id: (InclusiveTarget, [its closure's CounterMaps])}, or None."""

@@ -57,3 +57,34 @@ def block_contents(blocks: list, cp, cache: dict, allocations: bool) -> list:
     return [(Counter(i.mnemonic for i in b), Counter(call_key(i, cp, cache) for i in b if i.opcode in INVOKES),
              Counter(k for k in (alloc_key(i, cp) for i in b) if k) if allocations else Counter())
             for b in blocks]
+
+
+NO_LINE = "none"  # the "lines" key of instructions that no LineNumberTable entry covers
+
+
+def instruction_lines(code) -> dict:
+    """``{id(instruction): line}`` for the code's instructions, ``line`` a string (JSON keys are) or
+    :data:`NO_LINE`. An instruction's line is that of the LineNumberTable entry with the greatest start at
+    or before it; entries at the same start: the one listed last (of every LineNumberTable the code has,
+    in order). Instructions before the first entry, and all of them without a table, have no line."""
+    from ..classfile.instructions import Label, LineNumbers
+
+    at: dict = {}
+    for attr in code.attributes:
+        if type(attr) is LineNumbers:
+            for label, line in attr.entries:
+                at[id(label)] = str(line)
+    out: dict = {}
+    current = NO_LINE
+    for item in code.items:
+        if type(item) is Label:
+            current = at.get(id(item), current)
+        else:
+            out[id(item)] = current
+    return out
+
+
+def block_lines(blocks: list, code) -> list:
+    """Per basic block, how many of its instructions each source line holds (``{line: n}``)."""
+    lines = instruction_lines(code)
+    return [dict(Counter(lines[id(i)] for i in b)) for b in blocks]

@@ -13,7 +13,7 @@ from ..classfile import Insn
 from ..classfile.frames import UNINITIALIZED_THIS, TypeState, entries_to_slots, initial_locals
 from .countermap import CounterMap
 from .flow import basic_blocks, block_successors, blocks_in_cycles, loop_heads
-from .keys import INVOKES, alloc_key, block_contents, call_key
+from .keys import INVOKES, alloc_key, block_contents, block_lines, call_key
 from .plan import BlockPlan, PathPlan, every_block, plan_block_counters, plan_paths
 from .targets import MethodId
 
@@ -94,17 +94,19 @@ def plan_method(method, strategy: str, abrupt: bool, allocations: bool, inclusiv
     if paths is not None:
         plan.layout, plan.paths = PATHS, paths
         cmap.blocks = block_contents(blocks, cp, keys, allocs is not None)
+        cmap.block_lines = block_lines(blocks, code)
         cmap.block_exprs = [tuple((p, 1) for p in through) for through in paths.block_paths]
         cmap.invocation_expr, cmap.counters = tuple((p, 1) for p in range(paths.paths)), paths.paths
     elif block_plan is not None:
         plan.layout, plan.block_plan = BLOCKS, block_plan
         cmap.blocks = block_contents(blocks, cp, keys, allocs is not None)
+        cmap.block_lines = block_lines(blocks, code)
         cmap.block_exprs, cmap.invocation_expr = block_plan.block_exprs, block_plan.invocation_expr
         cmap.counters = len(block_plan.counted) + len(elements)
         if abrupt:  # the same counters, after an invocation counter of its own (the constant 1)
             cmap.abrupt = CounterMap(cmap.method, 0, cmap.opcodes, cmap.calls, cmap.code_sha256, cmap.blocks,
                                      [tuple((off + 1, c) for off, c in e) for e in block_plan.block_exprs],
-                                     ((0, 1),), 1 + cmap.counters, allocs, elements)
+                                     ((0, 1),), 1 + cmap.counters, allocs, elements, block_lines=cmap.block_lines)
     else:
         if wide:  # only counters of keys in a block on a cycle can pass 2**31 in one invocation
             plan.looping = frozenset(k for b in blocks_in_cycles(found, len(blocks)) for i in blocks[b] for k in

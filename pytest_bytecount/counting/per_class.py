@@ -50,11 +50,11 @@ class CountedClass:
     inclusive: bool = False  # every method counted and linked (inclusive_by_class); only targets reported
     targets: tuple = ()  # with inclusive counts: the method ids of its targets
 
-    def counts(self, values: Sequence[int]) -> dict:
+    def counts(self, values: Sequence[int], lines: bool = False) -> dict:
         """The contract's counts of this class's methods (with inclusive counts: of its targets) from its
-        Counters' values."""
+        Counters' values (``lines``: with per-line counts)."""
         maps = self.maps if not self.inclusive else [m for m in self.maps if str(m.method) in self.targets]
-        return add_bytecode_sha256(counts_from_values(maps, values), maps)
+        return add_bytecode_sha256(counts_from_values(maps, values, lines=lines), maps)
 
 
 class ClassCounter:

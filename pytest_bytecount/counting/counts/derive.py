@@ -10,31 +10,38 @@ from ..countermap import CounterMap
 from ..inclusive import InclusiveTarget
 
 
-def _group(cmap: CounterMap, values: Sequence[int]) -> dict:
+def _group(cmap: CounterMap, values: Sequence[int], lines: bool = False) -> dict:
     opcodes, calls = cmap.derive(values)
     opcodes = {k: v for k, v in opcodes.items() if v}
     calls = {k: v for k, v in calls.items() if v}
-    return {
+    out = {
         "calls": dict(sorted(calls.items())),
         "invocations": cmap.invocations(values),
         "opcodes": dict(sorted(opcodes.items())),
         "total": sum(opcodes.values()),
     }
+    by_line = cmap.derive_lines(values) if lines else None
+    if by_line is not None:
+        out = dict(sorted({**out, "lines": by_line}.items()))
+    return out
 
 
-def counts_from_values(maps: Iterable[CounterMap], values: Sequence[int], inclusive: Optional[dict] = None) -> dict:
+def counts_from_values(maps: Iterable[CounterMap], values: Sequence[int], inclusive: Optional[dict] = None,
+                       lines: bool = False) -> dict:
     """Turn the raw counter array of one batch into per-method counts (zero entries left out).
-    ``inclusive``: {target id: (InclusiveTarget, [closure CounterMaps])} adds ``"inclusive"`` to those."""
+    ``inclusive``: {target id: (InclusiveTarget, [closure CounterMaps])} adds ``"inclusive"`` to those.
+    ``lines``: each method counted by blocks gets ``"lines"``, {source line: executed instructions}
+    (:meth:`CounterMap.derive_lines`; the key ``"none"`` for instructions no line covers)."""
     out = {}
     for cmap in maps:
-        entry = _group(cmap, values)
+        entry = _group(cmap, values, lines)
         if inclusive is not None and str(cmap.method) in inclusive:
             target, closure = inclusive[str(cmap.method)]
             entry["inclusive"] = inclusive_counts({m.method: m for m in closure}, target, values)
         if cmap.allocs is not None:
             entry["allocations"] = {k: dict(sorted(v.items())) for k, v in cmap.derive_allocations(values).items()}
         if cmap.abrupt is not None:
-            entry["abrupt"] = _group(cmap.abrupt, values)
+            entry["abrupt"] = _group(cmap.abrupt, values, lines)
         out[str(cmap.method)] = dict(sorted(entry.items()))
     return dict(sorted(out.items()))
 
