@@ -136,7 +136,7 @@ def _count(args, classpath: Classpath, result, weights=None) -> int:
         except JvmError as e:
             print(f"bytecount: error: {e}", file=sys.stderr)
             return 2
-    counts = add_bytecode_sha256(result.counts(values), result.reported())  # the plugin's shape
+    counts = add_bytecode_sha256(result.counts(values, lines=True), result.reported())  # the plugin's shape
     if weights is not None:
         counts = weights.with_costs(counts)
     _write(render_json(counts), args.output)

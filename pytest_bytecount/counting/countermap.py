@@ -80,16 +80,22 @@ class CounterMap:
         return [(self.base + off, w) for off, w in sorted(acc.items()) if w]
 
     def weights(self, key: str, kind: str) -> list:
-        """[(counter index, weight)] whose weighted sum is the count of ``key``; ``kind``: opcode, call or
-        alloc."""
+        """[(counter index, weight)] whose weighted sum is the count of ``key``; ``kind``: opcode, call, alloc
+        or line (block strategy)."""
         if self.blocks is None:
             index = self.__dict__.get("_index_" + kind)  # built once per kind: layouts ask key by key
             if index is None:
                 index = self.__dict__["_index_" + kind] = {
                     "opcode": self.opcode_indexes, "call": self.call_indexes, "alloc": self.alloc_indexes}[kind]()
             return [(index[key], 1)]
+        if kind == "line":
+            return self._combine(lambda i: self.block_lines[i].get(key, 0))
         which = {"opcode": 0, "call": 1, "alloc": 2}[kind]
         return self._combine(lambda i: self.blocks[i][which].get(key, 0))
+
+    def line_keys(self) -> list:
+        """The source lines (and ``"none"``) of the method's instructions, in the JSON's key order."""
+        return sorted({k for lines in self.block_lines or () for k in lines})
 
     def block_sizes(self) -> list:
         """Block strategy: [(counter index, weight)] whose weighted sum is the total."""

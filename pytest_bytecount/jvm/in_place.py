@@ -221,7 +221,7 @@ class InPlaceHandle:
                                 f"bytes by two class loaders during the test; in place, one name must be one class")
         out: dict = {}
         for cls, v in values.values():
-            out.update(cls.counts(v))
+            out.update(cls.counts(v, lines=True))
         return dict(sorted(out.items()))
 
     def close(self) -> None:

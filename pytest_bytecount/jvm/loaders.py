@@ -159,7 +159,7 @@ class LoadTimeLoaders:
             cls = counted.classes[name]
             values = [0] * cls.size if name not in counted.counters else \
                 self.jvm.read_counters(handle.loader, cls.size, cls.counters_name)
-            out.update(cls.counts(values))
+            out.update(cls.counts(values, lines=True))
         if self.counter.inclusive:
             self._add_inclusive(handle, out)
         return dict(sorted(out.items()))

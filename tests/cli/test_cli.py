@@ -55,8 +55,11 @@ def test_a_loop_counted_by_hand(tiny):
     # sum(3) runs the loop head 4 times and the body 3 times; sum(0) runs the head once.
     out = bytecount("count", "--classpath", str(tiny), "--target", "hand.Tiny#sum", "hand.Tiny").stdout
     counts = json.loads(out)
+    # Per source line (javac's table: 6 at the first iconst_0, 7 at the loop's init, 8 at the body, 7 again
+    # at iinc, 10 at the return): line 6 two instructions a call (4); line 7 iconst_0 istore_2 a call (4),
+    # the head's 3 five times (15), iinc goto three times (6): 25; line 8 the body's 4 three times (12); 10: 4.
     assert without_bytecode_hashes(counts) == {"hand.Tiny#sum(I)I": {
-        "calls": {}, "invocations": 2, "total": 45,
+        "calls": {}, "invocations": 2, "total": 45, "lines": {"6": 4, "7": 25, "8": 12, "10": 4},
         "opcodes": {"iconst_0": 4, "istore_1": 5, "istore_2": 2, "iload_2": 8, "iload_0": 5, "if_icmpge": 5,
                     "iload_1": 5, "iadd": 3, "iinc": 3, "goto": 3, "ireturn": 2}}}
 
@@ -67,10 +70,13 @@ def test_an_invocation_ending_in_an_exception_counts_nothing(tiny):
     # catcher(0): iload_0 invokestatic ireturn. The caught exception does not lose catcher's counts.
     out = bytecount("count", "--classpath", str(tiny), "--target", "hand.Tiny#thrower",
                     "--target", "hand.Tiny#catcher(I)I", "hand.Tiny").stdout
+    # Lines: thrower(0) runs `if` (14) and `return x` (17), two each; catcher runs line 22 (`return
+    # thrower(x)`: 2 and 3), the handler's astore_1 on line 23 (`catch`) and iconst_m1 ireturn on 24.
     assert without_bytecode_hashes(json.loads(out)) == {
-        "hand.Tiny#thrower(I)I": {"calls": {}, "invocations": 1, "total": 4,
+        "hand.Tiny#thrower(I)I": {"calls": {}, "invocations": 1, "total": 4, "lines": {"14": 2, "17": 2},
                                   "opcodes": {"iload_0": 2, "ifle": 1, "ireturn": 1}},
         "hand.Tiny#catcher(I)I": {"calls": {"hand/Tiny.thrower(I)I": 2}, "invocations": 2, "total": 8,
+                                  "lines": {"22": 5, "23": 1, "24": 2},
                                   "opcodes": {"iload_0": 2, "invokestatic": 2, "ireturn": 2, "astore_1": 1,
                                               "iconst_m1": 1}},
     }
@@ -85,7 +91,8 @@ def test_count_writes_the_json_to_a_file_with_sorted_keys(tiny, tmp_path):
     data = json.loads(text)
     assert list(data) == sorted(data)
     assert data["hand.Tiny#<init>()V"]["invocations"] == 0  # a target never run is still reported
-    assert all(list(v) == ["bytecode_sha256", "calls", "invocations", "opcodes", "total"] for v in data.values())
+    assert all(list(v) == ["bytecode_sha256", "calls", "invocations", "lines", "opcodes", "total"] for v in data.values())
+    assert all(list(v["lines"]) == sorted(v["lines"]) for v in data.values())  # keys sorted as text, as JSON tools do
 
 
 def test_count_gives_each_method_the_plugins_shape_with_its_bytecode_hash(tiny, tmp_path):

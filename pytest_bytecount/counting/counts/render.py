@@ -19,7 +19,8 @@ def _render_group(c: dict) -> str:
         i = c["inclusive"]
         cost += (f"\"inclusive\": {{\"calls\": {_map(i['calls'])}, \"methods\": {json.dumps(i['methods'])}, "
                  f"\"opcodes\": {_map(i['opcodes'])}, \"total\": {i['total']}}}, ")
-    return (f"\"calls\": {_map(c['calls'])}, {cost}\"invocations\": {c['invocations']}, "
+    lines = f"\"lines\": {_map(c['lines'])}, " if "lines" in c else ""
+    return (f"\"calls\": {_map(c['calls'])}, {cost}\"invocations\": {c['invocations']}, {lines}"
             f"\"opcodes\": {_map(c['opcodes'])}, \"total\": {c['total']}")
 
 
@@ -69,6 +70,8 @@ def layout_program(entries_arg, inclusive=None) -> str:
             out += _inclusive_layout(*inclusive[str(cmap.method)], weighted)
         out.append("t\"invocations\": ")
         out += [*weighted(cmap.invocation_weights()), "y"] if cmap.blocks is not None else [f"v{cmap.base}"]
+        if cmap.block_lines is not None:
+            out += ["t, \"lines\": {", *entries(cmap, cmap.line_keys(), "line"), "t}"]
         out += ["t, \"opcodes\": {", *entries(cmap, cmap.opcodes, "opcode"), "t}, \"total\": "]
         if cmap.blocks is not None:
             out += [*weighted(cmap.block_sizes()), "y"]
