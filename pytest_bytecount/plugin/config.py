@@ -15,6 +15,7 @@
     weights = "default"                               # optional cost weights: "default" or a TOML file
     html = "build/bytecount-report"                   # optional: write the HTML report there (index.html)
     in-place = false                                  # true: count where the application loads the classes
+    source-path = ["src/main/java", "lib/dep-sources.jar"]  # optional: where failures find source lines
 """
 
 from __future__ import annotations
@@ -33,7 +34,8 @@ else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
 KNOWN_KEYS = {"classpath", "classpath-file", "sources", "javac-options", "compile-classpath", "java-home", "jvm",
-              "jvm-options", "baseline-dir", "tolerance", "weights", "html", "in-place"}
+              "jvm-options", "baseline-dir", "tolerance", "weights", "html", "in-place",
+              "source-path"}
 ENVIRONMENT_CLASSPATH = "BYTECOUNT_CLASSPATH"
 # Build tools' class folders, looked for next to pyproject.toml when no classpath is configured.
 BUILD_LAYOUTS = (("target/classes", "Maven"), ("build/classes/java/main", "Gradle"))
@@ -59,6 +61,7 @@ class Settings:
     weights: Optional[str] = None  # "default", a TOML file's path, or None (no cost)
     html: Optional[Path] = None
     in_place: bool = False  # count the matched classes where the application loads them (marker: in_place)
+    source_path: list = field(default_factory=list)  # folders and -sources.jar files, absolute
     source_file: Optional[Path] = None
 
 
@@ -140,6 +143,7 @@ def load_settings(rootdir: Path, option) -> Settings:
         s.html = base / table["html"]
     if not isinstance(s.tolerance, str):
         raise ConfigError(f"{pyproject}: [tool.bytecount] tolerance must be a string such as 'total=5%|100'")
+    s.source_path = [str(base / p) for p in _list(table.get("source-path", []), "source-path", pyproject, separated=True)]
     s.in_place = table.get("in-place", False)
     if not isinstance(s.in_place, bool):
         raise ConfigError(f"{pyproject}: [tool.bytecount] in-place must be true or false")
@@ -162,6 +166,8 @@ def load_settings(rootdir: Path, option) -> Settings:
         s.jvm = option.bytecount_jvm
     if option.bytecount_jvm_options:
         s.jvm_options = list(option.bytecount_jvm_options)
+    if getattr(option, "bytecount_source_path", None):
+        s.source_path = [str(Path(p).absolute()) for p in option.bytecount_source_path.split(os.pathsep) if p]
     if option.bytecount_baseline_dir:
         s.baseline_dir = _baseline_dir(option.bytecount_baseline_dir, Path.cwd(), base, "--bytecount-baseline-dir")
     if option.bytecount_tolerance is not None:

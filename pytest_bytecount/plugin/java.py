@@ -20,6 +20,7 @@ from ..jvm.loaders import LoadTimeLoaders
 from ..jvm.session import JvmChoice, JvmError, JvmSession, choose_jvm, jvm_running, running_jvm_choice
 from .config import ConfigError, Settings, classpath_entries, compile_classpath_entries, nothing_configured
 from .project_cache import project_cache, remove_unused
+from .sources import SourceLines
 
 
 class JavaContext:
@@ -39,6 +40,7 @@ class JavaContext:
         self._batches: dict = {}  # (targets, options) -> LoadTimeLoaders
         self.unusable: Optional[str] = None  # why no counted test can run (every one fails with it)
         self._header_made = False  # the pytest header named the JVM
+        self._source_lines: Optional[SourceLines] = None
         self._adoption_in_header = False  # ... as one found running
 
     def cache_folder(self) -> Path:
@@ -131,6 +133,14 @@ class JavaContext:
     def not_applied(self) -> list:
         """The settings a JVM found running could not take (see :meth:`JvmSession.not_applied`)."""
         return [] if self._jvm is None else self._jvm.not_applied()
+
+    def source_lines(self) -> SourceLines:
+        """Source lines for failures: ``source-path``, then ``sources``, then the classpath's folders."""
+        if self._source_lines is None:
+            s = self._settings()
+            folders = [e for e in (self._classpath.entries if self._classpath is not None else []) if Path(e).is_dir()]
+            self._source_lines = SourceLines([*s.source_path, *s.sources, *folders])
+        return self._source_lines
 
     def load_failure(self, name: str, error) -> str:
         """What a test says when a class does not load: the JVM's own message (the verifier's, for a

@@ -272,7 +272,7 @@ class BytecountSession:
         if verdict.status == "new":
             result.message = f"bytecount: no baseline for {key} in {path}.\nRecord it with: {accept}"
         elif verdict.status != "passed":
-            result.message = render_verdict(verdict, accept)
+            result.message = render_verdict(verdict, accept, source=self.java.source_lines())
             if stored_mode != result.mode:  # the counts moved with the mode: a setting changed, not the code
                 result.status = verdict.status = "changed"
                 result.message = mode_changed(stored_mode, result.mode, key, path) + "\n" + result.message

@@ -8,6 +8,7 @@ from typing import Callable, Iterable, Optional
 
 from ..counting.counts import METRICS, diff, metric
 from ..counting.targets import MethodId, TargetError, TargetPattern
+from .lines import line_changes, render_line_changes
 from .status import worse
 
 class ToleranceError(ValueError):
@@ -109,6 +110,7 @@ class MethodDiff:
     inclusive_changes: list = field(default_factory=list)  # [(title, [(key, base, now)])] of inclusive counts
     tripped: list = field(default_factory=list)  # [Change] outside tolerance (regressed) or that decided the status
     presence: Optional[str] = None  # "started": did not run in the baseline; "stopped": did not run now
+    line_changes: list = field(default_factory=list)  # [LineChange] largest first (regression.lines)
 
 
 @dataclass
@@ -173,7 +175,9 @@ def compare(baseline: Optional[dict], now: dict, tolerances: dict, strict: bool 
         if b is not None and n is not None and "bytecode_sha256" in b and "bytecode_sha256" in n:
             code_changed = b["bytecode_sha256"] != n["bytecode_sha256"]
         presence = "started" if b is None else "stopped" if n is None else None
-        diffs.append(MethodDiff(method, status, metrics, opcodes, calls, code_changed, inclusive, tripped, presence))
+        diffs.append(MethodDiff(method, status, metrics, opcodes, calls, code_changed, inclusive, tripped, presence,
+                                line_changes(b, n, None if code_changed is None else not code_changed)
+                                if status != "same" else []))
         if status != "same":  # a method's "same" is the test's "passed"
             worst = worse(worst, status)
     return Verdict(worst, diffs, strict)
@@ -185,9 +189,11 @@ def _pct(base: int, now: int) -> str:
     return f"{(now - base) / base * 100:+.1f}%"
 
 
-def render_verdict(verdict: Verdict, accept_command: str, top: int = 5) -> str:
+def render_verdict(verdict: Verdict, accept_command: str, top: int = 5,
+                   source: Optional[Callable[[str, str], Optional[str]]] = None) -> str:
     """What a reviewer reads when a test fails (or improves): first the figures that decided the verdict,
-    then, per method, every figure that moved."""
+    then, per method, every figure that moved and the source lines whose counts moved most (with their
+    text, when ``source(method id, line)`` finds it)."""
     lines = [verdict.headline()]
     for d in verdict.diffs:
         if d.status == "same":
@@ -207,6 +213,7 @@ def render_verdict(verdict: Verdict, accept_command: str, top: int = 5) -> str:
                 shown = ", ".join(f"{k} {b:,} -> {n:,} ({n - b:+,})" for k, b, n in changes[:top])
                 more = f" and {len(changes) - top} more" if len(changes) > top else ""
                 lines.append(f"    {title}: {shown}{more}")
+        lines += render_line_changes(d.method, d.line_changes, source, top)
         if d.bytecode_changed is True:
             lines.append("    the method's bytecode changed since the baseline")
         elif d.bytecode_changed is False:

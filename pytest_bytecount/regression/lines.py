@@ -1,0 +1,100 @@
+"""Which source lines' counts moved between a baseline and now (each method's ``"lines"``), for the failure
+text: ``Work.java:42  1,000 -> 100,000 (+99,000)``, largest change first.
+
+How lines are matched:
+
+- Same bytecode as the baseline (``bytecode_sha256`` equal, or unknown): line numbers mean the same code,
+  so a line is compared with the same line.
+- Changed bytecode: the lines of both sides, in line order, are aligned as two sequences of counts
+  (``difflib.SequenceMatcher``, longest runs of equal counts first). Lines whose counts agree in order are
+  paired even where their numbers moved, so a line inserted above them does not mark everything below as
+  changed; between two such runs, lines pair up in order, and the rest are new (from 0) or gone (to 0).
+  The counts are all a baseline keeps of a line, so two lines that ran equally often can be paired
+  wrongly; the figures of a line that changed are still exact.
+"""
+
+from __future__ import annotations
+
+import difflib
+from dataclasses import dataclass
+from typing import Callable, Optional
+
+NO_LINE = "none"  # the key of instructions that no line covers (pytest_bytecount.counting.keys)
+
+
+@dataclass(frozen=True)
+class LineChange:
+    base_line: Optional[str]  # None: a line that did not run in the baseline (or is new)
+    now_line: Optional[str]  # None: a line that did not run now (or is gone)
+    base: int
+    now: int
+
+
+def _ordered(lines: dict) -> list:
+    return sorted(lines, key=lambda k: (0, int(k)) if k.isdigit() else (1, 0))
+
+
+def line_changes(base: Optional[dict], now: Optional[dict], same_code: Optional[bool]) -> list:
+    """The lines whose counts differ, largest change first (empty when either side has no ``lines``)."""
+    b, n = (base or {}).get("lines"), (now or {}).get("lines")
+    if base is not None and now is not None and (b is None or n is None):
+        return []  # a baseline recorded without lines (or a method counted per instruction kind)
+    b, n = b or {}, n or {}
+    if same_code is not False:
+        pairs = [(k if k in b else None, k if k in n else None) for k in _ordered({**b, **n})]
+    else:
+        pairs = _aligned(_ordered(b), _ordered(n), b, n)
+    out = [LineChange(kb, kn, b.get(kb, 0) if kb else 0, n.get(kn, 0) if kn else 0) for kb, kn in pairs]
+    out = [c for c in out if c.base != c.now]
+    return sorted(out, key=lambda c: (-abs(c.now - c.base), _position(c)))
+
+
+def _position(c: LineChange) -> tuple:
+    line = c.now_line or c.base_line
+    return (0, int(line)) if line.isdigit() else (1, 0)
+
+
+def _aligned(keys_b: list, keys_n: list, b: dict, n: dict) -> list:
+    pairs = []
+    matcher = difflib.SequenceMatcher(None, [b[k] for k in keys_b], [n[k] for k in keys_n], autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal" or tag == "replace":
+            common = min(i2 - i1, j2 - j1)
+            pairs += list(zip(keys_b[i1:i1 + common], keys_n[j1:j1 + common]))
+            pairs += [(k, None) for k in keys_b[i1 + common:i2]] + [(None, k) for k in keys_n[j1 + common:j2]]
+        else:
+            pairs += [(k, None) for k in keys_b[i1:i2]] + [(None, k) for k in keys_n[j1:j2]]
+    return pairs
+
+
+def source_file_of(method_id: str) -> str:
+    """The source file a method's class comes from, by the Java convention: ``pkg.Outer$Inner#m()V`` ->
+    ``Outer.java``."""
+    cls = method_id.split("#", 1)[0]
+    return cls.rsplit(".", 1)[-1].split("$", 1)[0] + ".java"
+
+
+def render_line_changes(method_id: str, changes: list, text: Optional[Callable[[str, str], Optional[str]]] = None,
+                        top: int = 5) -> list:
+    """Failure lines for one method: ``File.java:42  1,000 -> 100,000 (+99,000)``, the line's source text
+    after it when ``text(method_id, line)`` finds it."""
+    if not changes:
+        return []
+    name = source_file_of(method_id)
+    out = ["    lines that changed most:"]
+    rows = []
+    for c in changes[:top]:
+        line = c.now_line or c.base_line
+        where = f"{name}:{line}" if line != NO_LINE else f"{name} (no line)"
+        if c.base_line and c.now_line and c.base_line != c.now_line:
+            where += f" (was {c.base_line})"
+        source = text(method_id, line) if text is not None and line != NO_LINE else None
+        rows.append((where, f"{c.base:,} -> {c.now:,} ({c.now - c.base:+,})", source))
+    width = max(len(w) for w, _, _ in rows)
+    figures = max(len(f) for _, f, _ in rows)
+    for where, figure, source in rows:
+        tail = f"  | {source.strip()}" if source else ""
+        out.append(f"      {where:{width}}  {figure:{figures}}{tail}".rstrip())
+    if len(changes) > top:
+        out.append(f"      and {len(changes) - top} more line{'s' if len(changes) - top > 1 else ''}")
+    return out
