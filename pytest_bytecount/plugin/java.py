@@ -20,7 +20,7 @@ from ..jvm.loaders import LoadTimeLoaders
 from ..jvm.session import JvmChoice, JvmError, JvmSession, choose_jvm, jvm_running, running_jvm_choice
 from .config import ConfigError, Settings, classpath_entries, compile_classpath_entries, nothing_configured
 from .project_cache import project_cache, remove_unused
-from .sources import SourceLines
+from ..regression.sources import SourceLines
 
 
 class JavaContext:

@@ -8,7 +8,7 @@ import zipfile
 from pathlib import Path
 from typing import Optional, Sequence
 
-from ..regression.lines import source_file_of
+from .lines import source_file_of
 
 
 class SourceLines:
@@ -21,11 +21,13 @@ class SourceLines:
     def __call__(self, method_id: str, line: str) -> Optional[str]:
         if not line.isdigit():
             return None
-        cls = method_id.split("#", 1)[0]
-        package = cls.rsplit(".", 1)[0].replace(".", "/") + "/" if "." in cls else ""
-        lines = self._read(package + source_file_of(method_id))
+        lines = self.file_lines(method_id)
         number = int(line)
         return lines[number - 1] if lines is not None and 0 < number <= len(lines) else None
+
+    def file_lines(self, method_id: str) -> Optional[list]:
+        """The lines of the source file ``method_id`` comes from, or None when it is not found."""
+        return self._read(source_path_of(method_id))
 
     def _read(self, relative: str) -> Optional[list]:
         if relative not in self._files:
@@ -36,6 +38,13 @@ class SourceLines:
                     self._files[relative] = text.splitlines()
                     break
         return self._files[relative]
+
+
+def source_path_of(method_id: str) -> str:
+    """The source file's path under a source root: ``pkg.sub.Outer$Inner#m()V`` -> ``pkg/sub/Outer.java``."""
+    cls = method_id.split("#", 1)[0]
+    package = cls.rsplit(".", 1)[0].replace(".", "/") + "/" if "." in cls else ""
+    return package + source_file_of(method_id)
 
 
 def _text(root: Path, relative: str) -> Optional[str]:
