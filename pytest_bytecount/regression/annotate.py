@@ -1,0 +1,77 @@
+"""Source annotated with per-line counts, as ``callgrind_annotate`` or ``coverage annotate`` print it
+(``python -m pytest_bytecount annotate`` and ``count --lines``).
+
+Per source file: the lines of its counted methods that ran, with a few lines of context around them, each
+with its executed instructions (summed over the file's methods), and with a baseline: the baseline's
+count, the current one and the difference. A file that is not found is shown as its line numbers alone.
+"""
+
+from __future__ import annotations
+
+from typing import Optional
+
+from .lines import NO_LINE
+from .sources import SourceLines, source_path_of
+
+CONTEXT = 2  # lines shown around the lines that ran
+
+
+def _per_file(counts: dict) -> dict:
+    """{source path: ({line: count}, first method id, [method ids])} over every method's ``lines``."""
+    out: dict = {}
+    for method in sorted(counts):
+        lines = (counts[method] or {}).get("lines")
+        if lines is None:
+            continue
+        path = source_path_of(method)
+        by_line, _, methods = out.setdefault(path, ({}, method, []))
+        methods.append(method)
+        for line, n in lines.items():
+            by_line[line] = by_line.get(line, 0) + n
+    return out
+
+
+def annotate(counts: dict, source: SourceLines, baseline: Optional[dict] = None, context: int = CONTEXT) -> str:
+    """The annotated text of every source file ``counts`` (the contract's JSON) has lines of."""
+    now, base = _per_file(counts), _per_file(baseline or {})
+    if not now and not base:
+        return "no per-line counts: count with the block strategy (the default) of a version that writes \"lines\"\n"
+    out = []
+    for path in sorted(set(now) | set(base)):
+        lines_now, method, methods = now.get(path, ({}, None, []))
+        lines_base, base_method, base_methods = base.get(path, ({}, None, []))
+        method = method or base_method
+        text = source.file_lines(method)
+        names = sorted(set(methods) | set(base_methods))
+        out.append(f"-- {path}  ({', '.join(m.split('#', 1)[1] for m in names)})"
+                   + ("" if text is not None else "  [source not found: give --source-path]"))
+        numbered = sorted(int(k) for k in set(lines_now) | set(lines_base) if k.isdigit())
+        shown = sorted({i for n in numbered for i in range(max(1, n - context), n + context + 1)
+                        if text is None and i == n or text is not None and i <= len(text)})
+        head = f"{'baseline':>12} {'now':>12} {'delta':>10}" if baseline is not None else f"{'count':>12}"
+        out.append(f"{'line':>6} {head}")
+        previous = None
+        for i in shown:
+            if previous is not None and i > previous + 1:
+                out.append(f"{'...':>6}")
+            previous = i
+            key = str(i)
+            out.append(_row(key, lines_base.get(key), lines_now.get(key), baseline is not None,
+                            text[i - 1] if text is not None else None))
+        if NO_LINE in lines_now or NO_LINE in lines_base:
+            out.append(_row(NO_LINE, lines_base.get(NO_LINE), lines_now.get(NO_LINE), baseline is not None,
+                            "(instructions no line covers)"))
+        out.append("")
+    return "\n".join(out)
+
+
+def _row(line: str, base: Optional[int], now: Optional[int], with_base: bool, text: Optional[str]) -> str:
+    def cell(v: Optional[int], width: int) -> str:
+        return f"{v:>{width},}" if v else " " * width
+
+    if with_base:
+        delta = (now or 0) - (base or 0)
+        figures = f"{cell(base, 12)} {cell(now, 12)} {f'{delta:+,}' if delta else '':>10}"
+    else:
+        figures = cell(now, 12)
+    return f"{line:>6} {figures}  | {text.rstrip() if text is not None else ''}".rstrip()
