@@ -62,8 +62,7 @@ def _load_time(session: JvmSession, classpath: Classpath, job: dict) -> dict:
         session.run_main(handle.loader, job["main"], job.get("args", []))
     except Exception as e:  # noqa: BLE001 - reported per job
         return {"error": f"{job['main']}: {e}"}
-    # the batch's counts carry no bytecode_sha256 (the plugin adds it): compare like with like
-    return {m: {k: v for k, v in c.items() if k != "bytecode_sha256"} for m, c in handle.counts().items()}
+    return _like_a_batch(handle.counts(), job)
 
 
 def _in_place(session: JvmSession, classpath: Classpath, job: dict) -> dict:
@@ -77,7 +76,18 @@ def _in_place(session: JvmSession, classpath: Classpath, job: dict) -> dict:
         return {"error": f"{job['main']}: {e}"}
     finally:
         handle.close()
-    return {m: {k: v for k, v in c.items() if k != "bytecode_sha256"} for m, c in handle.counts().items()}
+    return _like_a_batch(handle.counts(), job)
+
+
+def _like_a_batch(counts: dict, job: dict) -> dict:
+    """The plugin's counts as a batch gives them: without bytecode_sha256 (the plugin adds it), and with
+    per-line counts only when the job asks for them (as the batch's do)."""
+    dropped = {"bytecode_sha256"} | (set() if job.get("lines") else {"lines"})
+
+    def plain(c: dict) -> dict:
+        return {k: plain(v) if k == "abrupt" else v for k, v in c.items() if k not in dropped}
+
+    return {m: plain(c) for m, c in counts.items()}
 
 
 if __name__ == "__main__":
