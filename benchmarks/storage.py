@@ -13,12 +13,9 @@ code: each one allocates its own counter array once (8 bytes per counter) and no
 from __future__ import annotations
 
 import argparse
-import subprocess
 import sys
-import tempfile
-from pathlib import Path
 
-from _support import DEMO_SRC, JDK17  # first: this checkout's package
+from _support import JDK17, compiled_demo  # first: this checkout's package
 from pytest_bytecount.classfile.classpath import Classpath
 from pytest_bytecount.counting.counts import counts_from_values
 from pytest_bytecount.counting.instrument import instrument
@@ -32,9 +29,7 @@ def main(argv=None) -> int:
     p.add_argument("--invocations", type=int, default=1_000_000)
     p.add_argument("--java-home", default=JDK17)
     args = p.parse_args(argv)
-    classes = Path(tempfile.mkdtemp(prefix="bytecount-demo-"))
-    subprocess.run([str(Path(args.java_home) / "bin" / "javac"), "--release", "11", "-d", str(classes),
-                    str(DEMO_SRC / "demo" / "Sorting.java")], check=True)
+    classes = compiled_demo(args.java_home)
     classpath = Classpath.parse([str(classes)])
     batch = instrument(classpath, ["demo.Sorting#fib"])
     session = JvmSession(choose_jvm(args.java_home), [])

@@ -6,12 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
+from .keys import line_order
 from .targets import MethodId
-
-
-def _line_order(item) -> tuple:
-    """Source lines in number order, the instructions without a line last."""
-    return (0, int(item[0])) if item[0].isdigit() else (1, 0)
 
 
 @dataclass
@@ -134,7 +130,7 @@ class CounterMap:
             if n:
                 for line, w in lines.items():
                     out[line] = out.get(line, 0) + n * w
-        return {k: v for k, v in sorted(out.items(), key=_line_order) if v}
+        return {k: v for k, v in sorted(out.items(), key=lambda item: line_order(item[0])) if v}
 
     def derive_allocations(self, values) -> dict:
         """{"arrays", "elements", "objects"} from the raw values (allocation recording only)."""

@@ -7,6 +7,7 @@ from collections import Counter
 from typing import Optional
 
 from ..classfile import Insn
+from ..classfile.instructions import Label, LineNumbers
 from ..classfile import opcodes as op
 
 INVOKES = frozenset((op.INVOKEVIRTUAL, op.INVOKESPECIAL, op.INVOKESTATIC, op.INVOKEINTERFACE, op.INVOKEDYNAMIC))
@@ -67,8 +68,6 @@ def instruction_lines(code) -> dict:
     :data:`NO_LINE`. An instruction's line is that of the LineNumberTable entry with the greatest start at
     or before it; entries at the same start: the one listed last (of every LineNumberTable the code has,
     in order). Instructions before the first entry, and all of them without a table, have no line."""
-    from ..classfile.instructions import Label, LineNumbers
-
     at: dict = {}
     for attr in code.attributes:
         if type(attr) is LineNumbers:
@@ -82,6 +81,11 @@ def instruction_lines(code) -> dict:
         else:
             out[id(item)] = current
     return out
+
+
+def line_order(line: str) -> tuple:
+    """A ``"lines"`` key's place when lines are shown in order: by number, :data:`NO_LINE` last."""
+    return (0, int(line)) if line.isdigit() else (1, 0)
 
 
 def block_lines(blocks: list, code) -> list:

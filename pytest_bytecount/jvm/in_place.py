@@ -31,19 +31,11 @@ from ..classfile import ClassFile, ClassFormatError
 from ..counting.per_class import ClassCounter, CountedClass
 from .agent import AgentMissing, instrumentation
 from .loaders import LOADER_CLASS, CountingError
-from .session import JvmSession, python_longs
+from .session import JvmSession, java_set, python_longs
 
 
 class InPlaceError(RuntimeError):
     """Classes cannot be counted in place in this JVM."""
-
-
-def java_set(strings):
-    """A Java ``HashSet<String>`` of ``strings``."""
-    import jpype
-
-    return jpype.JClass("java.util.HashSet")(jpype.JClass("java.util.Arrays").asList(jpype.JArray(jpype.JString)(
-        list(strings))))
 
 
 def _per_test(loader) -> bool:
@@ -87,7 +79,7 @@ class InPlaceLoaders:
             raise InPlaceError(f"{e}. Start the JVM with pytest_bytecount.start_jvm(config, ...) in conftest.py "
                                f"instead of jpype.startJVM, or count in the test's own class loader "
                                f"(without in_place=True)") from None
-        self.jvm, self.counter = jvm, counter
+        self.counter = counter
         self.refused: list = []
         self._counters: dict = {}  # (loader, Counters name) -> its Java Class, defined once per loader
         self._matched: dict = {}  # internal name -> whether a pattern's class part matches it
@@ -128,8 +120,8 @@ class InPlaceLoaders:
 class _Touched:
     """One counted class in one loader during a test: its counts so far start at ``before``."""
 
-    def __init__(self, cls: CountedClass, loader, counters, before: list):
-        self.cls, self.loader, self.counters, self.before = cls, loader, counters, before
+    def __init__(self, cls: CountedClass, counters, before: list):
+        self.cls, self.counters, self.before = cls, counters, before
         self.java_class = None  # known once loaded (for the restore)
 
 
@@ -142,7 +134,6 @@ class InPlaceHandle:
 
         self.owner = owner
         self.loader = jpype.JClass("java.lang.ClassLoader").getSystemClassLoader()
-        self.counted = None
         self.error: Optional[str] = None
         self.touched: dict = {}  # (loader, internal name) -> _Touched
         self.final: Optional[dict] = None  # the counts when it was closed (its Counters count on for others)
@@ -151,11 +142,7 @@ class InPlaceHandle:
         api.addTransformer(self._transformer, True)
         loaded = [c for c in owner.api.loaded(owner.names) if api.isModifiableClass(c) and not _per_test(c.getClassLoader())]
         if loaded:
-            self._retransform(loaded)
-        for c in loaded:
-            key = (c.getClassLoader(), str(c.getName()).replace(".", "/"))
-            if key in self.touched:
-                self.touched[key].java_class = c
+            self._retransform(loaded)  # the transformer notes each as the class being redefined
 
     def _retransform(self, classes) -> None:
         import jpype
@@ -193,7 +180,7 @@ class InPlaceHandle:
             counters = self.owner.counters_class(loader, cls)
             key = (loader, name)
             if key not in self.touched:
-                self.touched[key] = _Touched(cls, loader, counters, python_longs(counters.snapshot())[:cls.size])
+                self.touched[key] = _Touched(cls, counters, python_longs(counters.snapshot())[:cls.size])
             if being_redefined is not None:
                 self.touched[key].java_class = being_redefined
             return jpype.JArray(jpype.JByte)(cls.data)

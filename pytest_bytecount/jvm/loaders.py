@@ -27,7 +27,7 @@ from ..counting.inclusive_by_class import INCLUSIVE_BY_CLASS, exact_name, inclus
     read_committed
 from ..counting.per_class import ClassCounter, counters_class_of
 from ..counting.targets import MethodId, nested_hint, nested_left_out
-from .session import JvmSession, python_longs
+from .session import JvmSession, java_set, python_longs
 
 LOADER_CLASS = "pytest_bytecount/Loader"
 
@@ -68,8 +68,6 @@ class LoadTimeLoaders:
     """Loaders that count each matched class when first asked for it."""
 
     def __init__(self, jvm: JvmSession, counter: ClassCounter, classpath: Sequence[Path]):
-        import jpype
-
         self.jvm, self.counter, self.classpath = jvm, counter, list(classpath)
         self.refused: list = []
         jvm.start()
@@ -87,8 +85,7 @@ class LoadTimeLoaders:
         self.left_out = {} if counter.inclusive else nested_left_out(counter.patterns, counter.classpath.class_names())
         self._watched = {d for names in self.left_out.values() for d in names}
         dotted += sorted(self._watched)
-        self._names = jpype.JClass("java.util.HashSet")(jpype.JClass("java.util.Arrays").asList(
-            jpype.JArray(jpype.JString)(dotted)))
+        self._names = java_set(dotted)
         self._bytes: dict = {}  # internal name -> (class bytes, Counters bytes) as Java byte[]
 
     def new(self) -> Handle:

@@ -180,6 +180,11 @@ class JvmSession:
     def started(self) -> bool:
         return self._started
 
+    @property
+    def version(self) -> str:
+        """The version of the JVM the tests run on: the adopted one's, or the chosen one's."""
+        return self.adopted.version if self.adopted is not None else self.choice.version
+
     def start_options(self) -> list:
         """The options the JVM is started with: the configured ones, the agent, and what the version needs."""
         from .agent import agent_jar
@@ -331,6 +336,14 @@ class RunningJvm:
 
     def describe(self) -> str:
         return f"Java {self.version} ({self.vm_name}) at {self.home}"
+
+
+def java_set(strings):
+    """A Java ``HashSet<String>`` of ``strings``."""
+    import jpype
+
+    return jpype.JClass("java.util.HashSet")(jpype.JClass("java.util.Arrays").asList(jpype.JArray(jpype.JString)(
+        list(strings))))
 
 
 def python_longs(values) -> list[int]:

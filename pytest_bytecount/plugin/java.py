@@ -39,9 +39,8 @@ class JavaContext:
         self._jvm: Optional[JvmSession] = None
         self._batches: dict = {}  # (targets, options) -> LoadTimeLoaders
         self.unusable: Optional[str] = None  # why no counted test can run (every one fails with it)
-        self._header_made = False  # the pytest header named the JVM
         self._source_lines: Optional[SourceLines] = None
-        self._adoption_in_header = False  # ... as one found running
+        self._adoption_in_header = False  # the pytest header named the JVM as one found running
 
     def cache_folder(self) -> Path:
         """``.bytecount-cache`` next to pyproject.toml; its first use in a run drops entries long unused."""
@@ -94,9 +93,7 @@ class JavaContext:
     @property
     def jvm_version(self) -> Optional[str]:
         """The version of the JVM the tests run on, once it runs."""
-        if self._jvm is None or not self._jvm.started:
-            return None
-        return self._jvm.adopted.version if self._jvm.adopted is not None else self._jvm.choice.version
+        return self._jvm.version if self._jvm is not None and self._jvm.started else None
 
     def start_jvm(self, options, classpath) -> JvmSession:
         """Start the JVM now, with the application's class path and options added to the settings' (for
@@ -112,7 +109,6 @@ class JavaContext:
 
     def header(self) -> str:
         """The JVM line of the pytest header: the JVM running in this process, or the one that will start."""
-        self._header_made = True
         if self._jvm is not None and self._jvm.started:
             return self._jvm.describe()
         if jvm_running():
@@ -122,10 +118,10 @@ class JavaContext:
         return self.jvm_choice().describe()
 
     def adopted_after_header(self) -> list:
-        """Lines for a JVM adopted after the header was written (started by a fixture, say): what the header
-        would have said."""
+        """Lines for a JVM adopted that the header did not name (it started later, from a fixture say): what
+        the header would have said."""
         jvm = self._jvm
-        if not self._header_made or jvm is None or jvm.adopted is None or self._adoption_in_header:
+        if jvm is None or jvm.adopted is None or self._adoption_in_header:
             return []
         return [f"the tests ran on {jvm.describe()}"] + [f"not applied to the running JVM: {line}"
                                                           for line in jvm.not_applied()]

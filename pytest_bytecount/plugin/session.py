@@ -253,8 +253,8 @@ class BytecountSession:
         """The counts against the baseline's, within the marker's tolerances."""
         path, key = Path(result.baseline), result.key
         try:
-            stored = self.baselines.load(path).get(key)
-            stored_mode = self.baselines.load(path).mode(key)
+            stored_file = self.baselines.load(path)
+            stored, stored_mode = stored_file.get(key), stored_file.mode(key)
         except BaselineError as e:
             if not self.update:
                 return _fail(report, result, "error", f"bytecount: {e}")

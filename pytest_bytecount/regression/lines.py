@@ -19,7 +19,8 @@ import difflib
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-NO_LINE = "none"  # the key of instructions that no line covers (pytest_bytecount.counting.keys)
+from ..counting.keys import NO_LINE, line_order
+
 
 
 @dataclass(frozen=True)
@@ -31,7 +32,7 @@ class LineChange:
 
 
 def _ordered(lines: dict) -> list:
-    return sorted(lines, key=lambda k: (0, int(k)) if k.isdigit() else (1, 0))
+    return sorted(lines, key=line_order)
 
 
 def line_changes(base: Optional[dict], now: Optional[dict], same_code: Optional[bool]) -> list:
@@ -46,12 +47,7 @@ def line_changes(base: Optional[dict], now: Optional[dict], same_code: Optional[
         pairs = _aligned(_ordered(b), _ordered(n), b, n)
     out = [LineChange(kb, kn, b.get(kb, 0) if kb else 0, n.get(kn, 0) if kn else 0) for kb, kn in pairs]
     out = [c for c in out if c.base != c.now]
-    return sorted(out, key=lambda c: (-abs(c.now - c.base), _position(c)))
-
-
-def _position(c: LineChange) -> tuple:
-    line = c.now_line or c.base_line
-    return (0, int(line)) if line.isdigit() else (1, 0)
+    return sorted(out, key=lambda c: (-abs(c.now - c.base), line_order(c.now_line or c.base_line)))
 
 
 def _aligned(keys_b: list, keys_n: list, b: dict, n: dict) -> list:

@@ -185,12 +185,30 @@ def test_bad_marker_arguments_are_reported_at_collection_naming_the_test(pyteste
         def test_two(bytecount): pass
         @pytest.mark.bytecount("a.B", max_invocations="0")
         def test_three(bytecount): pass
+        @pytest.mark.bytecount("a.B", in_place="yes")
+        def test_four(bytecount): pass
+        @pytest.mark.bytecount("a.B", in_place=True, inclusive=True)
+        def test_five(bytecount): pass
     ''')
     result = run(pytester)
     result.stderr.fnmatch_lines(["*test_bad.py::test_one: @pytest.mark.bytecount needs one or more target patterns*",
                                  "*test_bad.py::test_two: unknown @pytest.mark.bytecount option(s) [[]'tolerence'[]]*",
-                                 "*test_bad.py::test_three: max_invocations must be a whole number >= 0, got '0'"])
+                                 "*test_bad.py::test_three: max_invocations must be a whole number >= 0, got '0'",
+                                 "*test_bad.py::test_four: in_place must be True or False, got 'yes'",
+                                 "*test_bad.py::test_five: inclusive counts are made in the test's own class loader "
+                                 "only: drop in_place=True or inclusive=True"])
     assert result.ret == pytest.ExitCode.USAGE_ERROR
+
+
+def test_bad_in_place_and_source_path_settings_are_usage_errors(pytester):
+    pytester.makepyfile(test_x="import pytest\n@pytest.mark.bytecount('a.B')\ndef test_x(bytecount): pass\n")
+    for setting, message in (('in-place = "yes"', "*[[]tool.bytecount[]] in-place must be true or false*"),
+                             ("source-path = 3", "*[[]tool.bytecount[]] source-path must be a string or a list of "
+                                                 "strings*")):
+        pytester.makepyprojecttoml(f"[tool.bytecount]\nclasspath = ['.']\n{setting}\n")
+        result = run(pytester)
+        result.stderr.fnmatch_lines([message])
+        assert result.ret == pytest.ExitCode.USAGE_ERROR
 
 
 def test_a_target_matching_nothing_fails_that_test_with_near_misses(project):

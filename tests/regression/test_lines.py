@@ -59,3 +59,20 @@ def test_the_failure_text_lists_the_lines_that_changed_most_largest_first():
 def test_source_files_follow_the_java_convention():
     assert source_file_of("pkg.sub.Outer$Inner$1#run()V") == "Outer.java"
     assert source_file_of("Top#main([Ljava/lang/String;)V") == "Top.java"
+
+
+def test_source_lines_come_from_folders_and_sources_jars_in_order(tmp_path):
+    import zipfile
+
+    from pytest_bytecount.regression.sources import SourceLines
+
+    (tmp_path / "src" / "shop").mkdir(parents=True)
+    (tmp_path / "src" / "shop" / "Cart.java").write_text("package shop;\nclass Cart {\n  int n;\n}\n")
+    with zipfile.ZipFile(tmp_path / "dep-sources.jar", "w") as z:
+        z.writestr("lib/Util.java", "package lib;\nclass Util { }\n")
+        z.writestr("shop/Cart.java", "shadowed by the folder listed first\n")
+    source = SourceLines([tmp_path / "missing", tmp_path / "src", tmp_path / "dep-sources.jar"])
+    assert source("shop.Cart$Item#m()V", "3") == "  int n;"
+    assert source("lib.Util#u()V", "2") == "class Util { }"
+    assert source("shop.Cart#m()V", "9") is None and source("shop.Cart#m()V", "none") is None
+    assert source("other.Gone#m()V", "1") is None
