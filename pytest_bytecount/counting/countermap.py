@@ -15,8 +15,8 @@ class CounterMap:
     """One method's counters, from index ``base`` on, per strategy:
 
     - ``instruction``: counter ``base`` counts invocations, then one counter per opcode (``opcodes``), one
-      per call signature (``calls``) and, when allocations are recorded, one per allocation key
-      (``allocs``);
+      per call signature (``calls``), when allocations are recorded one per allocation key (``allocs``),
+      and one per source line (``lines``, each block adding its instructions on that line);
     - ``block``: ``counters`` raw counters. ``blocks[i]`` holds basic block i's static opcode, call and
       allocation counts; ``block_exprs[i]`` says how often block i ran, as a sum of raw counters times
       coefficients ``((offset from base, coefficient), ...)`` (flow conservation, see
@@ -40,12 +40,14 @@ class CounterMap:
     elements: list = field(default_factory=list)  # array types whose element totals are counted
     abrupt: Optional["CounterMap"] = None
     block_lines: Optional[list] = None  # block strategy: per block, {source line: instructions} (keys.block_lines)
+    lines: Optional[list] = None  # per instruction kind: the source lines (and "none") counted, sorted
 
     @property
     def size(self) -> int:
         if self.blocks is not None:
             return self.counters
-        return 1 + len(self.opcodes) + len(self.calls) + len(self.allocs or ()) + len(self.elements)
+        return 1 + len(self.opcodes) + len(self.calls) + len(self.allocs or ()) + len(self.lines or ()) \
+            + len(self.elements)
 
     def opcode_indexes(self) -> dict:
         return {k: self.base + 1 + i for i, k in enumerate(self.opcodes)}
@@ -57,6 +59,10 @@ class CounterMap:
     def alloc_indexes(self) -> dict:
         first = self.base + 1 + len(self.opcodes) + len(self.calls)
         return {k: first + i for i, k in enumerate(self.allocs or ())}
+
+    def line_indexes(self) -> dict:
+        first = self.base + 1 + len(self.opcodes) + len(self.calls) + len(self.allocs or ())
+        return {k: first + i for i, k in enumerate(self.lines or ())}
 
     def element_indexes(self) -> dict:
         first = self.base + self.size - len(self.elements)
@@ -77,12 +83,13 @@ class CounterMap:
 
     def weights(self, key: str, kind: str) -> list:
         """[(counter index, weight)] whose weighted sum is the count of ``key``; ``kind``: opcode, call, alloc
-        or line (block strategy)."""
+        or line."""
         if self.blocks is None:
             index = self.__dict__.get("_index_" + kind)  # built once per kind: layouts ask key by key
             if index is None:
                 index = self.__dict__["_index_" + kind] = {
-                    "opcode": self.opcode_indexes, "call": self.call_indexes, "alloc": self.alloc_indexes}[kind]()
+                    "opcode": self.opcode_indexes, "call": self.call_indexes, "alloc": self.alloc_indexes,
+                    "line": self.line_indexes}[kind]()
             return [(index[key], 1)]
         if kind == "line":
             return self._combine(lambda i: self.block_lines[i].get(key, 0))
@@ -91,7 +98,13 @@ class CounterMap:
 
     def line_keys(self) -> list:
         """The source lines (and ``"none"``) of the method's instructions, in the JSON's key order."""
+        if self.blocks is None:
+            return list(self.lines or ())
         return sorted({k for lines in self.block_lines or () for k in lines})
+
+    @property
+    def has_lines(self) -> bool:
+        return self.block_lines is not None or self.lines is not None
 
     def block_sizes(self) -> list:
         """Block strategy: [(counter index, weight)] whose weighted sum is the total."""
@@ -120,8 +133,12 @@ class CounterMap:
         return opcodes, calls
 
     def derive_lines(self, values) -> Optional[dict]:
-        """{source line: executed instructions} from the raw values (block strategy; else None): every block's
-        count times its instructions on each line. Lines that did not run are left out."""
+        """{source line: executed instructions} from the raw values (None when the map counts no lines): every
+        block's count times its instructions on each line, or per instruction kind the lines' own counters.
+        Lines that did not run are left out."""
+        if self.lines is not None:
+            out = {k: values[i] for k, i in self.line_indexes().items()}
+            return {k: v for k, v in sorted(out.items(), key=lambda item: line_order(item[0])) if v}
         if self.block_lines is None:
             return None
         out: dict = {}

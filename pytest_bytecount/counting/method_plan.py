@@ -17,6 +17,7 @@ from .keys import INVOKES, alloc_key, block_contents, block_lines, call_key
 from .plan import BlockPlan, PathPlan, every_block, plan_block_counters, plan_paths
 from .targets import MethodId
 
+LINE_PREFIX = "line:"  # per instruction kind: a line's key among MethodPlan.looping
 PATHS, BLOCKS, KEYS = "paths", "blocks", "keys"  # the layouts: per path, per block, per instruction kind
 
 
@@ -43,6 +44,7 @@ class MethodPlan:
     block_plan: Optional[BlockPlan] = None
     paths: Optional[PathPlan] = None
     looping: frozenset = frozenset()  # per instruction kind, wide: the keys counted in a block on a cycle
+    line_counts: Optional[list] = None  # per instruction kind: per block, {source line: instructions}
 
     @property
     def code(self):
@@ -50,9 +52,10 @@ class MethodPlan:
 
 
 def plan_method(method, strategy: str, abrupt: bool, allocations: bool, inclusive, call_keys: Optional[dict],
-                max_blocks: Optional[int]) -> MethodPlan:
+                max_blocks: Optional[int], lines: bool = True) -> MethodPlan:
     """Plan ``method``'s counters. ``inclusive``: an inclusive.InclusivePlan or None; ``max_blocks``: past
-    this many counted blocks, count per instruction kind."""
+    this many counted blocks, count per instruction kind; ``lines``: per instruction kind, a counter per
+    source line too (per block, lines cost no counter)."""
     cf = method.owner
     cp = cf.constant_pool
     digest = _code_sha256(method)  # before decoding: the bytes as read
@@ -108,13 +111,18 @@ def plan_method(method, strategy: str, abrupt: bool, allocations: bool, inclusiv
                                      [tuple((off + 1, c) for off, c in e) for e in block_plan.block_exprs],
                                      ((0, 1),), 1 + cmap.counters, allocs, elements, block_lines=cmap.block_lines)
     else:
+        if lines:  # per source line, a counter that each block adds its instructions on that line to
+            plan.line_counts = block_lines(blocks, code)
+            cmap.lines = sorted({k for counts in plan.line_counts for k in counts})
         if wide:  # only counters of keys in a block on a cycle can pass 2**31 in one invocation
-            plan.looping = frozenset(k for b in blocks_in_cycles(found, len(blocks)) for i in blocks[b] for k in
+            cycles = blocks_in_cycles(found, len(blocks))
+            plan.looping = frozenset(k for b in cycles for i in blocks[b] for k in
                                      (i.mnemonic, call_key(i, cp, keys) if i.opcode in INVOKES else None,
-                                      alloc_key(i, cp)))
+                                      alloc_key(i, cp))) | {LINE_PREFIX + k for b in cycles
+                                                            for k in (plan.line_counts[b] if lines else ())}
         if abrupt:
             cmap.abrupt = CounterMap(cmap.method, 0, cmap.opcodes, cmap.calls, digest, allocs=allocs,
-                                     elements=elements)
+                                     elements=elements, lines=cmap.lines)
     return plan
 
 

@@ -76,12 +76,12 @@ class Batch:
 
 
 def instrument_method(method, batch: Batch, strategy: Optional[str] = None, call_keys: Optional[dict] = None,
-                      max_blocks: Optional[int] = MAX_BLOCKS) -> Counted:
+                      max_blocks: Optional[int] = MAX_BLOCKS, lines: bool = True) -> Counted:
     """Count ``method`` (``strategy``: the batch's when None) in place: plan, then emit. ``call_keys``:
     a cache of call signatures per constant pool; ``max_blocks``: past this many counted blocks, count
-    per instruction kind."""
+    per instruction kind; ``lines``: per instruction kind, count per source line too."""
     plan = plan_method(method, strategy or batch.strategy, batch.abrupt, batch.allocations, batch.inclusive,
-                       call_keys, max_blocks)
+                       call_keys, max_blocks, lines)
     batch.place(plan.cmap)
     return Counted(plan.cmap, emit(plan, batch.runtime))
 
@@ -116,13 +116,16 @@ def instrument_class(data: bytes, methods: Optional[Iterable[MethodId]], batch: 
 def _count_within_limit(method, batch: Batch, call_keys: dict) -> Counted:
     """Count ``method`` and encode its code; the last attempt's :class:`CodeTooLargeError` when no
     attempt fits in 64 KB. Per instruction kind needs fewer counters than many blocks; past that, all
-    blocks may still fit where an increment per instruction does not."""
+    blocks may still fit where an increment per instruction does not. Per instruction kind, the counters
+    per source line come last: a method too large with them is counted without (its counts have no
+    ``"lines"``)."""
     index, original = method.find_attribute("Code")
-    attempts = [("block", MAX_BLOCKS), ("instruction", None), ("block", None)] \
-        if batch.strategy == "block" else [("instruction", None)]
-    for n, (strategy, limit) in enumerate(attempts, 1):
+    attempts = [("block", MAX_BLOCKS, True), ("instruction", None, True), ("block", None, True),
+                ("instruction", None, False)] \
+        if batch.strategy == "block" else [("instruction", None, True), ("instruction", None, False)]
+    for n, (strategy, limit, lines) in enumerate(attempts, 1):
         try:
-            counted = instrument_method(method, batch, strategy, call_keys, limit)
+            counted = instrument_method(method, batch, strategy, call_keys, limit, lines)
             method.attributes[index] = method.code.encode()
             return counted
         except CodeTooLargeError:

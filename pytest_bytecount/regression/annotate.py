@@ -35,7 +35,7 @@ def annotate(counts: dict, source: SourceLines, baseline: Optional[dict] = None,
     """The annotated text of every source file ``counts`` (the contract's JSON) has lines of."""
     now, base = _per_file(counts), _per_file(baseline or {})
     if not now and not base:
-        return "no per-line counts: count with the block strategy (the default) of a version that writes \"lines\"\n"
+        return "no per-line counts in these counts: they were written without \"lines\"\n"
     out = []
     for path in sorted(set(now) | set(base)):
         lines_now, method, methods = now.get(path, ({}, None, []))

@@ -70,7 +70,7 @@ def layout_program(entries_arg, inclusive=None) -> str:
             out += _inclusive_layout(*inclusive[str(cmap.method)], weighted)
         out.append("t\"invocations\": ")
         out += [*weighted(cmap.invocation_weights()), "y"] if cmap.blocks is not None else [f"v{cmap.base}"]
-        if cmap.block_lines is not None:
+        if cmap.has_lines:
             out += ["t, \"lines\": {", *entries(cmap, cmap.line_keys(), "line"), "t}"]
         out += ["t, \"opcodes\": {", *entries(cmap, cmap.opcodes, "opcode"), "t}, \"total\": "]
         if cmap.blocks is not None:
