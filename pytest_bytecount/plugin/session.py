@@ -359,7 +359,7 @@ class BytecountSession:
         if html_dir is not None:
             from ..regression.report_html import write_report
 
-            self.html_report = write_report(as_json(self.results), html_dir)
+            self.html_report = write_report(as_json(self.results), html_dir, self.java.source_lines().file_lines)
         summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
         if summary_file and self.results:
             with open(summary_file, "a", encoding="utf-8") as f:

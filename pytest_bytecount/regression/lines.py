@@ -22,7 +22,6 @@ from typing import Callable, Optional
 from ..counting.keys import NO_LINE, line_order
 
 
-
 @dataclass(frozen=True)
 class LineChange:
     base_line: Optional[str]  # None: a line that did not run in the baseline (or is new)
@@ -35,18 +34,23 @@ def _ordered(lines: dict) -> list:
     return sorted(lines, key=line_order)
 
 
-def line_changes(base: Optional[dict], now: Optional[dict], same_code: Optional[bool]) -> list:
-    """The lines whose counts differ, largest change first (empty when either side has no ``lines``)."""
+def line_pairs(base: Optional[dict], now: Optional[dict], same_code: Optional[bool]) -> Optional[list]:
+    """Every line of either side as a :class:`LineChange` (equal counts included), the baseline's line paired
+    with the current one as the module explains; None when either side has no ``lines``."""
     b, n = (base or {}).get("lines"), (now or {}).get("lines")
     if base is not None and now is not None and (b is None or n is None):
-        return []  # a baseline recorded without lines (or a method counted per instruction kind)
+        return None  # a baseline recorded without lines (or a method too large for its line counters)
     b, n = b or {}, n or {}
     if same_code is not False:
         pairs = [(k if k in b else None, k if k in n else None) for k in _ordered({**b, **n})]
     else:
         pairs = _aligned(_ordered(b), _ordered(n), b, n)
-    out = [LineChange(kb, kn, b.get(kb, 0) if kb else 0, n.get(kn, 0) if kn else 0) for kb, kn in pairs]
-    out = [c for c in out if c.base != c.now]
+    return [LineChange(kb, kn, b.get(kb, 0) if kb else 0, n.get(kn, 0) if kn else 0) for kb, kn in pairs]
+
+
+def line_changes(base: Optional[dict], now: Optional[dict], same_code: Optional[bool]) -> list:
+    """The lines whose counts differ, largest change first (empty when either side has no ``lines``)."""
+    out = [c for c in line_pairs(base, now, same_code) or () if c.base != c.now]
     return sorted(out, key=lambda c: (-abs(c.now - c.base), line_order(c.now_line or c.base_line)))
 
 

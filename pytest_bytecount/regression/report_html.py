@@ -14,10 +14,11 @@ import html
 import math
 import shlex
 from pathlib import Path
-from typing import Iterable, Optional
+from typing import Callable, Iterable, Optional
 
 from ..counting.counts import diff
 from ..wording import counted
+from .report_lines import HEAT_CSS, annotated_source
 from .status import MEANING, STATUSES
 
 # per-method statuses that get a section with charts, worst first
@@ -64,7 +65,7 @@ svg .fit { stroke: #c77c02; stroke-width: 1.5; stroke-dasharray: 5 4; fill: none
 pre { background: #f4f6f8; padding: .6em; overflow-x: auto; font-size: 12.5px; }
 tr.chosen td { font-weight: 600; }
 .worse { color: #c0392b; font-weight: 600; } .better { color: #27864a; font-weight: 600; }
-"""
+""" + HEAT_CSS
 
 
 def esc(value) -> str:
@@ -281,7 +282,8 @@ def _table(results: dict, sections: set) -> str:
     return f'<table class="all">{head}{"".join(rows)}</table>'
 
 
-def _method_section(nodeid: str, result: dict, method: str, status: str) -> str:
+def _method_section(nodeid: str, result: dict, method: str, status: str,
+                    file_lines: Optional[Callable[[str], Optional[list]]] = None) -> str:
     b, n = result["baseline_counts"].get(method) or {}, result["counts"].get(method) or {}
     changes = diff(b, n)
     hb, hn = b.get("bytecode_sha256"), n.get("bytecode_sha256")
@@ -299,6 +301,8 @@ def _method_section(nodeid: str, result: dict, method: str, status: str) -> str:
              '<p class="legend">baseline vs now<span style="background:%s"></span>baseline<span style="background:%s">'
              '</span>now</p>' % (BASELINE_COLOR, NOW_COLOR),
              baseline_vs_now_chart(b, n),
+             annotated_source(method, b, n, (hb == hn) if hb and hn else None, file_lines, esc,
+                              _anchor(nodeid, method) + "-lines"),
              '<h4>top changed opcodes</h4>', changes_chart("opcodes", changes.opcodes),
              '<h4>top changed calls</h4>', changes_chart("calls", changes.calls),
              f'<p class="bytecode">{esc(code)}</p>',
@@ -377,8 +381,10 @@ def _ordered_sections(results: dict) -> Iterable:
     return [(nodeid, method, status) for _, _, nodeid, method, status in sorted(found)]
 
 
-def render(results: dict, title: str = "pytest-bytecount report") -> str:
-    """The whole page for ``{nodeid: result}``."""
+def render(results: dict, title: str = "pytest-bytecount report",
+           file_lines: Optional[Callable[[str], Optional[list]]] = None) -> str:
+    """The whole page for ``{nodeid: result}``. ``file_lines(method id)``: the lines of the method's source
+    file, or None (see :class:`~.sources.SourceLines`), for the annotated source."""
     sections = list(_ordered_sections(results))
     anchors = {_anchor(nodeid, method) for nodeid, method, _ in sections}
     jvms = sorted({str(r["jvm"]) for r in results.values() if r.get("jvm")})
@@ -393,7 +399,8 @@ def render(results: dict, title: str = "pytest-bytecount report") -> str:
         body.append('<p class="empty">No counted tests in this run.</p>')
     if sections:
         body.append(f"<h2>Changed methods ({len(sections)})</h2>")
-        body.extend(_method_section(nodeid, results[nodeid], method, status) for nodeid, method, status in sections)
+        body.extend(_method_section(nodeid, results[nodeid], method, status, file_lines)
+                    for nodeid, method, status in sections)
     scaled = [(nodeid, r["scaling"]) for nodeid, r in sorted(results.items()) if r.get("scaling")]
     if scaled:
         body.append("<h2>Scaling</h2>")
@@ -406,11 +413,11 @@ def render(results: dict, title: str = "pytest-bytecount report") -> str:
             f"<title>{esc(title)}</title><style>{CSS}</style></head>\n<body>\n" + "\n".join(body) + "\n</body></html>\n")
 
 
-def write_report(results: dict, directory: Path) -> Path:
+def write_report(results: dict, directory: Path, file_lines: Optional[Callable[[str], Optional[list]]] = None) -> Path:
     """Write ``directory/index.html`` (the folder is created) and return its path."""
     directory = Path(directory)
     directory.mkdir(parents=True, exist_ok=True)
     path = directory / "index.html"
     with open(path, "w", encoding="utf-8", errors="replace", newline="\n") as f:
-        f.write(render(results))
+        f.write(render(results, file_lines=file_lines))
     return path

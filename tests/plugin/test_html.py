@@ -132,3 +132,44 @@ def test_the_report_folder_can_be_set_in_pyproject(project):
     run(project).assert_outcomes(failed=3)
     dom = Dom((project.path / "build" / "bytecount-report" / "index.html").read_text(encoding="utf-8"))
     assert {a["data-status"]: int(a["data-count"]) for _, a, _ in dom.find("li", class_="status-count")}["new"] == 3
+
+
+def test_the_regressed_methods_source_is_annotated_with_counts_per_line(project, tmp_path):
+    """Each regressed method's section shows its source with the baseline's and the current instructions
+    per line, the edited line in the strongest heat colour, and Chromium draws that colour across the row."""
+    run(project, "--bytecount-update").assert_outcomes(passed=3)
+    recorded = json.loads((project.path / "bytecount" / "test_demo.json").read_text())
+    make_the_sort_loop_run_more(project)
+    run(project, "--bytecount-html=report", "--bytecount-json=results.json").assert_outcomes(passed=1, failed=2)
+    results = json.loads((project.path / "results.json").read_text())
+    source = (project.path / "src" / "demo" / "Sorting.java").read_text().splitlines()
+    edited = next(i for i, text in enumerate(source, 1) if "for (int k = 0" in text)
+    page = project.path / "report" / "index.html"
+    if find_chromium() is None:
+        pytest.skip("no chromium on PATH to render the report (Debian: apt-get install chromium; CI installs it)")
+    dom = Dom(dump_dom(page))
+    from pytest_bytecount.regression.report_lines import heat
+
+    tables = dom.find("table", class_="source")
+    assert sorted(a["data-method"] for _, a, _ in tables) == [SORT, SORT]
+    for test in ("test_sort[10]", "test_sort[50]"):
+        base_lines = recorded["tests"][test]["methods"][SORT]["lines"]
+        now_lines = results[f"test_demo.py::{test}"]["counts"][SORT]["lines"]
+        section, = dom.find("section", class_="method", data_test=f"test_demo.py::{test}")
+        rows = {a["data-line"]: (int(a["data-base"]), int(a["data-now"]), a.get("style"), text)
+                for _, a, text in dom.find("tr", within=section, class_="src")}
+        # every line that ran on either side has its row, with the stored and the current counts
+        assert set(base_lines) | set(now_lines) <= set(rows)
+        for line, (b, n, _, text) in rows.items():
+            assert (b, n) == (base_lines.get(line, 0), now_lines.get(line, 0)), line
+            assert text.rstrip().endswith(source[int(line) - 1].strip()), line
+        # only the edited line changed, by the whole method's change, and it is the hottest row
+        base_total, now_total = totals(recorded, results, test)
+        changed = {line: n - b for line, (b, n, _, _) in rows.items() if n != b}
+        assert changed == {str(edited): now_total - base_total}
+        assert rows[str(edited)][2] == f"background:{heat(1, 1)}"
+        assert all(style is None for line, (_, _, style, _) in rows.items() if line != str(edited))
+
+    # drawn: the hottest colour spans the row, source included
+    _, _, pixels = read_png(screenshot(page, tmp_path / "tall.png", height=2400))
+    assert longest_run(pixels, heat(1, 1)) >= 800

@@ -76,3 +76,64 @@ def test_source_lines_come_from_folders_and_sources_jars_in_order(tmp_path):
     assert source("lib.Util#u()V", "2") == "class Util { }"
     assert source("shop.Cart#m()V", "9") is None and source("shop.Cart#m()V", "none") is None
     assert source("other.Gone#m()V", "1") is None
+
+
+def _rows(page: str) -> dict:
+    """{line: (baseline, now, delta, background or None, source text)} of an annotated source table."""
+    from tests.support.chromium import Dom
+
+    dom = Dom(page)
+    out = {}
+    for _, attrs, text in dom.find("tr", class_="src"):
+        style = attrs.get("style")
+        out[attrs["data-line"]] = (int(attrs["data-base"]), int(attrs["data-now"]), int(attrs["data-delta"]),
+                                   style.split(":", 1)[1] if style else None, text)
+    return out
+
+
+def test_the_annotated_source_pairs_moved_lines_and_lists_the_lines_gone():
+    from pytest_bytecount.regression.report_html import esc
+    from pytest_bytecount.regression.report_lines import annotated_source, heat
+
+    source = [f"line {i} text" for i in range(1, 30)]
+    base = {"4": 2, "5": 55, "6": 40, "7": 2, "20": 9}
+    now = {"4": 2, "5": 3, "6": 55, "7": 4000, "8": 2}  # a line inserted at 5; the old line 6 now runs more
+    page = annotated_source("shop.Cart#sum(I)I", entry(base), entry(now, "b"), False, lambda m: source, esc)
+    rows = _rows(page)
+    # lines 2..10 (two lines of context), the lines after shortened to nothing: line 20 ran only before
+    assert sorted(rows, key=int) == [str(i) for i in range(2, 11)]
+    assert rows["7"][:3] == (40, 4000, 3960) and "(line 6)" in rows["7"][4]
+    assert rows["6"][:3] == (55, 55, 0) and rows["6"][3] is None and "(line 5)" in rows["6"][4]
+    assert rows["5"][:3] == (0, 3, 3)
+    assert rows["7"][3] == heat(3960, 3960) and rows["5"][3] == heat(3, 3960) != rows["7"][3]
+    assert rows["4"][4].endswith("line 4 text")
+    assert 'data-line="20"' in page and "line 20: 9 &rarr; 0" in page  # gone: listed under the table
+    assert "aligning their counts" in page
+
+
+def test_the_annotated_source_without_the_file_shows_the_lines_that_ran():
+    from pytest_bytecount.regression.report_html import esc
+    from pytest_bytecount.regression.report_lines import annotated_source
+
+    now = {"4": 2, "5": 505, "9": 40, "none": 1}
+    rows = _rows(annotated_source("shop.Cart#sum(I)I", entry(BASE), entry(now), True, lambda m: None, esc))
+    # the same bytecode: lines 6 and 7 ran only before, and are still those lines
+    assert sorted(rows) == ["4", "5", "6", "7", "9", "none"]
+    assert rows["5"][:3] == (55, 505, 450) and rows["6"][:3] == (40, 0, -40) and rows["9"][:3] == (0, 40, 40)
+    assert rows["none"][:3] == (0, 1, 1)
+    page = annotated_source("shop.Cart#sum(I)I", entry(BASE), entry(now), True, lambda m: None, esc)
+    assert "source file not found" in page and "source-path" in page
+    # a baseline recorded without lines: a note, no table
+    no_lines = {k: v for k, v in entry(BASE).items() if k != "lines"}
+    page = annotated_source("shop.Cart#sum(I)I", no_lines, entry(now), True, lambda m: None, esc)
+    assert "<table" not in page and "no per-line counts" in page
+
+
+def test_heat_grows_with_the_change_and_tells_more_from_fewer():
+    from pytest_bytecount.regression.report_lines import heat
+
+    assert heat(0, 10) is None
+    def red(colour): return 255 - int(colour[3:5], 16)  # how far green is from white: the red's strength
+    assert red(heat(1, 100)) < red(heat(50, 100)) < red(heat(100, 100))
+    up, down = heat(100, 100), heat(-100, 100)
+    assert int(up[1:3], 16) > int(up[3:5], 16) and int(down[3:5], 16) > int(down[1:3], 16)

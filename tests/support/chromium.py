@@ -24,7 +24,7 @@ def find_chromium() -> Optional[str]:
     return None
 
 
-def _run(page: Path, *args: str) -> subprocess.CompletedProcess:
+def _run(page: Path, *args: str, fragment: str = "") -> subprocess.CompletedProcess:
     exe = find_chromium()
     assert exe, "no chromium on PATH"
     with tempfile.TemporaryDirectory(prefix="bytecount-chromium-") as profile:
@@ -32,7 +32,7 @@ def _run(page: Path, *args: str) -> subprocess.CompletedProcess:
         return subprocess.run([exe, "--headless", "--no-sandbox", "--disable-gpu", "--hide-scrollbars",
                                "--force-device-scale-factor=1",
                                "--force-color-profile=srgb", f"--user-data-dir={profile}", *args,
-                               page.resolve().as_uri()],
+                               page.resolve().as_uri() + (f"#{fragment}" if fragment else "")],
                               capture_output=True, text=True, timeout=120, check=True)
 
 
@@ -41,8 +41,9 @@ def dump_dom(page: Path) -> str:
     return _run(page, "--dump-dom").stdout
 
 
-def screenshot(page: Path, png: Path, width: int = 1000, height: int = 900) -> Path:
-    _run(page, f"--window-size={width},{height}", f"--screenshot={png}")
+def screenshot(page: Path, png: Path, width: int = 1000, height: int = 900, fragment: str = "") -> Path:
+    """``page`` drawn in a ``width`` x ``height`` window, scrolled to the element with id ``fragment``."""
+    _run(page, f"--window-size={width},{height}", f"--screenshot={png}", fragment=fragment)
     return png
 
 
@@ -122,6 +123,7 @@ class Dom(HTMLParser):
         super().__init__(convert_charrefs=True)
         self.elements: list = []  # [tag, attrs dict, text]
         self._open: list = []
+        self._within: dict = {}  # id(attrs dict) -> ids of the attrs dicts of the elements it lies inside
         self.feed(text)
         self.close()
         for el in self.elements:
@@ -130,6 +132,7 @@ class Dom(HTMLParser):
     def handle_starttag(self, tag, attrs):
         el = [tag, dict(attrs), []]
         self.elements.append(el)
+        self._within[id(el[1])] = {id(o[1]) for o in self._open}
         if tag not in ("meta", "br", "img", "link", "input", "hr"):
             self._open.append(el)
 
@@ -146,12 +149,13 @@ class Dom(HTMLParser):
         for el in self._open:
             el[2].append(data)
 
-    def find(self, tag: str, **attrs) -> list:
+    def find(self, tag: str, within: Optional[tuple] = None, **attrs) -> list:
         """Elements with that tag whose attributes contain the given values (``class_`` for class; a
-        class matches as one of the space-separated names)."""
+        class matches as one of the space-separated names), inside the element ``within`` (one that
+        :meth:`find` returned) when given."""
         out = []
         for t, a, text in self.elements:
-            if t != tag:
+            if t != tag or (within is not None and id(within[1]) not in self._within.get(id(a), ())):
                 continue
             ok = True
             for k, v in attrs.items():
