@@ -16,7 +16,7 @@ from ..classfile.code import COMPUTE_FRAME, AddedLocalsFrame, Handler, Label
 from ..classfile.frames import INTEGER, LONG, TOP, UNINITIALIZED_THIS, Obj, type_from_descriptor
 from .countermap import CounterMap
 from .keys import INVOKES, alloc_key, call_key
-from .method_plan import BLOCKS, KEYS, LINE_PREFIX, PATHS, MethodPlan
+from .method_plan import BLOCKS, KEYS, PATHS, MethodPlan
 from .runtime import MAX_VALUES_PER_CALL, RUNTIME_CLASS, add_descriptor
 
 SHARED_EXIT_BYTES = 2048  # past this much repeated report code, returns jump to one shared exit
@@ -105,22 +105,22 @@ class _Emitter:
 
     def key_counters(self) -> None:
         """ByCounter's reference: an int per opcode, call signature and allocation key, an ``iinc`` before
-        every instruction; and an int per source line, which each basic block adds its instructions on
-        that line to as it begins (a block runs whole or ends at an instruction that threw)."""
+        every instruction; and a counter per source line, which each basic block adds its instructions on
+        that line to as it begins (a block runs whole or ends at an instruction that threw). In a method
+        with a loop the line counters are longs, added to directly (spilling them at every loop head, as
+        the others are, would cost each loop iteration a few instructions per line)."""
         cmap, cp, keys = self.cmap, self.cp, self.plan.call_keys
         allocs = cmap.allocs or ()
         lines = cmap.lines or ()
-        slots = self.code.add_locals([INTEGER] * (len(cmap.opcodes) + len(cmap.calls) + len(allocs) + len(lines)))
+        slots = self.code.add_locals([INTEGER] * (len(cmap.opcodes) + len(cmap.calls) + len(allocs)))
         op_slot = dict(zip(cmap.opcodes, slots))
         call_slot = dict(zip(cmap.calls, slots[len(cmap.opcodes):]))
         alloc_slot = dict(zip(allocs, slots[len(cmap.opcodes) + len(cmap.calls):]))
-        line_slot = dict(zip(lines, slots[len(cmap.opcodes) + len(cmap.calls) + len(allocs):]))
+        line_slots = self.code.add_locals([LONG if self.wide else INTEGER] * len(lines))
+        line_slot = dict(zip(lines, line_slots))
         for block, counts in zip(self.plan.blocks, self.plan.line_counts or ()):
             for line, n in sorted(counts.items()):
-                while n:  # an iinc adds at most 32767 (wide)
-                    step = min(n, 32767)
-                    self.edits[id(block[0])].append(Insn(op.IINC, (line_slot[line], step)))
-                    n -= step
+                self.edits[id(block[0])] += self._add_to(line_slot[line], n)
         for insn in self.insns:
             self.edits[id(insn)].append(Insn(op.IINC, (op_slot[insn.mnemonic], 1)))
             if insn.opcode in INVOKES:
@@ -129,10 +129,20 @@ class _Emitter:
                 k = alloc_key(insn, cp)
                 if k:
                     self.edits[id(insn)].append(Insn(op.IINC, (alloc_slot[k], 1)))
-        self.values = [None] + slots  # None: the invocation, 1
+        self.values = [None] + slots + line_slots  # None: the invocation, 1
         self.init = [x for slot in slots for x in (Insn(op.ICONST_0), Insn(op.ISTORE, slot))]
+        self.init += [x for slot in line_slots for x in ([Insn(op.LCONST_0), Insn(op.LSTORE, slot)] if self.wide
+                                                         else [Insn(op.ICONST_0), Insn(op.ISTORE, slot)])]
         if self.wide:
-            self.spill_at_loop_heads(slots, [*cmap.opcodes, *cmap.calls, *allocs, *(LINE_PREFIX + k for k in lines)])
+            self.spill_at_loop_heads(slots, [*cmap.opcodes, *cmap.calls, *allocs])
+            self.spills += [None] * len(line_slots)
+
+    def _add_to(self, slot: int, n: int) -> list:
+        """Add the constant ``n`` (> 0) to a counter: a long in a method with a loop, else an int."""
+        if self.wide:
+            push = [Insn(op.LCONST_1)] if n == 1 else [push_int(self.cp, n), Insn(op.I2L)]
+            return [Insn(op.LLOAD, slot), *push, Insn(op.LADD), Insn(op.LSTORE, slot)]
+        return [Insn(op.IINC, (slot, step)) for step in [32767] * (n // 32767) + [n % 32767] if step]
 
     def spill_at_loop_heads(self, slots: list, keyed: list) -> None:
         """Per instruction kind with a loop: add each int counter of a key on a cycle into a long at every

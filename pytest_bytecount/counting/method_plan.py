@@ -17,7 +17,6 @@ from .keys import INVOKES, alloc_key, block_contents, block_lines, call_key
 from .plan import BlockPlan, PathPlan, every_block, plan_block_counters, plan_paths
 from .targets import MethodId
 
-LINE_PREFIX = "line:"  # per instruction kind: a line's key among MethodPlan.looping
 PATHS, BLOCKS, KEYS = "paths", "blocks", "keys"  # the layouts: per path, per block, per instruction kind
 
 
@@ -115,11 +114,9 @@ def plan_method(method, strategy: str, abrupt: bool, allocations: bool, inclusiv
             plan.line_counts = block_lines(blocks, code)
             cmap.lines = sorted({k for counts in plan.line_counts for k in counts})
         if wide:  # only counters of keys in a block on a cycle can pass 2**31 in one invocation
-            cycles = blocks_in_cycles(found, len(blocks))
-            plan.looping = frozenset(k for b in cycles for i in blocks[b] for k in
+            plan.looping = frozenset(k for b in blocks_in_cycles(found, len(blocks)) for i in blocks[b] for k in
                                      (i.mnemonic, call_key(i, cp, keys) if i.opcode in INVOKES else None,
-                                      alloc_key(i, cp))) | {LINE_PREFIX + k for b in cycles
-                                                            for k in (plan.line_counts[b] if lines else ())}
+                                      alloc_key(i, cp)))
         if abrupt:
             cmap.abrupt = CounterMap(cmap.method, 0, cmap.opcodes, cmap.calls, digest, allocs=allocs,
                                      elements=elements, lines=cmap.lines)
