@@ -26,7 +26,7 @@ from .instrumented import Instrumented
 from .targets import MethodId, TargetPattern
 from .countermap import CounterMap
 
-FORMAT = 6  # 6: lines per instruction kind; 5: block_lines; 4: counter maps by field name (3 held them as positional lists)
+FORMAT = 7  # 7: line digests; 6: lines per instruction kind; 5: block_lines; 4: counter maps by field name (3 held them as positional lists)
 _plugin_digest: Optional[str] = None
 
 
@@ -81,7 +81,7 @@ def map_to_json(m: CounterMap) -> dict:
             "block_exprs": None if m.block_exprs is None else [[x for t in e for x in t] for e in m.block_exprs],
             "invocation_expr": [x for t in m.invocation_expr for x in t], "counters": m.counters,
             "allocs": m.allocs, "elements": m.elements, "abrupt": None if m.abrupt is None else map_to_json(m.abrupt),
-            "block_lines": m.block_lines, "lines": m.lines}
+            "block_lines": m.block_lines, "lines": m.lines, "line_digests": m.line_digests}
 
 
 def _pairs(flat: list) -> tuple:
@@ -100,7 +100,8 @@ def map_from_json(d: dict) -> CounterMap:
                       list(d["elements"]), None if d["abrupt"] is None else map_from_json(d["abrupt"]),
                       None if d.get("block_lines") is None else [{str(k): int(v) for k, v in b.items()}
                                                                  for b in d["block_lines"]],
-                      None if d.get("lines") is None else [str(k) for k in d["lines"]])
+                      None if d.get("lines") is None else [str(k) for k in d["lines"]],
+                      None if d.get("line_digests") is None else {str(k): str(v) for k, v in d["line_digests"].items()})
 
 
 def _file_name(internal_name: str) -> str:

@@ -41,6 +41,7 @@ class CounterMap:
     abrupt: Optional["CounterMap"] = None
     block_lines: Optional[list] = None  # block strategy: per block, {source line: instructions} (keys.block_lines)
     lines: Optional[list] = None  # per instruction kind: the source lines (and "none") counted, sorted
+    line_digests: Optional[dict] = None  # {line: digest of its bytecode} (keys.line_digests), when lines are counted
 
     @property
     def size(self) -> int:

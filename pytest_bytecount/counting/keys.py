@@ -1,8 +1,10 @@
 """What an instruction is counted under besides its mnemonic: its call signature (the counting contract's
-``calls``) and its allocation key (allocation recording)."""
+``calls``), its allocation key (allocation recording) and its source line (``lines``), and what each line's
+bytecode is (``line_digests``)."""
 
 from __future__ import annotations
 
+import hashlib
 from collections import Counter
 from typing import Optional
 
@@ -92,3 +94,39 @@ def block_lines(blocks: list, code) -> list:
     """Per basic block, how many of its instructions each source line holds (``{line: n}``)."""
     lines = instruction_lines(code)
     return [dict(Counter(lines[id(i)] for i in b)) for b in blocks]
+
+
+def line_digests(code, cp, cache: Optional[dict] = None) -> dict:
+    """``{line: digest}``: per source line (keyed as :func:`instruction_lines` keys them), the first 8 hex
+    digits of the SHA-1 of its instructions in order, each written as its mnemonic and its operand (a call's
+    signature, a field's owner, name and type, a class, a constant, a local or an immediate; jump targets
+    are left out, for they move with code elsewhere). Two lines with the same digest hold the same code."""
+    lines = instruction_lines(code)
+    texts: dict = {}
+    for insn in code.instructions:
+        texts.setdefault(lines[id(insn)], []).append(f"{insn.mnemonic} {_operand(insn, cp, cache)}")
+    return {line: hashlib.sha1("\n".join(t).encode("utf-8", "surrogatepass")).hexdigest()[:8]
+            for line, t in texts.items()}
+
+
+def _operand(insn: Insn, cp, cache: Optional[dict]) -> str:
+    kind = op.KIND[insn.opcode]
+    try:
+        if insn.opcode in INVOKES:
+            return call_key(insn, cp, cache)
+        if kind in (op.K_CP1, op.K_CP2, op.K_MULTIANEWARRAY):
+            index = insn.arg[0] if isinstance(insn.arg, tuple) else insn.arg
+            entry = cp[index]
+            dims = f" {insn.arg[1]}" if isinstance(insn.arg, tuple) else ""
+            if entry[0] in (9, 10, 11):  # Fieldref, Methodref, InterfaceMethodref
+                return ".".join(cp.member_ref(index))
+            if entry[0] == 7:  # Class
+                return cp.class_name(index) + dims
+            if entry[0] == 8:  # String
+                return repr(cp.utf8(entry[1]))
+            return repr(entry)
+        if kind in (op.K_BYTE, op.K_SHORT, op.K_LOCAL, op.K_IINC, op.K_NEWARRAY):
+            return repr(insn.arg)
+    except Exception:  # noqa: BLE001 - a broken constant: the mnemonic alone still says something
+        return "?"
+    return ""

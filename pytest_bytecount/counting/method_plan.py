@@ -13,7 +13,7 @@ from ..classfile import Insn
 from ..classfile.frames import UNINITIALIZED_THIS, TypeState, entries_to_slots, initial_locals
 from .countermap import CounterMap
 from .flow import basic_blocks, block_successors, blocks_in_cycles, loop_heads
-from .keys import INVOKES, alloc_key, block_contents, block_lines, call_key
+from .keys import INVOKES, alloc_key, block_contents, block_lines, call_key, line_digests
 from .plan import BlockPlan, PathPlan, every_block, plan_block_counters, plan_paths
 from .targets import MethodId
 
@@ -120,6 +120,8 @@ def plan_method(method, strategy: str, abrupt: bool, allocations: bool, inclusiv
         if abrupt:
             cmap.abrupt = CounterMap(cmap.method, 0, cmap.opcodes, cmap.calls, digest, allocs=allocs,
                                      elements=elements, lines=cmap.lines)
+    if cmap.has_lines:
+        cmap.line_digests = line_digests(code, cp, keys)
     return plan
 
 

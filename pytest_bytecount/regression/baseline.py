@@ -140,6 +140,9 @@ def _check(path: Path, data) -> dict:
                     raise bad(f"{mwhere}.inclusive.total", problem)
             if "bytecode_sha256" in counts and not isinstance(counts["bytecode_sha256"], str):
                 raise bad(f"{mwhere}.bytecode_sha256", "must be a string")
+            digests = counts.get("line_digests")
+            if digests is not None and not (isinstance(digests, dict) and all(isinstance(v, str) for v in digests.values())):
+                raise bad(f"{mwhere}.line_digests", "must be an object of strings")
     return tests
 
 

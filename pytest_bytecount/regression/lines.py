@@ -5,12 +5,17 @@ How lines are matched:
 
 - Same bytecode as the baseline (``bytecode_sha256`` equal, or unknown): line numbers mean the same code,
   so a line is compared with the same line.
-- Changed bytecode: the lines of both sides, in line order, are aligned as two sequences of counts
-  (``difflib.SequenceMatcher``, longest runs of equal counts first). Lines whose counts agree in order are
-  paired even where their numbers moved, so a line inserted above them does not mark everything below as
-  changed; between two such runs, lines pair up in order, and the rest are new (from 0) or gone (to 0).
-  The counts are all a baseline keeps of a line, so two lines that ran equally often can be paired
-  wrongly; the figures of a line that changed are still exact.
+- Changed bytecode, both sides with ``line_digests`` (a digest of each line's instructions, see
+  :func:`pytest_bytecount.counting.keys.line_digests`): every line of the method's code on both sides, in
+  line order, is aligned by its digest (``difflib.SequenceMatcher``, longest runs of equal code first).
+  Lines with the same code are paired even where their numbers moved, so a line inserted above them does
+  not mark everything below as changed, and a line whose code changed is not paired with another line
+  that merely ran as often. The lines between two such runs are paired by their counts, as below.
+- Changed bytecode without digests (a baseline recorded before they were kept): the lines that ran are
+  aligned by their counts in order, so lines whose counts agree in order are paired. Two lines that ran
+  equally often can then be paired wrongly; the figures of a line that changed are still exact.
+
+Between two aligned runs, lines pair up in order, and the rest are new (from 0) or gone (to 0).
 """
 
 from __future__ import annotations
@@ -41,8 +46,11 @@ def line_pairs(base: Optional[dict], now: Optional[dict], same_code: Optional[bo
     if base is not None and now is not None and (b is None or n is None):
         return None  # a baseline recorded without lines (or a method too large for its line counters)
     b, n = b or {}, n or {}
+    db, dn = (base or {}).get("line_digests"), (now or {}).get("line_digests")
     if same_code is not False:
         pairs = [(k if k in b else None, k if k in n else None) for k in _ordered({**b, **n})]
+    elif isinstance(db, dict) and isinstance(dn, dict) and set(b) <= set(db) and set(n) <= set(dn):
+        pairs = _by_code(_ordered(db), _ordered(dn), db, dn, b, n)
     else:
         pairs = _aligned(_ordered(b), _ordered(n), b, n)
     return [LineChange(kb, kn, b.get(kb, 0) if kb else 0, n.get(kn, 0) if kn else 0) for kb, kn in pairs]
@@ -52,6 +60,22 @@ def line_changes(base: Optional[dict], now: Optional[dict], same_code: Optional[
     """The lines whose counts differ, largest change first (empty when either side has no ``lines``)."""
     out = [c for c in line_pairs(base, now, same_code) or () if c.base != c.now]
     return sorted(out, key=lambda c: (-abs(c.now - c.base), line_order(c.now_line or c.base_line)))
+
+
+def _by_code(lines_b: list, lines_n: list, db: dict, dn: dict, b: dict, n: dict) -> list:
+    """Pairs of the lines that ran on either side: every line of the code aligned by digest (a pair keeps
+    both numbers even when one side did not run), the lines between runs of equal code aligned by their
+    counts."""
+    pairs = []
+    matcher = difflib.SequenceMatcher(None, [db[k] for k in lines_b], [dn[k] for k in lines_n], autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            pairs += [(kb, kn) for kb, kn in zip(lines_b[i1:i2], lines_n[j1:j2]) if kb in b or kn in n]
+        else:
+            ran_b = [k for k in lines_b[i1:i2] if k in b]
+            ran_n = [k for k in lines_n[j1:j2] if k in n]
+            pairs += _aligned(ran_b, ran_n, b, n)
+    return pairs
 
 
 def _aligned(keys_b: list, keys_n: list, b: dict, n: dict) -> list:

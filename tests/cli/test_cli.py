@@ -46,7 +46,7 @@ def code_sha256(classes: Path, method_id: str) -> str:
 
 
 def without_bytecode_hashes(counts: dict) -> dict:
-    return {m: {k: v for k, v in c.items() if k != "bytecode_sha256"} for m, c in counts.items()}
+    return {m: {k: v for k, v in c.items() if k not in ("bytecode_sha256", "line_digests")} for m, c in counts.items()}
 
 
 def test_a_loop_counted_by_hand(tiny):
@@ -62,6 +62,11 @@ def test_a_loop_counted_by_hand(tiny):
         "calls": {}, "invocations": 2, "total": 45, "lines": {"6": 4, "7": 25, "8": 12, "10": 4},
         "opcodes": {"iconst_0": 4, "istore_1": 5, "istore_2": 2, "iload_2": 8, "iload_0": 5, "if_icmpge": 5,
                     "iload_1": 5, "iadd": 3, "iinc": 3, "goto": 3, "ireturn": 2}}}
+    # line 8's digest: its four instructions, one a line as mnemonic and operand (none here), SHA-1, 8 digits
+    body = "\n".join(f"{m} " for m in ("iload_1", "iload_2", "iadd", "istore_1"))
+    digests = counts["hand.Tiny#sum(I)I"]["line_digests"]
+    assert digests["8"] == hashlib.sha1(body.encode()).hexdigest()[:8]
+    assert sorted(digests, key=int) == ["6", "7", "8", "10"] and len(set(digests.values())) == 4
 
 
 def test_an_invocation_ending_in_an_exception_counts_nothing(tiny):
@@ -91,7 +96,10 @@ def test_count_writes_the_json_to_a_file_with_sorted_keys(tiny, tmp_path):
     data = json.loads(text)
     assert list(data) == sorted(data)
     assert data["hand.Tiny#<init>()V"]["invocations"] == 0  # a target never run is still reported
-    assert all(list(v) == ["bytecode_sha256", "calls", "invocations", "lines", "opcodes", "total"] for v in data.values())
+    assert all(list(v) == ["bytecode_sha256", "calls", "invocations", "line_digests", "lines", "opcodes", "total"]
+               for v in data.values())
+    # every line of the code has a digest, the lines that ran among them
+    assert all(set(v["lines"]) <= set(v["line_digests"]) for v in data.values())
     assert all(list(v["lines"]) == sorted(v["lines"]) for v in data.values())  # keys sorted as text, as JSON tools do
 
 

@@ -137,3 +137,27 @@ def test_heat_grows_with_the_change_and_tells_more_from_fewer():
     assert red(heat(1, 100)) < red(heat(50, 100)) < red(heat(100, 100))
     up, down = heat(100, 100), heat(-100, 100)
     assert int(up[1:3], 16) > int(up[3:5], 16) and int(down[3:5], 16) > int(down[1:3], 16)
+
+
+def coded(lines: dict, digests: dict, sha: str) -> dict:
+    return {**entry(lines, sha), "line_digests": digests}
+
+
+def test_with_line_digests_lines_are_paired_by_their_code_not_their_counts():
+    # a line 5 is inserted that runs 40 times, as often as the old line 6 (now 7); the old line 5 (now 6)
+    # runs more than before
+    base = coded({"4": 2, "5": 55, "6": 40, "7": 2}, {"4": "a", "5": "b", "6": "c", "7": "d"}, "x")
+    now = coded({"4": 2, "5": 40, "6": 90, "7": 40, "8": 2}, {"4": "a", "5": "n", "6": "b", "7": "c", "8": "d"}, "y")
+    # counts alone pair the old line 5 with the inserted one, and call the old line 5's new home new
+    by_counts = line_changes({k: v for k, v in base.items() if k != "line_digests"}, now, same_code=False)
+    assert by_counts == [LineChange(None, "6", 0, 90), LineChange("5", "5", 55, 40)]
+    # by code, each line is paired with its own
+    assert line_changes(base, now, same_code=False) == [LineChange(None, "5", 0, 40), LineChange("5", "6", 55, 90)]
+
+
+def test_a_line_with_the_same_code_that_stopped_running_keeps_its_new_number():
+    base = coded({"4": 2, "5": 30, "6": 2}, {"4": "a", "5": "b", "6": "c"}, "x")
+    now = coded({"4": 2, "5": 1, "7": 2}, {"4": "a", "5": "n", "6": "b", "7": "c"}, "y")
+    changes = line_changes(base, now, same_code=False)
+    assert changes == [LineChange("5", "6", 30, 0), LineChange(None, "5", 0, 1)]
+    assert "Cart.java:6 (was 5)  30 -> 0 (-30)" in "\n".join(render_line_changes("shop.Cart#m()V", changes))

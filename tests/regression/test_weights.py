@@ -169,7 +169,7 @@ def test_count_with_weights_adds_the_cost_derived_by_hand(by_hand):
                        "--target", "hand.Costs#label", "--weights", "default", "hand.Costs")
     assert result.returncode == 0, result.stderr
     # per-line counts are derived by hand in tests/cli/test_cli.py
-    counts = {m: {k: v for k, v in c.items() if k not in ("bytecode_sha256", "lines")}
+    counts = {m: {k: v for k, v in c.items() if k not in ("bytecode_sha256", "line_digests", "lines")}
               for m, c in json.loads(result.stdout).items()}
     assert counts["hand.Costs#average([I)I"] == {**AVERAGE, "cost": AVERAGE_DEFAULT_COST}
     assert counts["hand.Costs#label(I)Ljava/lang/String;"] == {**LABEL, "cost": LABEL_DEFAULT_COST}

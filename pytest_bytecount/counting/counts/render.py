@@ -13,6 +13,10 @@ def _map(d: dict) -> str:
     return "{" + ", ".join(f"{json.dumps(k)}: {v}" for k, v in sorted(d.items()) if v) + "}"
 
 
+def _strings(d: dict) -> str:
+    return "{" + ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in sorted(d.items())) + "}"
+
+
 def _render_group(c: dict) -> str:
     cost = f"\"cost\": {c['cost']}, " if "cost" in c else ""  # only with a weight table (sorted between keys)
     if "inclusive" in c:  # inclusive counts (sorted between keys too)
@@ -20,6 +24,8 @@ def _render_group(c: dict) -> str:
         cost += (f"\"inclusive\": {{\"calls\": {_map(i['calls'])}, \"methods\": {json.dumps(i['methods'])}, "
                  f"\"opcodes\": {_map(i['opcodes'])}, \"total\": {i['total']}}}, ")
     lines = f"\"lines\": {_map(c['lines'])}, " if "lines" in c else ""
+    if "line_digests" in c:  # static: the method's own (never in an abrupt group)
+        lines = f"\"line_digests\": {_strings(c['line_digests'])}, " + lines
     return (f"\"calls\": {_map(c['calls'])}, {cost}\"invocations\": {c['invocations']}, {lines}"
             f"\"opcodes\": {_map(c['opcodes'])}, \"total\": {c['total']}")
 
@@ -64,12 +70,14 @@ def layout_program(entries_arg, inclusive=None) -> str:
             out += [*weighted(cmap.weights(key, kind)), f"a{json.dumps(key)}: "]
         return out + ["]"]
 
-    def group(cmap) -> list:
+    def group(cmap, own: bool = True) -> list:
         out = ["t\"calls\": {", *entries(cmap, cmap.calls, "call"), "t}, "]
         if inclusive is not None and str(cmap.method) in inclusive:
             out += _inclusive_layout(*inclusive[str(cmap.method)], weighted)
         out.append("t\"invocations\": ")
         out += [*weighted(cmap.invocation_weights()), "y"] if cmap.blocks is not None else [f"v{cmap.base}"]
+        if own and cmap.line_digests is not None:
+            out.append(f"t, \"line_digests\": {_strings(cmap.line_digests)}")
         if cmap.has_lines:
             out += ["t, \"lines\": {", *entries(cmap, cmap.line_keys(), "line"), "t}"]
         out += ["t, \"opcodes\": {", *entries(cmap, cmap.opcodes, "opcode"), "t}, \"total\": "]
@@ -85,7 +93,7 @@ def layout_program(entries_arg, inclusive=None) -> str:
         lines.append("t," if k else "t")
         lines += ["n", f"t  {json.dumps(method_id)}: {{"]
         if cmap.abrupt is not None:
-            lines += ["t\"abrupt\": {", *group(cmap.abrupt), "t}, "]
+            lines += ["t\"abrupt\": {", *group(cmap.abrupt, own=False), "t}, "]
         if cmap.allocs is not None:
             objects = [k[2:] for k in cmap.allocs if k.startswith("o:")]
             arrays = [k[2:] for k in cmap.allocs if k.startswith("a:")]
