@@ -77,9 +77,11 @@ def annotated_source(method: str, base: dict, now: dict, same_code: Optional[boo
             '<th class="num">&Delta;</th><th>source</th></tr>')
     where = "" if text is not None else ('<p class="meta source-missing">source file not found: set '
                                           '<code>source-path</code> (folders or -sources.jar files)</p>')
-    matched = ('<p class="meta">the bytecode changed: baseline lines are paired with current ones by aligning '
-               'their counts in order; a paired line whose number moved shows its baseline number</p>'
-               if same_code is False else "")
+    by_code = isinstance(base.get("line_digests"), dict) and isinstance(now.get("line_digests"), dict)
+    matched = ('<p class="meta">the bytecode changed: baseline lines are paired with current ones '
+               + ('by their code (lines between runs of equal code by their counts)' if by_code else
+                  'by aligning their counts in order (the baseline has no line digests)')
+               + '; a paired line whose number moved shows its baseline number</p>' if same_code is False else "")
     out = [f'<h4 id="{esc(anchor)}">source lines</h4>{where}{matched}<table class="source" data-method="{esc(method)}">{head}{"".join(rows)}</table>']
     if gone:
         items = "".join(f'<li class="gone-line" data-line="{esc(c.base_line)}">line {esc(c.base_line)}: '

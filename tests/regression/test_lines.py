@@ -108,7 +108,10 @@ def test_the_annotated_source_pairs_moved_lines_and_lists_the_lines_gone():
     assert rows["7"][3] == heat(3960, 3960) and rows["5"][3] == heat(3, 3960) != rows["7"][3]
     assert rows["4"][4].endswith("line 4 text")
     assert 'data-line="20"' in page and "line 20: 9 &rarr; 0" in page  # gone: listed under the table
-    assert "aligning their counts" in page
+    assert "aligning their counts" in page  # no digests here
+    with_digests = annotated_source("shop.Cart#sum(I)I", coded(base, {k: k for k in base}, "a"),
+                                    coded(now, {k: k for k in now}, "b"), False, lambda m: source, esc)
+    assert "by their code" in with_digests
 
 
 def test_the_annotated_source_without_the_file_shows_the_lines_that_ran():
