@@ -90,18 +90,20 @@ def line_order(line: str) -> tuple:
     return (0, int(line)) if line.isdigit() else (1, 0)
 
 
-def block_lines(blocks: list, code) -> list:
-    """Per basic block, how many of its instructions each source line holds (``{line: n}``)."""
-    lines = instruction_lines(code)
+def block_lines(blocks: list, code, lines: Optional[dict] = None) -> list:
+    """Per basic block, how many of its instructions each source line holds (``{line: n}``). ``lines``:
+    :func:`instruction_lines` of the code, when the caller has it already."""
+    lines = lines if lines is not None else instruction_lines(code)
     return [dict(Counter(lines[id(i)] for i in b)) for b in blocks]
 
 
-def line_digests(code, cp, cache: Optional[dict] = None) -> dict:
+def line_digests(code, cp, cache: Optional[dict] = None, lines: Optional[dict] = None) -> dict:
     """``{line: digest}``: per source line (keyed as :func:`instruction_lines` keys them), the first 8 hex
     digits of the SHA-1 of its instructions in order, each written as its mnemonic and its operand (a call's
     signature, a field's owner, name and type, a class, a constant, a local or an immediate; jump targets
-    are left out, for they move with code elsewhere). Two lines with the same digest hold the same code."""
-    lines = instruction_lines(code)
+    are left out, for they move with code elsewhere). Two lines with the same digest hold the same code.
+    ``lines``: :func:`instruction_lines` of the code, when the caller has it already."""
+    lines = lines if lines is not None else instruction_lines(code)
     texts: dict = {}
     for insn in code.instructions:
         texts.setdefault(lines[id(insn)], []).append(f"{insn.mnemonic} {_operand(insn, cp, cache)}")

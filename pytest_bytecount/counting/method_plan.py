@@ -13,7 +13,7 @@ from ..classfile import Insn
 from ..classfile.frames import UNINITIALIZED_THIS, TypeState, entries_to_slots, initial_locals
 from .countermap import CounterMap
 from .flow import basic_blocks, block_successors, blocks_in_cycles, loop_heads
-from .keys import INVOKES, alloc_key, block_contents, block_lines, call_key, line_digests
+from .keys import INVOKES, alloc_key, block_contents, block_lines, call_key, instruction_lines, line_digests
 from .plan import BlockPlan, PathPlan, every_block, plan_block_counters, plan_paths
 from .targets import MethodId
 
@@ -93,16 +93,17 @@ def plan_method(method, strategy: str, abrupt: bool, allocations: bool, inclusiv
                       sorted({call_key(i, cp, keys) for i in insns if i.opcode in INVOKES}), digest,
                       allocs=allocs, elements=elements)
     plan = MethodPlan(method, KEYS, cmap, blocks, heads, wide, abrupt, catch_all, uninit, hooks, keys)
+    at = instruction_lines(code)  # every instruction's source line, for the per-line counts and digests
     if paths is not None:
         plan.layout, plan.paths = PATHS, paths
         cmap.blocks = block_contents(blocks, cp, keys, allocs is not None)
-        cmap.block_lines = block_lines(blocks, code)
+        cmap.block_lines = block_lines(blocks, code, at)
         cmap.block_exprs = [tuple((p, 1) for p in through) for through in paths.block_paths]
         cmap.invocation_expr, cmap.counters = tuple((p, 1) for p in range(paths.paths)), paths.paths
     elif block_plan is not None:
         plan.layout, plan.block_plan = BLOCKS, block_plan
         cmap.blocks = block_contents(blocks, cp, keys, allocs is not None)
-        cmap.block_lines = block_lines(blocks, code)
+        cmap.block_lines = block_lines(blocks, code, at)
         cmap.block_exprs, cmap.invocation_expr = block_plan.block_exprs, block_plan.invocation_expr
         cmap.counters = len(block_plan.counted) + len(elements)
         if abrupt:  # the same counters, after an invocation counter of its own (the constant 1)
@@ -111,7 +112,7 @@ def plan_method(method, strategy: str, abrupt: bool, allocations: bool, inclusiv
                                      ((0, 1),), 1 + cmap.counters, allocs, elements, block_lines=cmap.block_lines)
     else:
         if lines:  # per source line, a counter that each block adds its instructions on that line to
-            plan.line_counts = block_lines(blocks, code)
+            plan.line_counts = block_lines(blocks, code, at)
             cmap.lines = sorted({k for counts in plan.line_counts for k in counts})
         if wide:  # only counters of keys in a block on a cycle can pass 2**31 in one invocation
             plan.looping = frozenset(k for b in blocks_in_cycles(found, len(blocks)) for i in blocks[b] for k in
@@ -121,7 +122,7 @@ def plan_method(method, strategy: str, abrupt: bool, allocations: bool, inclusiv
             cmap.abrupt = CounterMap(cmap.method, 0, cmap.opcodes, cmap.calls, digest, allocs=allocs,
                                      elements=elements, lines=cmap.lines)
     if cmap.has_lines:
-        cmap.line_digests = line_digests(code, cp, keys)
+        cmap.line_digests = line_digests(code, cp, keys, at)
     return plan
 
 

@@ -3,7 +3,7 @@ executed instructions per line, each row's background a heat colour by its delta
 fewer; the strongest for the method's largest change), as coverage reports colour line hits.
 
 Rows are the current source's lines from the first line that ran to the last (either side), with a little
-context, and runs of lines that ran on neither side shortened to a gap. A baseline line is shown on the
+context, and the lines farther than that from any line that ran shortened to a gap row. A baseline line is shown on the
 current line :func:`~.lines.line_pairs` pairs it with; a baseline line with no counterpart now is listed
 under the table. Without the source file, the line numbers alone are shown.
 """
@@ -16,7 +16,6 @@ from ..counting.keys import NO_LINE
 from .lines import line_pairs
 
 CONTEXT = 2  # lines shown around the lines that ran
-GAP = 6  # a run of more lines than this that ran on neither side is shortened
 UP_RGB = (231, 76, 60)
 DOWN_RGB = (46, 160, 90)
 HEAT_CSS = """
@@ -59,11 +58,10 @@ def annotated_source(method: str, base: dict, now: dict, same_code: Optional[boo
         if text is None:  # no source: the lines that ran, nothing between
             shown = numbered
     rows = []
-    ran = set(numbered)
+    near = {i for r in numbered for i in range(r - CONTEXT, r + CONTEXT + 1)}
     skip_from = None
     for i in shown:
-        near = any(abs(i - r) <= CONTEXT for r in ran)
-        if not near:
+        if i not in near:
             skip_from = i if skip_from is None else skip_from
             continue
         if skip_from is not None:
