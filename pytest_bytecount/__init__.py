@@ -1,6 +1,33 @@
-"""pytest-bytecount: executed JVM bytecode counts as exact regression tests."""
+"""pytest-bytecount: executed JVM bytecode counts as exact regression tests.
+
+The package's root is what test code imports: :func:`bytecount` (the marker's short form) and
+:func:`start_jvm`. Both import the plugin only when called, so importing the package costs nothing.
+"""
 
 __version__ = "0.1.0.dev0"
+
+
+def bytecount(*targets: str, **options):
+    """The short form of ``@pytest.mark.bytecount``: ``@bytecount("pkg.Cls#method", tolerance="total=5%")``
+    is exactly ``@pytest.mark.bytecount("pkg.Cls#method", tolerance="total=5%")``::
+
+        from pytest_bytecount import bytecount
+
+        @bytecount("demo.Search#indexOf")
+        def test_index_of(bytecount):
+            assert bytecount.jclass("demo.Search").indexOf(...) == 3
+
+    The targets and options are checked here, when the test module is imported, as collection checks the
+    marker: a :class:`TypeError` names every problem (a tolerance on ``cost`` without a weight table is
+    found at collection, which knows the settings)."""
+    import pytest
+
+    from .plugin.markers import MARKER, option_problems
+
+    problems = option_problems(targets, options)
+    if problems:
+        raise TypeError("bytecount(...): " + "; ".join(problems))
+    return getattr(pytest.mark, MARKER)(*targets, **options)
 
 
 def start_jvm(config, *options: str, classpath=()):

@@ -53,6 +53,33 @@ def unmarked(nodeid: str) -> str:
             f"methods to count, e.g. @pytest.mark.bytecount(\"pkg.Cls#method\")")
 
 
+def option_problems(targets, options) -> list:
+    """What is wrong with a marker's target patterns and options on their own (empty when nothing is): the
+    checks the ``bytecount`` decorator makes when a test module is imported, and collection makes again."""
+    problems = []
+    in_place = options.get("in_place")
+    if in_place is not None and not isinstance(in_place, bool):
+        problems.append(f"in_place must be True or False, got {in_place!r}")
+    if in_place and options.get("inclusive"):
+        problems.append("inclusive counts are made in the test's own class loader only: drop in_place=True or "
+                        "inclusive=True")
+    limit = options.get("max_invocations")
+    if limit is not None and (type(limit) is not int or limit < 0):
+        problems.append(f"max_invocations must be a whole number >= 0, got {limit!r}")
+    if not targets or not all(isinstance(a, str) and a.strip() for a in targets):
+        problems.append(f"@pytest.mark.bytecount needs one or more target patterns (strings such as "
+                        f"'demo.Sorting#insertionSort'), got {tuple(targets)!r}")
+    unknown = set(options) - MARKER_OPTIONS
+    if unknown:
+        problems.append(f"unknown @pytest.mark.bytecount option(s) {sorted(unknown)}; known: {sorted(MARKER_OPTIONS)}")
+    if "tolerance" in options:
+        try:
+            parse_tolerances(options["tolerance"] or "")
+        except (ToleranceError, AttributeError) as e:
+            problems.append(str(e))
+    return problems
+
+
 def marker_problems(item, weights_active: Callable[[], bool]) -> list:
     """What is wrong with how ``item`` uses the marker and the fixture (empty when nothing is).
     ``weights_active`` is asked only for a marker with a cost tolerance (it loads the settings)."""
@@ -66,26 +93,11 @@ def marker_problems(item, weights_active: Callable[[], bool]) -> list:
                         f"fixture, so nothing it runs is counted: take a bytecount argument and load the "
                         f"classes with bytecount.jclass(...) (with in_place=True, the argument alone: the "
                         f"classes are counted where the application loads them)")
-    in_place = marker.kwargs.get("in_place")
-    if in_place is not None and not isinstance(in_place, bool):
-        problems.append(f"{item.nodeid}: in_place must be True or False, got {in_place!r}")
-    if in_place and marker.kwargs.get("inclusive"):
-        problems.append(f"{item.nodeid}: inclusive counts are made in the test's own class loader only: "
-                        f"drop in_place=True or inclusive=True")
-    limit = marker.kwargs.get("max_invocations")
-    if limit is not None and (type(limit) is not int or limit < 0):
-        problems.append(f"{item.nodeid}: max_invocations must be a whole number >= 0, got {limit!r}")
-    if not marker.args or not all(isinstance(a, str) and a.strip() for a in marker.args):
-        problems.append(f"{item.nodeid}: @pytest.mark.bytecount needs one or more target patterns "
-                        f"(strings such as 'demo.Sorting#insertionSort'), got {marker.args!r}")
-    unknown = set(marker.kwargs) - MARKER_OPTIONS
-    if unknown:
-        problems.append(f"{item.nodeid}: unknown @pytest.mark.bytecount option(s) {sorted(unknown)}; "
-                        f"known: {sorted(MARKER_OPTIONS)}")
+    problems += [f"{item.nodeid}: {p}" for p in option_problems(marker.args, marker.kwargs)]
     if "tolerance" in marker.kwargs:
         try:
             if "cost" in parse_tolerances(marker.kwargs["tolerance"] or "") and not weights_active():
                 problems.append(f"{item.nodeid}: tolerance {marker.kwargs['tolerance']!r} {NO_WEIGHTS}")
-        except (ToleranceError, AttributeError) as e:
-            problems.append(f"{item.nodeid}: {e}")
+        except (ToleranceError, AttributeError):
+            pass  # option_problems named it
     return problems

@@ -1,6 +1,6 @@
 package demo;
 
-/** The README's example: count what an insertion sort and a recursive fib really execute. */
+/** Count what an insertion sort and a recursive fib really execute. */
 public class Sorting {
     public static void insertionSort(int[] a) {
         for (int i = 1; i < a.length; i++) {
