@@ -39,7 +39,9 @@ def _javac(settings) -> Path:
     found = shutil.which("javac")
     if found:
         return Path(found)
-    raise JavacError("[tool.bytecount] sources needs javac (a JDK, not a JRE): set java-home or JAVA_HOME to a JDK")
+    raise JavacError("[tool.bytecount] sources needs javac, and there is none in java-home, JAVA_HOME or on PATH: "
+                     "install a JDK 11 or newer (a JRE has no javac; Debian and Ubuntu: apt install "
+                     "openjdk-17-jdk-headless; macOS: brew install openjdk), or set java-home or JAVA_HOME to one")
 
 
 def _sha256_file(path: Path) -> str:
