@@ -191,7 +191,7 @@ def test_without_javac_the_error_says_what_to_install(tmp_path):
     ("x ... z", "x yy z", True),
     ("x ... z", "x yy", False),
     ("...\nb\na", "a\nb", False),  # in order
-    ("total 2... -> 20,0...", "total 212 -> 20,012 (+19,800)", False),  # whole lines
+    ("total 2", "total 212", False),  # whole lines, not prefixes
 ])
 def test_output_is_matched_line_by_line_with_wildcards(expected, actual, found):
     assert (mismatch(expected, actual) is None) is found
