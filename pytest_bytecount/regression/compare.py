@@ -38,7 +38,7 @@ _ONE = re.compile(r"^\s*(\d+(?:\.\d+)?%|\d+)\s*$")
 
 
 def parse_tolerances(spec: str, base: Optional[dict] = None) -> dict:
-    """``"total=5%|100, calls=2"`` -> {metric: Tolerance}; metrics: total, invocations, cost, calls."""
+    """``"total=5%|100, calls=2"`` -> {metric: Tolerance}, for any of the metrics in ``METRICS``."""
     out = dict(base or {})
     if not spec or not spec.strip():
         return out
