@@ -41,7 +41,7 @@ def pytest_addoption(parser) -> None:
     g.addoption("--bytecount-json", metavar="FILE", help="write every counted test's result to FILE")
     g.addoption("--bytecount-html", metavar="DIR", help="write a self-contained HTML report to DIR/index.html")
     g.addoption("--bytecount-no-cache", action="store_true",
-                help="instrument afresh instead of reusing .bytecount-cache/instrumented (keyed by content hashes)")
+                help="count afresh instead of reusing the counted classes in .bytecount-cache/ (keyed by content hashes)")
     g.addoption("--bytecount-weights", metavar="FILE|default|none",
                 help="cost weights (TOML): adds a weighted 'cost' to every method's counts, usable in tolerances")
     g.addoption("--bytecount-check-determinism", action="store_true",

@@ -23,7 +23,7 @@ How an order is chosen (pure Python, no numpy):
 Comparison: an order worse than the baseline's fails only when the baseline's order no longer describes
 the counts (its fit is over :data:`WORSE_FACTOR` times the best and over :data:`WORSE_MIN`). So two orders
 that fit nearly alike at the measured sizes (n log n with a large linear term looks like n) never flip a
-verdict, while a real change (n log n -> n^2 leaves the n log n fit 30% or more off) always fails.
+verdict, while a real change (n log n -> n^2 leaves the n log n fit 25% or more off) always fails.
 """
 
 from __future__ import annotations
