@@ -1,8 +1,10 @@
-"""Redraw ``html-report.png``, the README's picture of the HTML report: the demo's sort and fib tests
-recorded, then one line of the insertion sort made to loop, run again with ``--bytecount-html`` and drawn by
-headless Chromium (the top of the page: the summary and the first regressed method with its source lines).
+"""Redraw ``html-report.png``, the picture of the HTML report in ``html-report.md``: a copy of
+``examples/demo`` with the README's regression applied (the binary search in ``src/demo/Search.java`` made
+to step one element at a time, ``lo = mid + 1;`` becoming ``lo = lo + 1;``), run with ``--bytecount-html``
+against the demo's committed baselines and drawn by headless Chromium (the top of the page: the summary and
+the first regressed method with its source lines).
 
-    python docs/make_screenshot.py      (needs a JDK with javac, and chromium: Debian's package)
+    python docs/make_screenshot.py      (needs javac from a JDK, and chromium: Debian's package)
 """
 
 from __future__ import annotations
@@ -18,29 +20,20 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parents[1]
 sys.path.insert(0, str(ROOT))
 from tests.support.chromium import find_chromium, read_png, screenshot  # noqa: E402 - the tests' Chromium driver
+
 OUT = Path(__file__).resolve().parent / "html-report.png"
-TEST = '''
-import jpype
-import pytest
-
-@pytest.mark.bytecount("demo.Sorting#insertionSort")
-@pytest.mark.parametrize("n", [10, 50])
-def test_sort(bytecount, n):
-    a = jpype.JArray(jpype.JInt)(list(range(n, 0, -1)))
-    bytecount.jclass("demo.Sorting").insertionSort(a)
-    assert list(a) == sorted(a)
-
-@pytest.mark.bytecount("demo.Sorting#fib")
-def test_fib(bytecount):
-    assert bytecount.jclass("demo.Sorting").fib(12) == 144
-'''
-EDIT = ("a[j + 1] = x;", "a[j + 1] = x; for (int k = 0; k < 2; k++) { x += 0; }")
-WIDTH, HEIGHT = 1000, 1180
+DEMO = ROOT / "examples" / "demo"
+IGNORED = shutil.ignore_patterns(".bytecount-cache", ".pytest_cache", "__pycache__", "*.bak")
+EDITED = Path("src") / "demo" / "Search.java"
+EDIT = ("lo = mid + 1;", "lo = lo + 1;")  # the README's sed command
+EXPECTED = "3 failed, 5 passed"  # what the README says the edit does to the demo's 8 tests
+WIDTH, HEIGHT = 1000, 900
 
 
-def pytest(project: Path, *args: str) -> None:
-    subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:faulthandler", "-p", "no:cacheprovider", *args],
-                   cwd=project, check=False, stdout=subprocess.DEVNULL)
+def pytest(project: Path, *args: str) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:faulthandler", "-p", "no:cacheprovider",
+                           *args], cwd=project, check=False, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                          text=True)
 
 
 def write_png(path: Path, width: int, rows: list) -> None:
@@ -56,14 +49,15 @@ def main() -> None:
     if find_chromium() is None:
         sys.exit("no chromium on PATH (Debian: apt-get install chromium)")
     with tempfile.TemporaryDirectory(prefix="bytecount-screenshot-") as tmp:
-        project = Path(tmp)
-        shutil.copytree(ROOT / "examples" / "demo" / "src", project / "src")
-        (project / "pyproject.toml").write_text('[tool.bytecount]\nsources = ["src"]\n')
-        (project / "test_sorting.py").write_text(TEST)
-        pytest(project, "--bytecount-update")
-        java = project / "src" / "demo" / "Sorting.java"
-        java.write_text(java.read_text().replace(*EDIT))
-        pytest(project, "--bytecount-html=report")
+        project = Path(tmp) / "demo"
+        shutil.copytree(DEMO, project, ignore=IGNORED)
+        java = project / EDITED
+        text = java.read_text()
+        assert text.count(EDIT[0]) == 1, f"{EDITED} should hold {EDIT[0]!r} once"
+        java.write_text(text.replace(*EDIT))
+        run = pytest(project, "--bytecount-html=report")
+        if run.returncode != 1 or EXPECTED not in run.stdout:
+            sys.exit(f"pytest exited {run.returncode}, not 1 with {EXPECTED}:\n{run.stdout}")
         shot = screenshot(project / "report" / "index.html", project / "shot.png", WIDTH, HEIGHT)
         width, _, rows = read_png(shot)
     rows = [bytes(r) for r in rows]
