@@ -9,7 +9,7 @@ import re
 import pytest
 
 from tests.support.chromium import Dom, dump_dom, find_chromium, longest_run, read_png, screenshot
-from tests.support.pytest_project import demo_project, run
+from tests.support.pytest_project import demo_copy, demo_project, run
 
 SORT = "demo.Sorting#insertionSort([I)V"
 FIB = "demo.Sorting#fib(I)I"
@@ -38,16 +38,26 @@ def project(pytester):
     return demo_project(pytester, {"test_demo": TESTS})
 
 
+@pytest.fixture
+def demo(pytester):
+    """examples/demo with its committed baselines (8 tests, these 3 on insertionSort)."""
+    return demo_copy(pytester)
+
+
+DEMO_SORT_TESTS = [f"tests/test_sorting.py::{name}" for name in
+                   ("test_insertion_sort[10]", "test_insertion_sort[100]", "test_insertion_sort_is_quadratic")]
+
+
 def make_the_sort_loop_run_more(pytester) -> None:
     path = pytester.path / "src" / "demo" / "Sorting.java"
     text = path.read_text()
     path.write_text(text.replace("a[j + 1] = x;", "a[j + 1] = x; for (int k = 0; k < 2; k++) { x += 0; }"))
 
 
-def totals(recorded: dict, results: dict, test: str) -> tuple:
+def totals(recorded: dict, results: dict, test: str, module: str = "test_demo.py") -> tuple:
     """(baseline total, total now) of the sort method in ``test``."""
     base = recorded["tests"][test]["methods"][SORT]["total"]
-    now = results[f"test_demo.py::{test}"]["counts"][SORT]["total"]
+    now = results[f"{module}::{test}"]["counts"][SORT]["total"]
     return base, now
 
 
@@ -116,14 +126,14 @@ def test_a_regression_is_on_the_page_chromium_renders(project, tmp_path):
     assert longest_run(rows, BASELINE_COLOR) >= round(widths[("bar baseline", base)]) - 1
 
 
-def test_under_xdist_the_controller_writes_the_report(project):
-    run(project, "--bytecount-update").assert_outcomes(passed=3)
-    make_the_sort_loop_run_more(project)
-    result = run(project, "-n", "2", "--bytecount-html=report")
-    result.assert_outcomes(passed=1, failed=2)
-    dom = Dom((project.path / "report" / "index.html").read_text(encoding="utf-8"))
-    assert {a["data-status"] for _, a, _ in dom.find("section", class_="method")} == {"regressed"}
-    assert len(dom.find("section", class_="method")) == 2
+def test_under_xdist_the_controller_writes_the_report(demo):
+    make_the_sort_loop_run_more(demo)
+    result = run(demo, "-n", "2", "--bytecount-html=report")
+    result.assert_outcomes(passed=5, failed=3)
+    dom = Dom((demo.path / "report" / "index.html").read_text(encoding="utf-8"))
+    sections = dom.find("section", class_="method")
+    assert {a["data-status"] for _, a, _ in sections} == {"regressed"}
+    assert sorted(a["data-test"] for _, a, _ in sections) == sorted(DEMO_SORT_TESTS)
 
 
 def test_the_report_folder_can_be_set_in_pyproject(project):
@@ -134,28 +144,28 @@ def test_the_report_folder_can_be_set_in_pyproject(project):
     assert {a["data-status"]: int(a["data-count"]) for _, a, _ in dom.find("li", class_="status-count")}["new"] == 3
 
 
-def test_the_regressed_methods_source_is_annotated_with_counts_per_line(project, tmp_path):
+def test_the_regressed_methods_source_is_annotated_with_counts_per_line(demo, tmp_path):
     """Each regressed method's section shows its source with the baseline's and the current instructions
     per line, the edited line in the strongest heat colour, and Chromium draws that colour across the row."""
-    run(project, "--bytecount-update").assert_outcomes(passed=3)
-    recorded = json.loads((project.path / "bytecount" / "test_demo.json").read_text())
-    make_the_sort_loop_run_more(project)
-    run(project, "--bytecount-html=report", "--bytecount-json=results.json").assert_outcomes(passed=1, failed=2)
-    results = json.loads((project.path / "results.json").read_text())
-    source = (project.path / "src" / "demo" / "Sorting.java").read_text().splitlines()
+    recorded = json.loads((demo.path / "tests" / "bytecount" / "test_sorting.json").read_text())
+    make_the_sort_loop_run_more(demo)
+    run(demo, "--bytecount-html=report", "--bytecount-json=results.json").assert_outcomes(passed=5, failed=3)
+    results = json.loads((demo.path / "results.json").read_text())
+    source = (demo.path / "src" / "demo" / "Sorting.java").read_text().splitlines()
     edited = next(i for i, text in enumerate(source, 1) if "for (int k = 0" in text)
-    page = project.path / "report" / "index.html"
+    page = demo.path / "report" / "index.html"
     if find_chromium() is None:
         pytest.skip("no chromium on PATH to render the report (Debian: apt-get install chromium; CI installs it)")
     dom = Dom(dump_dom(page))
     from pytest_bytecount.regression.report_lines import heat
 
     tables = dom.find("table", class_="source")
-    assert sorted(a["data-method"] for _, a, _ in tables) == [SORT, SORT]
-    for test in ("test_sort[10]", "test_sort[50]"):
+    assert [a["data-method"] for _, a, _ in tables] == [SORT] * len(DEMO_SORT_TESTS)
+    for test_id in DEMO_SORT_TESTS:
+        module, _, test = test_id.partition("::")
         base_lines = recorded["tests"][test]["methods"][SORT]["lines"]
-        now_lines = results[f"test_demo.py::{test}"]["counts"][SORT]["lines"]
-        section, = dom.find("section", class_="method", data_test=f"test_demo.py::{test}")
+        now_lines = results[test_id]["counts"][SORT]["lines"]
+        section, = dom.find("section", class_="method", data_test=test_id)
         rows = {a["data-line"]: (int(a["data-base"]), int(a["data-now"]), a.get("style"), text)
                 for _, a, text in dom.find("tr", within=section, class_="src")}
         # every line that ran on either side has its row, with the stored and the current counts
@@ -164,7 +174,7 @@ def test_the_regressed_methods_source_is_annotated_with_counts_per_line(project,
             assert (b, n) == (base_lines.get(line, 0), now_lines.get(line, 0)), line
             assert text.rstrip().endswith(source[int(line) - 1].strip()), line
         # only the edited line changed, by the whole method's change, and it is the hottest row
-        base_total, now_total = totals(recorded, results, test)
+        base_total, now_total = totals(recorded, results, test, module)
         changed = {line: n - b for line, (b, n, _, _) in rows.items() if n != b}
         assert changed == {str(edited): now_total - base_total}
         assert rows[str(edited)][2] == f"background:{heat(1, 1)}"

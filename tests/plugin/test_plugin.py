@@ -9,7 +9,7 @@ import json
 import textwrap
 
 import pytest
-from tests.support.pytest_project import JDK17, demo_project, run
+from tests.support.pytest_project import JDK17, demo_copy, demo_project, run
 
 
 TESTS = '''
@@ -36,6 +36,13 @@ def test_plain():
 @pytest.fixture
 def project(pytester):
     return demo_project(pytester, {"test_demo": TESTS})
+
+
+@pytest.fixture
+def demo(pytester):
+    """examples/demo with its committed baselines: 8 tests, 3 of them on insertionSort (tests/test_sorting.py:
+    test_insertion_sort[10], [100] and _is_quadratic), 1 on fib and 4 on the binary search."""
+    return demo_copy(pytester)
 
 
 def baseline(pytester) -> dict:
@@ -77,33 +84,31 @@ def test_update_records_reviewable_baselines_and_the_next_run_passes(project):
     assert (project.path / "bytecount" / "test_demo.json").read_text() == text
 
 
-def test_more_work_fails_with_a_diff_a_reviewer_understands(project):
-    run(project, "--bytecount-update").assert_outcomes(passed=4)
-    edit_source(project, "a[j + 1] = x;", "a[j + 1] = x; for (int k = 0; k < 2; k++) { x += 0; }")
-    result = run(project)
-    result.assert_outcomes(passed=2, failed=2)
+def test_more_work_fails_with_a_diff_a_reviewer_understands(demo):
+    edit_source(demo, "a[j + 1] = x;", "a[j + 1] = x; for (int k = 0; k < 2; k++) { x += 0; }")
+    result = run(demo)
+    result.assert_outcomes(passed=5, failed=3)  # the three insertionSort tests
     result.stdout.fnmatch_lines([
         "REGRESSED: total * -> * (+*, +*%)",
         "demo.Sorting#insertionSort([[]I)V: REGRESSED",
         "    total * -> * +* (+*%)  outside tolerance",
         "    opcodes: *",
         "    the method's bytecode changed since the baseline",
-        "to accept: pytest 'test_demo.py::test_sort[[]10[]]' --bytecount-update",
+        "to accept: pytest 'tests/test_sorting.py::test_insertion_sort[[]10[]]' --bytecount-update",
     ])
-    result.stdout.fnmatch_lines(["1 passed, 2 regressed"])
+    result.stdout.fnmatch_lines(["5 passed, 3 regressed"])
 
 
-def test_less_work_passes_but_says_the_baseline_is_stale_and_strict_fails(project):
-    run(project, "--bytecount-update").assert_outcomes(passed=4)
+def test_less_work_passes_but_says_the_baseline_is_stale_and_strict_fails(demo):
     # read a.length once instead of on every loop check
-    edit_source(project, "for (int i = 1; i < a.length; i++) {", "int len = a.length; for (int i = 1; i < len; i++) {")
-    result = run(project, "-rA")
-    result.assert_outcomes(passed=4)
+    edit_source(demo, "for (int i = 1; i < a.length; i++) {", "int len = a.length; for (int i = 1; i < len; i++) {")
+    result = run(demo, "-rA")
+    result.assert_outcomes(passed=8)
     result.stdout.fnmatch_lines(["improved: total * -> * (-*, -*%); the baseline is stale",
                                  "demo.Sorting#insertionSort([[]I)V: improved",
-                                 "1 passed, 2 improved"])
-    strict = run(project, "--bytecount-strict")
-    strict.assert_outcomes(passed=2, failed=2)
+                                 "5 passed, 3 improved"])
+    strict = run(demo, "--bytecount-strict")
+    strict.assert_outcomes(passed=5, failed=3)
     strict.stdout.fnmatch_lines(["*demo.Sorting#insertionSort([[]I)V: changed*"])
 
 
@@ -117,7 +122,7 @@ def test_same_code_on_another_path_is_told_apart_from_changed_code(project):
 
 def test_tolerances_from_the_marker_and_the_config(project):
     run(project, "--bytecount-update").assert_outcomes(passed=4)
-    # one more iinc per iteration in sort: +9 and +49 instructions
+    # one more iinc per turn of the sort's inner loop, n(n-1)/2 turns on reversed input: +45 and +1,225
     edit_source(project, "j--;", "j--; x += 0;")
     run(project, "--bytecount-tolerance", "total=10%").assert_outcomes(passed=4)
     run(project, "--bytecount-tolerance", "total=20").assert_outcomes(passed=2, failed=2)
@@ -222,25 +227,24 @@ def test_a_target_matching_nothing_fails_that_test_with_near_misses(project):
     result.stdout.fnmatch_lines(["*'demo.Sorting#insertonSort' matches no method; near misses: demo.Sorting#insertionSort*"])
 
 
-def test_ci_outputs_json_junit_properties_and_a_step_summary(project, monkeypatch):
-    run(project, "--bytecount-update").assert_outcomes(passed=4)
-    summary = project.path / "summary.md"
+def test_ci_outputs_json_junit_properties_and_a_step_summary(demo, monkeypatch):
+    summary = demo.path / "summary.md"
     monkeypatch.setenv("GITHUB_STEP_SUMMARY", str(summary))
-    result = run(project, "--bytecount-json=results.json", "--junitxml=junit.xml")
-    result.assert_outcomes(passed=4)
-    data = json.loads((project.path / "results.json").read_text())
-    assert data["test_demo.py::test_fib"]["status"] == "passed"
-    assert data["test_demo.py::test_fib"]["counts"]["demo.Sorting#fib(I)I"]["invocations"] == 465
-    junit = (project.path / "junit.xml").read_text()
+    result = run(demo, "--bytecount-json=results.json", "--junitxml=junit.xml")
+    result.assert_outcomes(passed=8)
+    data = json.loads((demo.path / "results.json").read_text())
+    fib = "tests/test_sorting.py::test_fib"
+    assert data[fib]["status"] == "passed"
+    assert data[fib]["counts"]["demo.Sorting#fib(I)I"]["invocations"] == 465  # fib(12): 2 fib(13) - 1 calls
+    junit = (demo.path / "junit.xml").read_text()
     assert 'name="bytecount demo.Sorting#fib(I)I invocations" value="465"' in junit
     md = summary.read_text()
-    assert "### pytest-bytecount" in md and "| `test_demo.py::test_fib` | passed | `demo.Sorting#fib(I)I` |" in md
+    assert "### pytest-bytecount" in md and f"| `{fib}` | passed | `demo.Sorting#fib(I)I` |" in md
 
 
-def test_a_regression_makes_the_exit_status_non_zero(project):
-    run(project, "--bytecount-update").assert_outcomes(passed=4)
-    edit_source(project, "j--;", "j--; x += 0;")
-    assert run(project).ret == pytest.ExitCode.TESTS_FAILED
+def test_a_regression_makes_the_exit_status_non_zero(demo):
+    edit_source(demo, "j--;", "j--; x += 0;")
+    assert run(demo).ret == pytest.ExitCode.TESTS_FAILED
 
 
 def test_each_test_gets_fresh_statics(pytester):

@@ -3,9 +3,12 @@
 
 from __future__ import annotations
 
-from .jdk import JDK17  # noqa: F401 - the tests import it from here too
-from .paths import DEMO_SRC
+import shutil
 
+from .jdk import JDK17  # noqa: F401 - the tests import it from here too
+from .paths import DEMO_SRC, EXAMPLES
+
+DEMO_IGNORED = shutil.ignore_patterns(".bytecount-cache", ".pytest_cache", "__pycache__", "*.bak")
 
 
 def run(pytester, *args):
@@ -33,3 +36,14 @@ def demo_project(pytester, tests: dict):
     """java_project on the example project's sources (examples/demo/src: ``demo.Sorting``)."""
     sources = {path.relative_to(DEMO_SRC).as_posix(): path.read_text() for path in sorted(DEMO_SRC.rglob("*.java"))}
     return java_project(pytester, sources, tests)
+
+
+def demo_copy(pytester):
+    """examples/demo as committed (sources, tests under tests/, baselines in tests/bytecount/) copied into
+    the pytester project, its ``[tool.bytecount]`` compiling and running with JDK 17."""
+    shutil.copytree(EXAMPLES / "demo", pytester.path, ignore=DEMO_IGNORED, dirs_exist_ok=True)
+    pyproject = pytester.path / "pyproject.toml"
+    text = pyproject.read_text()
+    assert text.count("[tool.bytecount]\n") == 1 and "java-home" not in text, text
+    pyproject.write_text(text.replace("[tool.bytecount]\n", f'[tool.bytecount]\njava-home = "{JDK17}"\n'))
+    return pytester
