@@ -113,7 +113,7 @@ def method_statuses(result: dict) -> dict:
 
 # --- SVG charts ----------------------------------------------------------------------------------------
 
-def baseline_vs_now_chart(base: dict, now: dict, width: int = 760) -> str:
+def baseline_vs_now_chart(base: dict, now: dict, width: int = 840) -> str:
     """Horizontal bars baseline vs now for ``total`` and ``invocations``, each metric on its own scale."""
     label_w, series_w, bar_max, row_h = 100, 70, 330, 22
     rows = []

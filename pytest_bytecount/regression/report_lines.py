@@ -19,6 +19,7 @@ CONTEXT = 2  # lines shown around the lines that ran
 UP_RGB = (231, 76, 60)
 DOWN_RGB = (46, 160, 90)
 HEAT_CSS = """
+div.source { overflow-x: auto; }
 table.source { font: 12.5px/1.35 ui-monospace, monospace; }
 table.source td { border: 0; padding: 0 .5em; white-space: pre; }
 table.source td.code { width: 100%; }
@@ -80,7 +81,7 @@ def annotated_source(method: str, base: dict, now: dict, same_code: Optional[boo
                + ('by their code (lines between runs of equal code by their counts)' if by_code else
                   'by aligning their counts in order (the baseline has no line digests)')
                + '; a paired line whose number moved shows its baseline number</p>' if same_code is False else "")
-    out = [f'<h4 id="{esc(anchor)}">source lines</h4>{where}{matched}<table class="source" data-method="{esc(method)}">{head}{"".join(rows)}</table>']
+    out = [f'<h4 id="{esc(anchor)}">source lines</h4>{where}{matched}<div class="source"><table class="source" data-method="{esc(method)}">{head}{"".join(rows)}</table></div>']
     if gone:
         items = "".join(f'<li class="gone-line" data-line="{esc(c.base_line)}">line {esc(c.base_line)}: '
                         f'{c.base:,} &rarr; 0</li>' for c in gone)

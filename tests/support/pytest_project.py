@@ -33,7 +33,7 @@ def java_project(pytester, sources: dict, tests: dict):
 
 
 def demo_project(pytester, tests: dict):
-    """java_project on the example project's sources (examples/demo/src: ``demo.Sorting``)."""
+    """java_project on the demo project's sources (examples/demo/src: ``demo.Sorting``, ``demo.Search``)."""
     sources = {path.relative_to(DEMO_SRC).as_posix(): path.read_text() for path in sorted(DEMO_SRC.rglob("*.java"))}
     return java_project(pytester, sources, tests)
 
