@@ -4,8 +4,8 @@ A fenced block runs or is checked when an HTML comment on the line before it say
 
 - ``<!-- run SCENARIO -->`` (``, exits N`` when the last command fails on purpose): shell commands, run in
   order with the SCENARIO's earlier blocks, in the folder the previous block ended in;
-- ``<!-- output -->``: what the previous ``run`` block prints. Lines are matched in order; a line ``...``
-  stands for any lines, and ``...`` inside a line for any text;
+- ``<!-- output -->``: what the previous ``run`` block prints, or the part of it from some line on. Lines are
+  matched in order; a line ``...`` stands for any lines, and ``...`` inside a line for any text;
 - ``<!-- file SCENARIO PATH -->``: written to PATH, relative to the SCENARIO's current folder;
 - ``<!-- same-as PATH -->``: a TOML block equal to the ``[tool.bytecount]`` table of the file PATH.
 
@@ -71,10 +71,11 @@ def reference_tables(text: str) -> dict:
 
 
 def mismatch(expected: str, actual: str) -> Optional[str]:
-    """None when ``actual`` shows every line of ``expected`` in order (``...`` lines and ``...`` inside lines
-    are wildcards); otherwise the first expected line not found."""
+    """None when ``actual`` shows every line of ``expected`` in order, the first anywhere and each other one
+    right after the one before (``...`` lines and ``...`` inside lines are wildcards); otherwise the first
+    expected line not found."""
     lines = [line.rstrip() for line in actual.splitlines()]
-    at, skipping = 0, False
+    at, skipping = 0, True
     for want in expected.rstrip("\n").splitlines():
         if want.strip() == "...":
             skipping = True
