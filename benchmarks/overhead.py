@@ -9,7 +9,9 @@ Four parts, all by default (about 4 minutes on 2 cores):
   the original classes, once per counting strategy from the instrumented classes put ahead of them.
   Runs alternate after a warm-up that waits for stable timings; medians are compared, in each of
   ``--forks`` JVMs (JIT outcomes differ between JVMs). The harness checks that every variant returns
-  the original's checksum and that the counted ones counted.
+  the original's checksum and that the counted ones counted. A JaCoCo column times the same kernels with
+  JaCoCo's offline coverage probes (``org.jacoco.core.instr.Instrumenter``, Debian's ``libjacoco-java``;
+  ``--jacoco-dir``): see :func:`jacoco_variant`.
 - ``throughput``: ``instrument(Classpath([guava.jar]), ["**"])`` in pure Python, best of 2.
 - ``per-test``: pytest subprocesses over a temporary project, N tests marked
   ``@pytest.mark.bytecount("demo.Sorting#insertionSort")`` using the ``bytecount`` fixture against the
@@ -162,6 +164,51 @@ def compile_java(javac: Path) -> Compiled:
     return result
 
 
+DEFAULT_JACOCO_DIR = Path("/usr/share/java")  # Debian's libjacoco-java and libasm-java
+JACOCO_JARS = ("org.jacoco.core.jar", "org.jacoco.agent.rt.jar", "asm.jar", "asm-commons.jar", "asm-tree.jar")
+
+
+def jacoco_variant(javac: Path, compiled: Compiled, jacoco_dir: Path, work: Path) -> Optional[str]:
+    """The kernels instrumented offline by JaCoCo, as a harness variant: ``DIR:JAR:...`` (the probed classes,
+    then JaCoCo's runtime), or None (said why) when the jars are missing.
+
+    Offline-instrumented classes call ``<JaCoCo.RUNTIMEPACKAGE>.Offline.getProbes(long, String, int)``, a
+    package that JaCoCo's own agent jar shades its runtime into. Debian's ``org.jacoco.agent.rt.jar`` is not
+    shaded: its runtime is ``org.jacoco.agent.rt.internal.Offline``. So a one-line class in the package the
+    probes name forwards to it (written and compiled here). The agent writes no coverage file
+    (``-Djacoco-agent.output=none``)."""
+    jars = [jacoco_dir / name for name in JACOCO_JARS]
+    missing = [j.name for j in jars if not j.is_file()]
+    if missing:
+        log(f"overhead: no JaCoCo column: {', '.join(missing)} not in {jacoco_dir} "
+            f"(Debian: apt-get install libjacoco-java, or --jacoco-dir)")
+        return None
+    tool, probed, forward = work / "jacoco-tool", work / "jacoco-kernels", work / "jacoco-forward"
+    classpath = os.pathsep.join(str(j) for j in jars)
+    _javac(javac, ["-cp", classpath, "-d", str(tool), str(JAVA_DIR / "jacoco" / "OfflineInstrument.java")])
+    done = subprocess.run([str(javac.parent / "java"), "-cp", os.pathsep.join([classpath, str(tool)]),
+                           "bench.jacoco.OfflineInstrument", str(compiled.kernels), str(probed)],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if done.returncode != 0:
+        sys.exit(f"JaCoCo's offline instrumentation failed:\n{done.stdout}")
+    package = done.stdout.strip().splitlines()[-1]
+    if package != "org.jacoco.agent.rt.internal":
+        source = forward / "Offline.java"
+        source.parent.mkdir(parents=True)
+        source.write_text(f"package {package};\n"
+                          f"public final class Offline {{ public static boolean[] getProbes(long id, String name, "
+                          f"int probes) {{ return org.jacoco.agent.rt.internal.Offline.getProbes(id, name, probes); }} }}\n")
+        _javac(javac, ["-cp", classpath, "-d", str(probed), str(source)])
+    return os.pathsep.join([str(probed), *(str(j) for j in jars)])
+
+
+def _javac(javac: Path, args: list) -> None:
+    done = subprocess.run([str(javac), "--release", "11", "-encoding", "UTF-8", *args],
+                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if done.returncode != 0:
+        sys.exit(f"javac {' '.join(args)} failed:\n{done.stdout}")
+
+
 def strategies(requested: Optional[list]) -> list:
     """[None] while instrument() has one transform; else every strategy it offers (or the requested ones)."""
     if "strategy" not in inspect.signature(instrument).parameters:
@@ -229,6 +276,7 @@ class KernelResult:
     vm: str
     forks_floor_ms: list = field(default_factory=list)  # per fork, the hand-written floor variant
     forks_exact_ms: list = field(default_factory=list)  # per fork, the hand-written exact, thread-safe floor
+    forks_jacoco_ms: list = field(default_factory=list)  # per fork, JaCoCo's offline coverage probes
 
     @property
     def original_ms(self) -> float:
@@ -245,6 +293,11 @@ class KernelResult:
         """The median over forks of counted / original measured in the same JVM."""
         return statistics.median(self.fork_ratios(variant))
 
+    def jacoco_ratio(self) -> Optional[float]:
+        if not self.forks_jacoco_ms:
+            return None
+        return statistics.median(j / o for j, o in zip(self.forks_jacoco_ms, self.forks_original_ms))
+
     def floor_ratio(self, exact: bool = False) -> Optional[float]:
         forks = self.forks_exact_ms if exact else self.forks_floor_ms
         if not forks:
@@ -257,7 +310,7 @@ class KernelResult:
 
 
 def run_kernel(kernel: Kernel, compiled: Compiled, java_home: Path, variants: list, work: Path,
-               harness_options: list, forks: int) -> KernelResult:
+               harness_options: list, forks: int, jacoco: Optional[str] = None) -> KernelResult:
     batches = {}
     args = []
     for strategy in variants:
@@ -269,7 +322,10 @@ def run_kernel(kernel: Kernel, compiled: Compiled, java_home: Path, variants: li
         args.append(f"{name}={out}")
     if kernel.floor:
         args += [f"ref-floor={compiled.floor}", f"ref-exact={compiled.floor_exact}"]
-    cmd = [str(java_home / "bin" / "java"), "-cp", str(compiled.harness), "bench.harness.OverheadHarness",
+    if jacoco:
+        args.append(f"ref-jacoco={jacoco}")
+    cmd = [str(java_home / "bin" / "java"), "-Djacoco-agent.output=none", "-cp", str(compiled.harness),
+           "bench.harness.OverheadHarness",
            kernel.class_name, str(compiled.kernels), *args, *harness_options]
     result = KernelResult(kernel, [], {name: [] for name in batches}, {}, [], [], "")
     for _ in range(forks):
@@ -286,6 +342,8 @@ def run_kernel(kernel: Kernel, compiled: Compiled, java_home: Path, variants: li
         if "ref-floor" in by_name:
             result.forks_floor_ms.append(by_name["ref-floor"]["median_ns"] / 1e6)
             result.forks_exact_ms.append(by_name["ref-exact"]["median_ns"] / 1e6)
+        if "ref-jacoco" in by_name:
+            result.forks_jacoco_ms.append(by_name["ref-jacoco"]["median_ns"] / 1e6)
         for name, batch in batches.items():
             v = by_name[name]
             result.forks_counted_ms[name].append(v["median_ns"] / 1e6)
@@ -310,16 +368,18 @@ def part_overhead(args, compiled: Compiled, variants: list) -> list:
         sys.exit(f"no kernel matches {args.kernel}; kernels: {', '.join(k.class_name for k in KERNELS)}")
     results = []
     with tempfile.TemporaryDirectory(prefix="bytecount-bench-") as work:
+        jacoco = jacoco_variant(find_javac(args.java_home), compiled, args.jacoco_dir, Path(work))
         for kernel in kernels:
             log(f"overhead: {kernel.class_name} ...")
-            results.append(run_kernel(kernel, compiled, args.java_home, variants, Path(work), options, args.forks))
+            results.append(run_kernel(kernel, compiled, args.java_home, variants, Path(work), options, args.forks,
+                                      jacoco))
     print()
     print(f"## Counting overhead ({results[0].vm}; per JVM the median of alternating runs after warm-up, "
           f"then the median over {args.forks} JVMs)")
     head = f"{'kernel':44} {'original ms':>11}"
     for n in names:
         head += f" {n + ' ms':>14} {'ratio':>6} {'ratios per JVM':>20} {'+ns/bc':>6}"
-    head += f" {'floor ratio':>11} {'exact floor':>11} {'bytecodes/run':>14} {'warm-up':>12} {'timed':>12}"
+    head += f" {'JaCoCo':>7} {'floor ratio':>11} {'exact floor':>11} {'bytecodes/run':>14} {'warm-up':>12} {'timed':>12}"
     print(head)
     print("-" * len(head))
     for r in results:
@@ -328,6 +388,7 @@ def part_overhead(args, compiled: Compiled, variants: list) -> list:
             spread = " ".join(f"{x:.2f}" for x in r.fork_ratios(n))
             extra = fmt(r.extra_ns_per_bytecode(n), ".2f")
             line += f" {r.counted_ms[n]:14.3f} {r.ratio(n):6.2f} {spread:>20} {extra:>6}"
+        line += f" {fmt(r.jacoco_ratio(), '.2f'):>7}"
         line += f" {fmt(r.floor_ratio(), '.2f'):>11} {fmt(r.floor_ratio(exact=True), '.2f'):>11}"
         line += f" {fmt_int(r.bytecodes_per_run.get(names[0])):>14}"
         line += f" {','.join(r.warmup_rounds):>12} {','.join(map(str, r.runs_timed)):>12}"
@@ -337,6 +398,9 @@ def part_overhead(args, compiled: Compiled, variants: list) -> list:
         worst = max(results, key=lambda r: r.ratio(n))
         print(f"{n}: median ratio {statistics.median(ratios):.2f}, "
               f"worst {worst.ratio(n):.2f} ({worst.kernel.class_name})")
+    jacoco_ratios = [r.jacoco_ratio() for r in results if r.jacoco_ratio() is not None]
+    if jacoco_ratios:
+        print(f"JaCoCo: median ratio {statistics.median(jacoco_ratios):.2f}, worst {max(jacoco_ratios):.2f}")
     mismatched = [r.kernel.class_name for r in results if len({b for b in r.bytecodes_per_run.values()}) > 1]
     if mismatched:
         print(f"WARNING: strategies disagree on executed bytecodes per run for {', '.join(mismatched)}")
@@ -346,7 +410,7 @@ def part_overhead(args, compiled: Compiled, variants: list) -> list:
           "alternating rounds timed per JVM; floor ratio: a hand-written variant of the target doing one static "
           "increment per invocation (benchmarks/java/floor), the least any per-invocation report can cost; "
           "exact floor: a hand-written variant recording by hand what an exact, thread-safe count must record "
-          "(benchmarks/java/floor-exact))")
+          "(benchmarks/java/floor-exact); JaCoCo: the kernels with JaCoCo's offline coverage probes)")
     return results
 
 
@@ -662,17 +726,19 @@ def markdown(machine: str, overhead: Optional[list], throughput: Optional[list],
     if overhead:
         names = list(overhead[0].counted_ms)
         head = "| kernel | original ms |" + "".join(f" {n} ms | {n} × |" for n in names)
-        head += " floor × | exact floor × | target bytecodes per run |"
-        out += [head, "| --- | ---: |" + " ---: | ---: |" * len(names) + " ---: | ---: | ---: |"]
+        head += " JaCoCo × | floor × | exact floor × | target bytecodes per run |"
+        out += [head, "| --- | ---: |" + " ---: | ---: |" * len(names) + " ---: | ---: | ---: | ---: |"]
         for r in overhead:
             row = f"| {r.kernel.label} | {r.original_ms:.2f} |"
             row += "".join(f" {r.counted_ms[n]:.2f} | {r.ratio(n):.2f} |" for n in names)
-            out.append(row + f" {fmt(r.floor_ratio(), '.2f')} | {fmt(r.floor_ratio(exact=True), '.2f')} |"
+            out.append(row + f" {fmt(r.jacoco_ratio(), '.2f')} |"
+                       f" {fmt(r.floor_ratio(), '.2f')} | {fmt(r.floor_ratio(exact=True), '.2f')} |"
                        f" {fmt_int(r.bytecodes_per_run.get(names[0]))} |")
         medians = "".join(f" | {statistics.median(r.ratio(n) for r in overhead):.2f} |" for n in names)
         worsts = "".join(f" | {max(r.ratio(n) for r in overhead):.2f} |" for n in names)
-        out.append(f"| **median ratio** | |{medians} |")
-        out.append(f"| **worst ratio** | |{worsts} |")
+        jacoco = [r.jacoco_ratio() for r in overhead if r.jacoco_ratio() is not None]
+        out.append(f"| **median ratio** | |{medians} {fmt(statistics.median(jacoco) if jacoco else None, '.2f')} |")
+        out.append(f"| **worst ratio** | |{worsts} {fmt(max(jacoco) if jacoco else None, '.2f')} |")
         out.append("")
     rows = []
     for t in throughput or []:
@@ -712,6 +778,8 @@ def main(argv=None) -> int:
     parser.add_argument("--min-runs", type=int, default=15)
     parser.add_argument("--forks", type=int, default=3, help="JVMs per kernel (JIT outcomes vary between JVMs)")
     parser.add_argument("--guava", default=DEFAULT_GUAVA)
+    parser.add_argument("--jacoco-dir", type=Path, default=DEFAULT_JACOCO_DIR,
+                        help=f"folder with {', '.join(JACOCO_JARS)} for the JaCoCo column (default: Debian's)")
     parser.add_argument("--throughput-repeat", type=int, default=2)
     parser.add_argument("--tests", type=int, default=50, help="tests per file in the per-test part")
     parser.add_argument("--repeat", type=int, default=5, help="pytest runs per variant (medians)")
@@ -756,7 +824,7 @@ def main(argv=None) -> int:
                           "original_ms": r.original_ms, "counted_ms": r.counted_ms,
                           "forks_original_ms": r.forks_original_ms, "forks_counted_ms": r.forks_counted_ms,
                           "bytecodes_per_run": r.bytecodes_per_run, "warmup_rounds": r.warmup_rounds,
-                          "runs_timed": r.runs_timed} for r in overhead or []],
+                          "runs_timed": r.runs_timed, "forks_jacoco_ms": r.forks_jacoco_ms} for r in overhead or []],
             "throughput": [t.__dict__ for t in throughput or []],
             "pytest": None if py is None else {"n": py.n, "medians_s": py.medians, "jpype": py.jpype,
                                                "ends_s": {k: [r.ends for r in v] for k, v in py.runs.items()}},

@@ -43,7 +43,14 @@ public final class OverheadHarness {
                 case "max-runs": maxRuns = Integer.parseInt(kv[1]); break;
                 default:
                     names.add(kv[0]);
-                    loaders.add(loader(new File(kv[1]), new File(args[1])));
+                    // a variant's classes come first, then any jars it needs (after a path separator), then
+                    // the original classes
+                    List<File> path = new ArrayList<>();
+                    for (String entry : kv[1].split(File.pathSeparator)) {
+                        path.add(new File(entry));
+                    }
+                    path.add(new File(args[1]));
+                    loaders.add(loader(path.toArray(new File[0])));
             }
         }
         int v = names.size();
