@@ -79,8 +79,10 @@ def run_block(block, folder: Path, env: dict, tmp: Path) -> tuple:
 
 
 def clone(to: Path) -> Path:
-    """What a user's clone holds for the README's commands: the demo project, as committed."""
+    """What a user's clone holds for the README's commands: the demo project, as committed, and the top
+    folder's pyproject.toml (its pytest settings would win over a project made inside the clone)."""
     shutil.copytree(EXAMPLES / "demo", to / "examples" / "demo", ignore=IGNORED)
+    shutil.copy(ROOT / "pyproject.toml", to / "pyproject.toml")
     return to
 
 
@@ -94,7 +96,7 @@ def test_the_documentation_runs_as_written(tmp_path, page):
     ran = 0
     for block in blocks(read(page)):
         if block.kind in ("run", "file") and block.scenario not in folders:
-            folders[block.scenario] = clone(tmp_path / block.scenario)
+            folders[block.scenario] = clone(tmp_path / block.scenario / "clone")  # room beside it
         if block.kind == "run":
             output, code, folders[block.scenario] = run_block(block, folders[block.scenario], env, tmp_path)
             assert code == block.exit_code, f"{page.name} line {block.line}: exit {code}, not {block.exit_code}:\n{output}"
