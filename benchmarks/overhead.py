@@ -9,17 +9,21 @@ Four parts, all by default (about 4 minutes on 2 cores):
   the original classes, once per counting strategy from the instrumented classes put ahead of them.
   Runs alternate after a warm-up that waits for stable timings; medians are compared, in each of
   ``--forks`` JVMs (JIT outcomes differ between JVMs). The harness checks that every variant returns
-  the original's checksum and that the counted ones counted. A JaCoCo column times the same kernels with
-  JaCoCo's offline coverage probes (``org.jacoco.core.instr.Instrumenter``, Debian's ``libjacoco-java``;
-  ``--jacoco-dir``): see :func:`jacoco_variant`.
+  the original's checksum, that the counted ones counted and that JaCoCo's probes were hit. A JaCoCo
+  column times the same kernels with JaCoCo's offline coverage probes (``org.jacoco.core.instr.Instrumenter``,
+  Debian's ``libjacoco-java``; ``--jacoco-dir``): see :func:`jacoco_variant`. Without the jars the run says
+  so in one line and the column is left out.
 - ``throughput``: ``instrument(Classpath([guava.jar]), ["**"])`` in pure Python, best of 2.
 - ``per-test``: pytest subprocesses over a temporary project, N tests marked
   ``@pytest.mark.bytecount("demo.Sorting#insertionSort")`` using the ``bytecount`` fixture against the
   same N tests calling the original class through plain JPype; (marked - plain) / N.
 - ``startup``: one marked test against one plain Python test (and JPype's bare JVM start).
 
-Java sources are compiled with javac into ``$BYTECOUNT_CACHE_DIR`` (default ``~/.cache/pytest-bytecount``)
-``/benchmarks/<hash of sources and javac>``; the instrumented copies are made afresh on every run. When
+Java sources are compiled with ``javac --release 11`` (class files of Java 11, version 55: JaCoCo 0.8.6 reads
+none newer than it knows) into ``$BYTECOUNT_CACHE_DIR`` (default ``~/.cache/pytest-bytecount``)
+``/benchmarks/<hash of sources and javac>``. Every column of one run measures those same kernel class files:
+the original column runs them, and the counted and JaCoCo variants are instrumented from them, afresh on
+every run. When
 ``instrument()`` takes a ``strategy`` ("instruction" or "block"), every strategy is measured.
 """
 
@@ -166,40 +170,84 @@ def compile_java(javac: Path) -> Compiled:
 
 DEFAULT_JACOCO_DIR = Path("/usr/share/java")  # Debian's libjacoco-java and libasm-java
 JACOCO_JARS = ("org.jacoco.core.jar", "org.jacoco.agent.rt.jar", "asm.jar", "asm-commons.jar", "asm-tree.jar")
+# in the package the probed classes name (JaCoCo.RUNTIMEPACKAGE): on to the runtime of Debian's unshaded agent jar
+JACOCO_FORWARD = ("public final class Offline { public static boolean[] getProbes(long id, String name, int probes) "
+                  "{ return org.jacoco.agent.rt.internal.Offline.getProbes(id, name, probes); } }")
 
 
 def jacoco_variant(javac: Path, compiled: Compiled, jacoco_dir: Path, work: Path) -> Optional[str]:
-    """The kernels instrumented offline by JaCoCo, as a harness variant: ``DIR:JAR:...`` (the probed classes,
-    then JaCoCo's runtime), or None (said why) when the jars are missing.
+    """The kernels instrumented offline by JaCoCo, as a harness variant: ``DIR:...:JAR:...`` (the probed
+    classes, the forwarding class, then JaCoCo's jars), or None (said why, in one line) when the jars are missing.
 
-    Offline-instrumented classes call ``<JaCoCo.RUNTIMEPACKAGE>.Offline.getProbes(long, String, int)``, a
-    package that JaCoCo's own agent jar shades its runtime into. Debian's ``org.jacoco.agent.rt.jar`` is not
-    shaded: its runtime is ``org.jacoco.agent.rt.internal.Offline``. So a one-line class in the package the
-    probes name forwards to it (written and compiled here). The agent writes no coverage file
-    (``-Djacoco-agent.output=none``)."""
+    ``benchmarks/java/jacoco/OfflineInstrument.java`` runs ``org.jacoco.core.instr.Instrumenter`` with an
+    ``OfflineInstrumentationAccessGenerator`` over the kernels' original class files (the ones the original
+    column runs), afresh on every run. The probed classes call ``<JaCoCo.RUNTIMEPACKAGE>.Offline.getProbes(long,
+    String, int)``: ``org.jacoco.agent.rt.internal_<hash>.Offline``, the package JaCoCo's own agent jar shades
+    its runtime into. Debian's ``org.jacoco.agent.rt.jar`` is not shaded: its runtime is
+    ``org.jacoco.agent.rt.internal.Offline``. So a one-line class of ours in the package the probes name
+    forwards to it. The instrumenting tool and that class are compiled at run time into the benchmark cache
+    folder (``jacoco-<hash of the tool's source, the jars and javac>``). The agent writes no coverage file
+    (``-Djacoco-agent.output=none``); the harness reads its probes through ``RT.getAgent()`` and fails unless
+    some were hit."""
     jars = [jacoco_dir / name for name in JACOCO_JARS]
     missing = [j.name for j in jars if not j.is_file()]
     if missing:
-        log(f"overhead: no JaCoCo column: {', '.join(missing)} not in {jacoco_dir} "
-            f"(Debian: apt-get install libjacoco-java, or --jacoco-dir)")
+        print(f"overhead: the JaCoCo column is left out: {', '.join(missing)} not found in {jacoco_dir} "
+              f"(Debian: apt-get install libjacoco-java; or point --jacoco-dir at the jars)", flush=True)
         return None
-    tool, probed, forward = work / "jacoco-tool", work / "jacoco-kernels", work / "jacoco-forward"
     classpath = os.pathsep.join(str(j) for j in jars)
-    _javac(javac, ["-cp", classpath, "-d", str(tool), str(JAVA_DIR / "jacoco" / "OfflineInstrument.java")])
-    done = subprocess.run([str(javac.parent / "java"), "-cp", os.pathsep.join([classpath, str(tool)]),
+    built = _jacoco_tools(javac, jars)
+    probed = work / "jacoco-kernels"
+    done = subprocess.run([str(javac.parent / "java"), "-cp", os.pathsep.join([classpath, str(built / "tool")]),
                            "bench.jacoco.OfflineInstrument", str(compiled.kernels), str(probed)],
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if done.returncode != 0:
         sys.exit(f"JaCoCo's offline instrumentation failed:\n{done.stdout}")
     package = done.stdout.strip().splitlines()[-1]
+    runtime = package.replace(".", "/").encode() + b"/Offline"
+    if not any(runtime in f.read_bytes() for f in probed.rglob("*.class")):
+        sys.exit(f"none of JaCoCo's probed classes calls {package}.Offline (JaCoCo.RUNTIMEPACKAGE)")
+    entries = [str(probed)]
     if package != "org.jacoco.agent.rt.internal":
-        source = forward / "Offline.java"
-        source.parent.mkdir(parents=True)
-        source.write_text(f"package {package};\n"
-                          f"public final class Offline {{ public static boolean[] getProbes(long id, String name, "
-                          f"int probes) {{ return org.jacoco.agent.rt.internal.Offline.getProbes(id, name, probes); }} }}\n")
-        _javac(javac, ["-cp", classpath, "-d", str(probed), str(source)])
-    return os.pathsep.join([str(probed), *(str(j) for j in jars)])
+        forward = built / "forward" / package
+        if not forward.is_dir():
+            staging = Path(tempfile.mkdtemp(dir=built, prefix=".forward-"))
+            source = staging / "src" / "Offline.java"
+            source.parent.mkdir()
+            source.write_text(f"package {package};\n{JACOCO_FORWARD}\n")
+            _javac(javac, ["-cp", classpath, "-d", str(staging / "classes"), str(source)])
+            forward.parent.mkdir(exist_ok=True)
+            try:
+                os.replace(staging / "classes", forward)
+            except OSError:  # another run compiled it first
+                pass
+            shutil.rmtree(staging, ignore_errors=True)
+        entries.append(str(forward))
+    return os.pathsep.join([*entries, *(str(j) for j in jars)])
+
+
+def _jacoco_tools(javac: Path, jars: list) -> Path:
+    """``bench.jacoco.OfflineInstrument`` compiled against the JaCoCo jars, in the benchmark cache folder."""
+    source = JAVA_DIR / "jacoco" / "OfflineInstrument.java"
+    version = subprocess.run([str(javac), "-version"], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                             text=True).stdout.strip()
+    h = hashlib.sha256(f"{version}\0--release 11\0".encode() + source.read_bytes())
+    for jar in jars:
+        st = jar.stat()
+        h.update(f"\0{jar.resolve()}\0{st.st_size}\0{st.st_mtime_ns}".encode())
+    built = cache_root() / f"jacoco-{h.hexdigest()[:20]}"
+    if (built / "tool" / ".complete").exists():
+        return built
+    built.mkdir(parents=True, exist_ok=True)
+    staging = Path(tempfile.mkdtemp(dir=built, prefix=".tool-"))
+    _javac(javac, ["-cp", os.pathsep.join(str(j) for j in jars), "-d", str(staging), str(source)])
+    (staging / ".complete").write_text(version + "\n")
+    shutil.rmtree(built / "tool", ignore_errors=True)  # an incomplete earlier attempt
+    try:
+        os.replace(staging, built / "tool")
+    except OSError:  # another run published it first
+        shutil.rmtree(staging, ignore_errors=True)
+    return built
 
 
 def _javac(javac: Path, args: list) -> None:
@@ -277,6 +325,7 @@ class KernelResult:
     forks_floor_ms: list = field(default_factory=list)  # per fork, the hand-written floor variant
     forks_exact_ms: list = field(default_factory=list)  # per fork, the hand-written exact, thread-safe floor
     forks_jacoco_ms: list = field(default_factory=list)  # per fork, JaCoCo's offline coverage probes
+    jacoco_probes: list = field(default_factory=list)  # per fork, "hit/all" of JaCoCo's probes after the runs
 
     @property
     def original_ms(self) -> float:
@@ -342,8 +391,12 @@ def run_kernel(kernel: Kernel, compiled: Compiled, java_home: Path, variants: li
         if "ref-floor" in by_name:
             result.forks_floor_ms.append(by_name["ref-floor"]["median_ns"] / 1e6)
             result.forks_exact_ms.append(by_name["ref-exact"]["median_ns"] / 1e6)
-        if "ref-jacoco" in by_name:
-            result.forks_jacoco_ms.append(by_name["ref-jacoco"]["median_ns"] / 1e6)
+        if jacoco:
+            probed = by_name["ref-jacoco"]
+            if not probed.get("probes_hit"):  # the harness fails on 0; a harness not reading them says nothing
+                sys.exit(f"harness did not report JaCoCo's probes hit for {kernel.class_name}:\n{done.stdout}")
+            result.forks_jacoco_ms.append(probed["median_ns"] / 1e6)
+            result.jacoco_probes.append(f"{probed['probes_hit']}/{probed['probes']}")
         for name, batch in batches.items():
             v = by_name[name]
             result.forks_counted_ms[name].append(v["median_ns"] / 1e6)
@@ -379,7 +432,10 @@ def part_overhead(args, compiled: Compiled, variants: list) -> list:
     head = f"{'kernel':44} {'original ms':>11}"
     for n in names:
         head += f" {n + ' ms':>14} {'ratio':>6} {'ratios per JVM':>20} {'+ns/bc':>6}"
-    head += f" {'JaCoCo':>7} {'floor ratio':>11} {'exact floor':>11} {'bytecodes/run':>14} {'warm-up':>12} {'timed':>12}"
+    with_jacoco = any(r.forks_jacoco_ms for r in results)
+    if with_jacoco:
+        head += f" {'JaCoCo':>7} {'probes hit':>20}"
+    head += f" {'floor ratio':>11} {'exact floor':>11} {'bytecodes/run':>14} {'warm-up':>12} {'timed':>12}"
     print(head)
     print("-" * len(head))
     for r in results:
@@ -388,7 +444,8 @@ def part_overhead(args, compiled: Compiled, variants: list) -> list:
             spread = " ".join(f"{x:.2f}" for x in r.fork_ratios(n))
             extra = fmt(r.extra_ns_per_bytecode(n), ".2f")
             line += f" {r.counted_ms[n]:14.3f} {r.ratio(n):6.2f} {spread:>20} {extra:>6}"
-        line += f" {fmt(r.jacoco_ratio(), '.2f'):>7}"
+        if with_jacoco:
+            line += f" {fmt(r.jacoco_ratio(), '.2f'):>7} {','.join(r.jacoco_probes):>20}"
         line += f" {fmt(r.floor_ratio(), '.2f'):>11} {fmt(r.floor_ratio(exact=True), '.2f'):>11}"
         line += f" {fmt_int(r.bytecodes_per_run.get(names[0])):>14}"
         line += f" {','.join(r.warmup_rounds):>12} {','.join(map(str, r.runs_timed)):>12}"
@@ -410,7 +467,8 @@ def part_overhead(args, compiled: Compiled, variants: list) -> list:
           "alternating rounds timed per JVM; floor ratio: a hand-written variant of the target doing one static "
           "increment per invocation (benchmarks/java/floor), the least any per-invocation report can cost; "
           "exact floor: a hand-written variant recording by hand what an exact, thread-safe count must record "
-          "(benchmarks/java/floor-exact); JaCoCo: the kernels with JaCoCo's offline coverage probes)")
+          "(benchmarks/java/floor-exact); JaCoCo: median over the JVMs of JaCoCo-probed / original, the kernels with "
+          "JaCoCo's offline coverage probes; probes hit: per JVM, of the probes in the classes that ran)")
     return results
 
 
@@ -726,19 +784,19 @@ def markdown(machine: str, overhead: Optional[list], throughput: Optional[list],
     if overhead:
         names = list(overhead[0].counted_ms)
         head = "| kernel | original ms |" + "".join(f" {n} ms | {n} × |" for n in names)
-        head += " JaCoCo × | floor × | exact floor × | target bytecodes per run |"
-        out += [head, "| --- | ---: |" + " ---: | ---: |" * len(names) + " ---: | ---: | ---: | ---: |"]
+        jacoco = [r.jacoco_ratio() for r in overhead if r.jacoco_ratio() is not None]  # none: column left out
+        head += (" JaCoCo × |" if jacoco else "") + " floor × | exact floor × | target bytecodes per run |"
+        out += [head, "| --- | ---: |" + " ---: | ---: |" * len(names) + " ---: |" * (4 if jacoco else 3)]
         for r in overhead:
             row = f"| {r.kernel.label} | {r.original_ms:.2f} |"
             row += "".join(f" {r.counted_ms[n]:.2f} | {r.ratio(n):.2f} |" for n in names)
-            out.append(row + f" {fmt(r.jacoco_ratio(), '.2f')} |"
-                       f" {fmt(r.floor_ratio(), '.2f')} | {fmt(r.floor_ratio(exact=True), '.2f')} |"
+            row += f" {fmt(r.jacoco_ratio(), '.2f')} |" if jacoco else ""
+            out.append(row + f" {fmt(r.floor_ratio(), '.2f')} | {fmt(r.floor_ratio(exact=True), '.2f')} |"
                        f" {fmt_int(r.bytecodes_per_run.get(names[0]))} |")
         medians = "".join(f" | {statistics.median(r.ratio(n) for r in overhead):.2f} |" for n in names)
         worsts = "".join(f" | {max(r.ratio(n) for r in overhead):.2f} |" for n in names)
-        jacoco = [r.jacoco_ratio() for r in overhead if r.jacoco_ratio() is not None]
-        out.append(f"| **median ratio** | |{medians} {fmt(statistics.median(jacoco) if jacoco else None, '.2f')} |")
-        out.append(f"| **worst ratio** | |{worsts} {fmt(max(jacoco) if jacoco else None, '.2f')} |")
+        out.append(f"| **median ratio** | |{medians}" + (f" {statistics.median(jacoco):.2f} |" if jacoco else ""))
+        out.append(f"| **worst ratio** | |{worsts}" + (f" {max(jacoco):.2f} |" if jacoco else ""))
         out.append("")
     rows = []
     for t in throughput or []:
@@ -824,7 +882,8 @@ def main(argv=None) -> int:
                           "original_ms": r.original_ms, "counted_ms": r.counted_ms,
                           "forks_original_ms": r.forks_original_ms, "forks_counted_ms": r.forks_counted_ms,
                           "bytecodes_per_run": r.bytecodes_per_run, "warmup_rounds": r.warmup_rounds,
-                          "runs_timed": r.runs_timed, "forks_jacoco_ms": r.forks_jacoco_ms} for r in overhead or []],
+                          "runs_timed": r.runs_timed, "forks_jacoco_ms": r.forks_jacoco_ms,
+                          "jacoco_probes_hit": r.jacoco_probes} for r in overhead or []],
             "throughput": [t.__dict__ for t in throughput or []],
             "pytest": None if py is None else {"n": py.n, "medians_s": py.medians, "jpype": py.jpype,
                                                "ends_s": {k: [r.ends for r in v] for k, v in py.runs.items()}},

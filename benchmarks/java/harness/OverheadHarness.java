@@ -1,10 +1,15 @@
 package bench.harness;
 
+import java.io.ByteArrayInputStream;
 import java.io.File;
+import java.io.InputStream;
+import java.lang.reflect.InvocationTargetException;
+import java.lang.reflect.Method;
 import java.net.URL;
 import java.net.URLClassLoader;
 import java.util.ArrayList;
 import java.util.Arrays;
+import java.util.Collection;
 import java.util.List;
 import java.util.function.LongSupplier;
 
@@ -20,7 +25,10 @@ import java.util.function.LongSupplier;
  * over a block of 5 rounds is within 3% of its previous block's (or at warmup-max-s). Prints one JSON
  * object: per variant the median, quartiles and run count, plus for counted variants every counter of
  * {@code pytest_bytecount.Counters.snapshot()}. Exits 2 if checksums differ or a counted variant counted
- * nothing. Variants named {@code ref-...} are hand-written references (not counted by us): timed only.
+ * nothing. Variants named {@code ref-...} are references not counted by us: timed only, except that one
+ * whose class path holds JaCoCo's agent runtime ({@code org.jacoco.agent.rt.RT}) reports its probes hit and
+ * probes in all (read through JaCoCo's API: {@code RT.getAgent().getExecutionData(false)} parsed by
+ * {@code org.jacoco.core.tools.ExecFileLoader}), and exits 2 if no probe was hit.
  */
 public final class OverheadHarness {
     private static final int BLOCK = 5;
@@ -150,6 +158,16 @@ public final class OverheadHarness {
                     System.exit(2);
                 }
             }
+            if (i > 0 && names.get(i).startsWith("ref-") && hasJacoco(loaders.get(i))) {
+                int[] probes = jacocoProbes(loaders.get(i));
+                json.append(", \"probes_hit\": ").append(probes[0]).append(", \"probes\": ").append(probes[1]);
+                if (probes[0] == 0) {
+                    System.out.println(json);
+                    System.err.println(kernel + ": the " + names.get(i) + " variant hit none of its "
+                        + probes[1] + " JaCoCo probes");
+                    System.exit(2);
+                }
+            }
             json.append("}");
         }
         json.append("]}");
@@ -167,6 +185,37 @@ public final class OverheadHarness {
     private static long[] counters(ClassLoader loader) throws Exception {
         Class<?> cls = Class.forName("pytest_bytecount.Counters", true, loader);
         return (long[]) cls.getMethod("snapshot").invoke(null);
+    }
+
+    private static boolean hasJacoco(URLClassLoader loader) {
+        return loader.findResource("org/jacoco/agent/rt/RT.class") != null;
+    }
+
+    /** {probes hit, probes} over every class JaCoCo's runtime in this loader has probe arrays for. */
+    private static int[] jacocoProbes(ClassLoader loader) throws Exception {
+        Object agent;
+        try {
+            agent = Class.forName("org.jacoco.agent.rt.RT", true, loader).getMethod("getAgent").invoke(null);
+        } catch (InvocationTargetException e) {  // IllegalStateException: no probed class ever started it
+            return new int[] {0, 0};
+        }
+        Method dump = Class.forName("org.jacoco.agent.rt.IAgent", true, loader)
+            .getMethod("getExecutionData", boolean.class);
+        byte[] exec = (byte[]) dump.invoke(agent, false);
+        Class<?> loaderClass = Class.forName("org.jacoco.core.tools.ExecFileLoader", true, loader);
+        Object reader = loaderClass.getDeclaredConstructor().newInstance();
+        loaderClass.getMethod("load", InputStream.class).invoke(reader, new ByteArrayInputStream(exec));
+        Object store = loaderClass.getMethod("getExecutionDataStore").invoke(reader);
+        Collection<?> classes = (Collection<?>) store.getClass().getMethod("getContents").invoke(store);
+        Method probesOf = Class.forName("org.jacoco.core.data.ExecutionData", true, loader).getMethod("getProbes");
+        int hit = 0, all = 0;
+        for (Object data : classes) {
+            for (boolean probe : (boolean[]) probesOf.invoke(data)) {
+                all++;
+                hit += probe ? 1 : 0;
+            }
+        }
+        return new int[] {hit, all};
     }
 
     private static void check(String kernel, String variant, long expected, long actual) {
