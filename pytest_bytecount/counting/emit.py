@@ -15,6 +15,7 @@ from ..classfile.assemble import push_int
 from ..classfile.code import COMPUTE_FRAME, AddedLocalsFrame, Handler, Label
 from ..classfile.frames import INTEGER, LONG, TOP, UNINITIALIZED_THIS, Obj, type_from_descriptor
 from .countermap import CounterMap
+from .derived import edge_places, label_blocks
 from .keys import INVOKES, alloc_key, call_key
 from .method_plan import BLOCKS, KEYS, PATHS, MethodPlan
 from .runtime import MAX_VALUES_PER_CALL, RUNTIME_CLASS, add_descriptor
@@ -48,6 +49,7 @@ def emit(plan: MethodPlan, runtime: str = RUNTIME_CLASS) -> set:
         e.handlers(stretches)
     if exit_label is not None:
         e.shared_exit(exit_label, returns)
+    e.code.items += e.trampolines
     return e.arities
 
 
@@ -79,6 +81,7 @@ class _Emitter:
         self.int_slots: set = set()  # with long reports: the int counters (per instruction) reported as they are
         self.arities: set = set()
         self.path_slot = self.token = self.result_slot = None
+        self.trampolines: list = []  # code after all the method's own, reached only by branches redirected to it
 
     # --- the counters ------------------------------------------------------------------------------
     def path_counter(self) -> None:
@@ -96,12 +99,60 @@ class _Emitter:
         counted = plan.counted[1:] if plan.entry_once else plan.counted
         slots = self.code.add_locals([LONG if self.wide else INTEGER] * len(counted))
         for blk, slot in zip(counted, slots):
-            self.edits[id(self.plan.blocks[blk][0])] += (
-                [Insn(op.LLOAD, slot), Insn(op.LCONST_1), Insn(op.LADD), Insn(op.LSTORE, slot)] if self.wide
-                else [Insn(op.IINC, (slot, 1))])
+            if blk not in plan.derived:
+                self.edits[id(self.plan.blocks[blk][0])] += (
+                    [Insn(op.LLOAD, slot), Insn(op.LCONST_1), Insn(op.LADD), Insn(op.LSTORE, slot)] if self.wide
+                    else [Insn(op.IINC, (slot, 1))])
         self.values = ([None] if plan.entry_once else []) + slots
         self.init = [x for slot in slots for x in ([Insn(op.LCONST_0), Insn(op.LSTORE, slot)] if self.wide
                                                    else [Insn(op.ICONST_0), Insn(op.ISTORE, slot)])]
+        if plan.derived:
+            self.derived_counters(dict(zip(counted, slots)))
+
+    def derived_counters(self, slot_of: dict) -> None:
+        """The counters :mod:`.derived` takes from a loop's own locals: each loop's entries save the locals,
+        its exits add their unsigned change to the blocks' (long) counters; on the edges themselves (see
+        :func:`~.derived.edge_places`), in one piece of code per edge."""
+        blocks = self.plan.blocks
+        per_loop: dict = {}
+        for blk, d in sorted(self.plan.block_plan.derived.items()):
+            per_loop.setdefault(d.loop, []).append((slot_of[blk], d))
+        on_edge: dict = {}  # (from, to) -> (exit code, entry code)
+        for members in per_loop.values():
+            xs = sorted({d.slot for _, d in members})
+            saved = dict(zip(xs, self.code.add_locals([INTEGER] * len(xs))))
+            self.init += [x for s in saved.values() for x in (Insn(op.ICONST_0), Insn(op.ISTORE, s))]
+            save = [x for v, s in saved.items() for x in (Insn(op.ILOAD, v), Insn(op.ISTORE, s))]
+            add = []
+            for counter, d in members:
+                change = ([Insn(op.ILOAD, d.slot), Insn(op.ILOAD, saved[d.slot])] if d.step == 1
+                          else [Insn(op.ILOAD, saved[d.slot]), Insn(op.ILOAD, d.slot)])
+                add += [Insn(op.LLOAD, counter), *change, Insn(op.ISUB), Insn(op.I2L),  # unsigned: << 32 >>> 32
+                        Insn(op.BIPUSH, 32), Insn(op.LSHL), Insn(op.BIPUSH, 32), Insn(op.LUSHR),
+                        Insn(op.LADD), Insn(op.LSTORE, counter)]
+            d = members[0][1]
+            for edge in d.exits:
+                on_edge.setdefault(edge, ([], []))[0].extend(add)
+            for edge in d.entries:
+                on_edge.setdefault(edge, ([], []))[1].extend(save)
+            if d.at_start:
+                self.init += save
+        labels = label_blocks(self.code, blocks)
+        frames = self.cf.major_version >= 50
+        for (u, t), (leave, enter) in sorted(on_edge.items()):
+            code = leave + enter
+            last = blocks[u][-1]
+            for place in edge_places(blocks, labels, u, t):
+                if place == "fall":
+                    self.fallthrough.append((blocks[u + 1][0], [Insn(i.opcode, i.arg) for i in code]))
+                elif place == "goto":
+                    self.edits[id(last)] += [Insn(i.opcode, i.arg) for i in code]
+                else:  # the branch jumps to a trampoline, which jumps on to the original target
+                    trampoline = Label()
+                    if frames:
+                        trampoline.frame = COMPUTE_FRAME
+                    self.trampolines += [trampoline, *(Insn(i.opcode, i.arg) for i in code), Insn(op.GOTO, last.arg)]
+                    last.arg = trampoline
 
     def key_counters(self) -> None:
         """ByCounter's reference: an int per opcode, call signature and allocation key, an ``iinc`` before

@@ -196,43 +196,58 @@ def blocks_in_cycles(found, n: int) -> set:
     every other block runs at most once per invocation. ``found`` as for :func:`loop_heads`."""
     if found is None:
         return set(range(n))
-    succs = [sorted(t for t in a | b if t < n) for a, b in zip(*found)]
-    index = [-1] * n
-    low = [0] * n
-    on_stack = [False] * n
+    succs = [{t for t in a | b if t < n} for a, b in zip(*found)]
+    return {v for c in components(succs, range(n)) if _cyclic(succs, c) for v in c}
+
+
+def on_cycles(succs: list, nodes) -> set:
+    """The nodes on some cycle of the subgraph ``succs`` induces on ``nodes``."""
+    return {v for c in components(succs, nodes) if _cyclic(succs, c) for v in c}
+
+
+def _cyclic(succs: list, component: list) -> bool:
+    return len(component) > 1 or component[0] in succs[component[0]]
+
+
+def components(succs: list, nodes) -> list:
+    """The strongly connected components of the subgraph ``succs`` (per node, a set of successors)
+    induces on ``nodes``, by Tarjan's algorithm (iteratively)."""
+    inside = set(nodes)
+    index: dict = {}
+    low: dict = {}
+    on_stack: set = set()
     stack: list = []
-    out: set = set()
-    counter = 0
-    for root in range(n):
-        if index[root] >= 0:
+    out: list = []
+    for root in sorted(inside):
+        if root in index:
             continue
-        work = [(root, 0)]
-        while work:  # Tarjan's algorithm, iteratively
-            v, i = work.pop()
-            if i == 0:
-                index[v] = low[v] = counter
-                counter += 1
-                stack.append(v)
-                on_stack[v] = True
-            if i < len(succs[v]):
-                work.append((v, i + 1))
-                w = succs[v][i]
-                if index[w] < 0:
-                    work.append((w, 0))
-                elif on_stack[w]:
+        work = [(root, iter(sorted(t for t in succs[root] if t in inside)))]
+        index[root] = low[root] = len(index)
+        stack.append(root)
+        on_stack.add(root)
+        while work:
+            v, it = work[-1]
+            for w in it:
+                if w not in index:
+                    index[w] = low[w] = len(index)
+                    stack.append(w)
+                    on_stack.add(w)
+                    work.append((w, iter(sorted(t for t in succs[w] if t in inside))))
+                    break
+                if w in on_stack:
                     low[v] = min(low[v], index[w])
-                continue
-            if low[v] == index[v]:
-                component = []
-                while True:
-                    w = stack.pop()
-                    on_stack[w] = False
-                    component.append(w)
-                    if w == v:
-                        break
-                if len(component) > 1 or v in succs[v]:
-                    out.update(component)
-            if work:
-                parent = work[-1][0]
-                low[parent] = min(low[parent], low[v])
+            else:
+                work.pop()
+                if work:
+                    parent = work[-1][0]
+                    low[parent] = min(low[parent], low[v])
+                if low[v] == index[v]:
+                    component = []
+                    while True:
+                        w = stack.pop()
+                        on_stack.discard(w)
+                        component.append(w)
+                        if w == v:
+                            break
+                    out.append(sorted(component))
     return out

@@ -9,9 +9,10 @@ import hashlib
 from dataclasses import dataclass
 from typing import Optional
 
-from ..classfile import Insn
+from ..classfile import CodeFormatError, Insn
 from ..classfile.frames import UNINITIALIZED_THIS, TypeState, entries_to_slots, initial_locals
 from .countermap import CounterMap
+from .derived import derivations, edge_places, label_blocks
 from .flow import basic_blocks, block_successors, blocks_in_cycles, loop_heads
 from .keys import INVOKES, alloc_key, block_contents, block_lines, call_key, instruction_lines, line_digests
 from .plan import BlockPlan, PathPlan, every_block, plan_block_counters, plan_paths
@@ -51,10 +52,11 @@ class MethodPlan:
 
 
 def plan_method(method, strategy: str, abrupt: bool, allocations: bool, inclusive, call_keys: Optional[dict],
-                max_blocks: Optional[int], lines: bool = True) -> MethodPlan:
+                max_blocks: Optional[int], lines: bool = True, derive: bool = True) -> MethodPlan:
     """Plan ``method``'s counters. ``inclusive``: an inclusive.InclusivePlan or None; ``max_blocks``: past
     this many counted blocks, count per instruction kind; ``lines``: per instruction kind, a counter per
-    source line too (per block, lines cost no counter)."""
+    source line too (per block, lines cost no counter); ``derive``: per block, take the counts a loop's
+    own int locals keep from their change across each visit (:mod:`.derived`)."""
     cf = method.owner
     cp = cf.constant_pool
     digest = _code_sha256(method)  # before decoding: the bytes as read
@@ -84,7 +86,9 @@ def plan_method(method, strategy: str, abrupt: bool, allocations: bool, inclusiv
     wide = heads is not None or bool(elements)
     block_plan = None
     if strategy == "block":
-        block_plan = plan_block_counters(code, blocks, found) if not abrupt else every_block(blocks)
+        free = derivations(code, blocks, found) if not abrupt and derive else {}
+        block_plan = plan_block_counters(code, blocks, found, free) if not abrupt else every_block(blocks)
+        block_plan.derived = _placeable({b: free[b] for b in block_plan.counted if b in free}, code, cf, blocks)
         if max_blocks is not None and len(block_plan.counted) > max_blocks:
             block_plan = None  # a huge method: fewer counters per instruction kind than per block
     # A loop-free method with a few paths: one counter per path, one add per invocation (Ball-Larus)
@@ -124,6 +128,21 @@ def plan_method(method, strategy: str, abrupt: bool, allocations: bool, inclusiv
     if cmap.has_lines:
         cmap.line_digests = line_digests(code, cp, keys, at)
     return plan
+
+
+def _placeable(derived: dict, code, cf, blocks) -> dict:
+    """``derived``, or nothing when a trampoline's stack map frame could not be worked out: the code
+    before some branch that leaves or enters a loop cannot be simulated (class files with frames only)."""
+    if not derived or cf.major_version < 50:
+        return derived
+    labels = label_blocks(code, blocks)
+    jumps = [blocks[u][-1] for d in derived.values() for u, t in d.entries + d.exits
+             if "jump" in edge_places(blocks, labels, u, t)]
+    try:
+        code.type_states(jumps)
+    except CodeFormatError:
+        return {}
+    return derived
 
 
 def _code_sha256(method) -> str:

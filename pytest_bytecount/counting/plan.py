@@ -3,7 +3,7 @@ conservation), or, for small loop-free methods, one counter per Ball-Larus path.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from typing import Optional
 
 from ..classfile import opcodes as op
@@ -18,9 +18,10 @@ class BlockPlan:
     block_exprs: list  # per block: ((counter offset, coefficient), ...)
     invocation_expr: tuple
     entry_once: bool = False  # counter 0 is the entry block, which no jump reaches: it is 1 at every return
+    derived: dict = field(default_factory=dict)  # counted block -> derived.Derivation: counted on its loop's exits
 
 
-def plan_block_counters(code, blocks, found=...) -> BlockPlan:
+def plan_block_counters(code, blocks, found=..., free=frozenset()) -> BlockPlan:
     """Count as few blocks as flow conservation allows (Knuth's spanning-tree method).
 
     In an invocation that completes normally, control runs a path from the entry to a return, so each
@@ -32,6 +33,9 @@ def plan_block_counters(code, blocks, found=...) -> BlockPlan:
     get counters, every other edge follows from the balance at its vertices (peeling leaves). When the
     flow edges alone close a cycle, or the method uses jsr/ret, every block is counted and the
     invocations are the executions of blocks that return.
+
+    ``free``: blocks whose count costs nothing in their loop (:mod:`.derived`); they join the tree last,
+    so that as many of them as possible are the counted ones.
     """
     n = len(blocks)
     every = every_block(blocks)
@@ -46,7 +50,10 @@ def plan_block_counters(code, blocks, found=...) -> BlockPlan:
     for i in range(n):
         for t in sorted(normal[i] | exceptional[i]):
             edges.append((n + i, exit_ if t == n else t))
-    counted = _off_tree_blocks(edges, block_likelihood(normal, n), n)
+    likely = block_likelihood(normal, n)
+    if all(0 not in normal[i] | exceptional[i] for i in range(n)):
+        likely[0] = -0.5  # counted if it can be: the entry block's counter is then the constant 1
+    counted = _off_tree_blocks(edges, [-1.0 if i in free else p for i, p in enumerate(likely)], n)
     if counted is None:
         return every
     value = _edge_counts(edges, {1 + blk: {j: 1} for j, blk in enumerate(counted)}, 2 * n + 1)
