@@ -67,7 +67,7 @@ _OPERAND_EFFECT = {
                      *range(op.ICONST_M1, op.ICONST_5 + 1), op.BIPUSH, op.SIPUSH, op.LDC, op.LDC_W, op.GETSTATIC],
                     (0, 1)),
     **dict.fromkeys([op.GETFIELD, op.ARRAYLENGTH, op.INEG, op.I2B, op.I2C, op.I2S, op.L2I], (1, 1)),
-    **dict.fromkeys([op.IALOAD, op.BALOAD, op.CALOAD, op.SALOAD, op.IADD, op.ISUB, op.IMUL, op.IAND, op.IOR,
+    **dict.fromkeys([op.IALOAD, op.AALOAD, op.BALOAD, op.CALOAD, op.SALOAD, op.IADD, op.IDIV, op.IREM, op.ISUB, op.IMUL, op.IAND, op.IOR,
                      op.IXOR, op.ISHL, op.ISHR, op.IUSHR], (2, 1)),
 }
 
@@ -104,37 +104,42 @@ def derivations(code, blocks, found) -> dict:
         for x, step in _steps(blocks[d]):
             allowed = [b for b in range(n) if b == d or x not in writes[b]]
             loop = next(frozenset(c) for c in components(succs, allowed) if d in c)
-            if len(loop) == 1 and d not in succs[d]:
-                continue
-            found_one = _derive(d, x, step, loop, blocks, found, succs, writes, labels)
-            if found_one is not None:
-                out[d] = found_one
+            while loop is not None and (len(loop) > 1 or d in succs[d]):
+                derivation, header = _derive(d, x, step, loop, blocks, found, succs, writes, labels)
+                if derivation is not None:
+                    out[d] = derivation
+                    break
+                # the loop nested in this one that holds d, if any: its header is the next candidate
+                loop = None if header is None else next(
+                    (frozenset(c) for c in components(succs, loop - {header}) if d in c), None)
+            if d in out:
                 break
     return out
 
 
-def _derive(d, x, step, loop, blocks, found, succs, writes, labels) -> Optional[Derivation]:
+def _derive(d, x, step, loop, blocks, found, succs, writes, labels) -> tuple:
+    """(the derivation of block d from local x over ``loop``, or None; the loop's header, or None when it
+    has several entries)."""
     normal, exceptional = found
     n = len(blocks)
     entries, exits = [], []
+    placeable = True
     for u in range(n):
         for t in normal[u] | exceptional[u]:
             if (u in loop) == (t in loop):
                 continue
-            if t in exceptional[u]:
-                return None  # a handler enters or leaves the loop (rules 3, 4)
-            if t >= n or edge_places(blocks, labels, u, t) is None:
-                return None
+            if t in exceptional[u] or t >= n or edge_places(blocks, labels, u, t) is None:
+                placeable = False  # a handler enters or leaves the loop, or a switch (rules 3, 4)
             (exits if u in loop else entries).append((u, t))
     heads = {t for _, t in entries} | ({0} if 0 in loop else set())
     if len(heads) != 1:
-        return None
+        return None, None
     header, = heads
-    if header == d or not _guarded(header, loop, blocks, labels, succs, writes):
-        return None
+    if not placeable or header == d or not _guarded(header, loop, blocks, labels, succs, writes):
+        return None, header
     if d in on_cycles(succs, loop - {header}):
-        return None  # rule 6
-    return Derivation(d, x, step, loop, header, tuple(sorted(entries)), tuple(sorted(exits)), 0 in loop)
+        return None, header  # rule 6
+    return Derivation(d, x, step, loop, header, tuple(sorted(entries)), tuple(sorted(exits)), 0 in loop), header
 
 
 def _guarded(header, loop, blocks, labels, succs, writes) -> bool:

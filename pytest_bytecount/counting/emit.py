@@ -94,30 +94,34 @@ class _Emitter:
 
     def block_counters(self) -> None:
         """A counter at the start of each counted block (the entry block's is the constant 1 if no jump
-        reaches it)."""
+        reaches it), those the loop's own locals keep (:meth:`loop_edges`), and one on each counted edge
+        leaving a loop."""
         plan = self.plan.block_plan
         counted = plan.counted[1:] if plan.entry_once else plan.counted
-        slots = self.code.add_locals([LONG if self.wide else INTEGER] * len(counted))
+        slots = self.code.add_locals([LONG if self.wide else INTEGER] * (len(counted) + len(plan.edges)))
         for blk, slot in zip(counted, slots):
             if blk not in plan.derived:
-                self.edits[id(self.plan.blocks[blk][0])] += (
-                    [Insn(op.LLOAD, slot), Insn(op.LCONST_1), Insn(op.LADD), Insn(op.LSTORE, slot)] if self.wide
-                    else [Insn(op.IINC, (slot, 1))])
+                self.edits[id(self.plan.blocks[blk][0])] += self._bump(slot)
         self.values = ([None] if plan.entry_once else []) + slots
         self.init = [x for slot in slots for x in ([Insn(op.LCONST_0), Insn(op.LSTORE, slot)] if self.wide
                                                    else [Insn(op.ICONST_0), Insn(op.ISTORE, slot)])]
-        if plan.derived:
-            self.derived_counters(dict(zip(counted, slots)))
+        if plan.derived or plan.edges:
+            self.loop_edges(dict(zip(counted, slots)), dict(zip(plan.edges, slots[len(counted):])))
 
-    def derived_counters(self, slot_of: dict) -> None:
-        """The counters :mod:`.derived` takes from a loop's own locals: each loop's entries save the locals,
-        its exits add their unsigned change to the blocks' (long) counters; on the edges themselves (see
-        :func:`~.derived.edge_places`), in one piece of code per edge."""
+    def _bump(self, slot: int) -> list:
+        return ([Insn(op.LLOAD, slot), Insn(op.LCONST_1), Insn(op.LADD), Insn(op.LSTORE, slot)] if self.wide
+                else [Insn(op.IINC, (slot, 1))])
+
+    def loop_edges(self, slot_of: dict, edge_slots: dict) -> None:
+        """The counting done on a loop's way in and out, on the edges themselves (see
+        :func:`~.derived.edge_places`), in one piece of code per edge: the counters of counted edges, and
+        those :mod:`.derived` takes from a loop's own locals (its entries save the locals, its exits add
+        their unsigned change to the blocks' long counters)."""
         blocks = self.plan.blocks
         per_loop: dict = {}
         for blk, d in sorted(self.plan.block_plan.derived.items()):
             per_loop.setdefault(d.loop, []).append((slot_of[blk], d))
-        on_edge: dict = {}  # (from, to) -> (exit code, entry code)
+        on_edge: dict = {edge: (self._bump(slot), []) for edge, slot in edge_slots.items()}  # (leaving, entering)
         for members in per_loop.values():
             xs = sorted({d.slot for _, d in members})
             saved = dict(zip(xs, self.code.add_locals([INTEGER] * len(xs))))
@@ -143,15 +147,16 @@ class _Emitter:
             code = leave + enter
             last = blocks[u][-1]
             for place in edge_places(blocks, labels, u, t):
+                copy = [Insn(i.opcode, i.arg) for i in code]
                 if place == "fall":
-                    self.fallthrough.append((blocks[u + 1][0], [Insn(i.opcode, i.arg) for i in code]))
+                    self.fallthrough.append((blocks[u + 1][0], copy))
                 elif place == "goto":
-                    self.edits[id(last)] += [Insn(i.opcode, i.arg) for i in code]
+                    self.edits[id(last)] += copy
                 else:  # the branch jumps to a trampoline, which jumps on to the original target
                     trampoline = Label()
                     if frames:
                         trampoline.frame = COMPUTE_FRAME
-                    self.trampolines += [trampoline, *(Insn(i.opcode, i.arg) for i in code), Insn(op.GOTO, last.arg)]
+                    self.trampolines += [trampoline, *copy, Insn(op.GOTO, last.arg)]
                     last.arg = trampoline
 
     def key_counters(self) -> None:

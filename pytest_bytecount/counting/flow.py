@@ -251,3 +251,25 @@ def components(succs: list, nodes) -> list:
                             break
                     out.append(sorted(component))
     return out
+
+
+def loop_depths(succs: list, n: int) -> list:
+    """Per block, how many loops hold it: the cyclic strongly connected components, then recursively
+    those left inside each once its entries (the blocks entered from outside it, and the method's first
+    block) are taken out."""
+    preds: list = [set() for _ in range(n)]
+    for u in range(n):
+        for t in succs[u]:
+            preds[t].add(u)
+    depth = [0] * n
+    todo = [list(range(n))]
+    while todo:
+        for c in components(succs, todo.pop()):
+            if not _cyclic(succs, c):
+                continue
+            inside = set(c)
+            for v in c:
+                depth[v] += 1
+            entries = {v for v in c if v == 0 or preds[v] - inside} or {c[0]}
+            todo.append([v for v in c if v not in entries])
+    return depth

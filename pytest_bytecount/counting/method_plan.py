@@ -13,7 +13,7 @@ from ..classfile import CodeFormatError, Insn
 from ..classfile.frames import UNINITIALIZED_THIS, TypeState, entries_to_slots, initial_locals
 from .countermap import CounterMap
 from .derived import derivations, edge_places, label_blocks
-from .flow import basic_blocks, block_successors, blocks_in_cycles, loop_heads
+from .flow import basic_blocks, block_successors, blocks_in_cycles, loop_depths, loop_heads
 from .keys import INVOKES, alloc_key, block_contents, block_lines, call_key, instruction_lines, line_digests
 from .plan import BlockPlan, PathPlan, every_block, plan_block_counters, plan_paths
 from .targets import MethodId
@@ -86,10 +86,10 @@ def plan_method(method, strategy: str, abrupt: bool, allocations: bool, inclusiv
     wide = heads is not None or bool(elements)
     block_plan = None
     if strategy == "block":
-        free = derivations(code, blocks, found) if not abrupt and derive else {}
-        block_plan = plan_block_counters(code, blocks, found, free) if not abrupt else every_block(blocks)
-        block_plan.derived = _placeable({b: free[b] for b in block_plan.counted if b in free}, code, cf, blocks)
-        if max_blocks is not None and len(block_plan.counted) > max_blocks:
+        free, exits = _off_loop_counting(code, cf, blocks, found) if not abrupt and derive else ({}, frozenset())
+        block_plan = plan_block_counters(code, blocks, found, set(free), exits) if not abrupt else every_block(blocks)
+        block_plan.derived = {b: free[b] for b in block_plan.counted if b in free}
+        if max_blocks is not None and block_plan.counters > max_blocks:
             block_plan = None  # a huge method: fewer counters per instruction kind than per block
     # A loop-free method with a few paths: one counter per path, one add per invocation (Ball-Larus)
     paths = plan_paths(code, blocks, found) if block_plan is not None and not abrupt and not wide else None
@@ -109,7 +109,7 @@ def plan_method(method, strategy: str, abrupt: bool, allocations: bool, inclusiv
         cmap.blocks = block_contents(blocks, cp, keys, allocs is not None)
         cmap.block_lines = block_lines(blocks, code, at)
         cmap.block_exprs, cmap.invocation_expr = block_plan.block_exprs, block_plan.invocation_expr
-        cmap.counters = len(block_plan.counted) + len(elements)
+        cmap.counters = block_plan.counters + len(elements)
         if abrupt:  # the same counters, after an invocation counter of its own (the constant 1)
             cmap.abrupt = CounterMap(cmap.method, 0, cmap.opcodes, cmap.calls, cmap.code_sha256, cmap.blocks,
                                      [tuple((off + 1, c) for off, c in e) for e in block_plan.block_exprs],
@@ -130,19 +130,28 @@ def plan_method(method, strategy: str, abrupt: bool, allocations: bool, inclusiv
     return plan
 
 
-def _placeable(derived: dict, code, cf, blocks) -> dict:
-    """``derived``, or nothing when a trampoline's stack map frame could not be worked out: the code
-    before some branch that leaves or enters a loop cannot be simulated (class files with frames only)."""
-    if not derived or cf.major_version < 50:
-        return derived
+def _off_loop_counting(code, cf, blocks, found) -> tuple:
+    """(the blocks whose counts derive from a loop's own locals, :func:`~.derived.derivations`; the edges
+    leaving a loop that may carry a counter): counting on a loop's way in and out rather than on its
+    passes. Neither when some branch such code would sit behind cannot be simulated, for its trampoline's
+    stack map frame (class files with frames only)."""
+    if found is None:
+        return {}, frozenset()
+    normal, exceptional = found
+    n = len(blocks)
     labels = label_blocks(code, blocks)
-    jumps = [blocks[u][-1] for d in derived.values() for u, t in d.entries + d.exits
-             if "jump" in edge_places(blocks, labels, u, t)]
-    try:
-        code.type_states(jumps)
-    except CodeFormatError:
-        return {}
-    return derived
+    depth = loop_depths([{t for t in a | b if t < n} for a, b in zip(normal, exceptional)], n)
+    exits = frozenset((u, t) for u in range(n) for t in normal[u]
+                      if t < n and depth[t] < depth[u] and t not in exceptional[u]
+                      and edge_places(blocks, labels, u, t) is not None)
+    free = derivations(code, blocks, found)
+    if cf.major_version >= 50:
+        edges = exits.union(*(d.entries + d.exits for d in free.values()))
+        try:
+            code.type_states([blocks[u][-1] for u, t in edges if "jump" in edge_places(blocks, labels, u, t)])
+        except CodeFormatError:
+            return {}, frozenset()
+    return free, exits
 
 
 def _code_sha256(method) -> str:

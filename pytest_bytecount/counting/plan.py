@@ -7,35 +7,44 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from ..classfile import opcodes as op
-from .flow import block_likelihood, block_successors, loop_heads
+from .flow import block_likelihood, block_successors, loop_depths, loop_heads
 
 
 @dataclass
 class BlockPlan:
-    """Which basic blocks carry a counter, and how every block's count follows from those counters."""
+    """Which basic blocks (and which edges leaving a loop) carry a counter, and how every block's count
+    follows from those counters."""
 
     counted: list  # block indexes with a counter, in counter order
     block_exprs: list  # per block: ((counter offset, coefficient), ...)
     invocation_expr: tuple
     entry_once: bool = False  # counter 0 is the entry block, which no jump reaches: it is 1 at every return
     derived: dict = field(default_factory=dict)  # counted block -> derived.Derivation: counted on its loop's exits
+    edges: list = field(default_factory=list)  # (from block, to block) edges leaving a loop, counted after the blocks
+
+    @property
+    def counters(self) -> int:
+        return len(self.counted) + len(self.edges)
 
 
-def plan_block_counters(code, blocks, found=..., free=frozenset()) -> BlockPlan:
+def plan_block_counters(code, blocks, found=..., free=frozenset(), exits=frozenset()) -> BlockPlan:
     """Count as few blocks as flow conservation allows (Knuth's spanning-tree method).
 
     In an invocation that completes normally, control runs a path from the entry to a return, so each
     block is entered as often as it is left. Split every block b into b_in -> b_out (that edge's count is
     b's count, which a counter in b measures), draw the flow edges b_out -> t_in (to the exit after a
     return, to handlers from a last instruction that can throw) and a virtual edge from the exit back to
-    the entry (its count: the invocations). Take a spanning tree holding every flow edge and the virtual
-    one, completed with the block edges most likely run (a static guess): the block edges off the tree
-    get counters, every other edge follows from the balance at its vertices (peeling leaves). When the
-    flow edges alone close a cycle, or the method uses jsr/ret, every block is counted and the
-    invocations are the executions of blocks that return.
+    the entry (its count: the invocations). Take a spanning tree holding the virtual edge and every flow
+    edge but those of ``exits``, completed with the edges run most often (a static guess: the deeper in
+    loops, the more often, then by :func:`~.flow.block_likelihood`): the edges off the tree get
+    counters, every other edge follows from the balance at its vertices (peeling leaves). When the flow
+    edges alone close a cycle, or the method uses jsr/ret, every block is counted and the invocations
+    are the executions of blocks that return.
 
     ``free``: blocks whose count costs nothing in their loop (:mod:`.derived`); they join the tree last,
-    so that as many of them as possible are the counted ones.
+    so that as many of them as possible are the counted ones; then the entry block when no jump reaches
+    it (its counter is the constant 1). ``exits``: flow edges (from block, to block) leaving a loop that
+    may carry a counter of their own (run once per visit of the loop, not once per pass).
     """
     n = len(blocks)
     every = every_block(blocks)
@@ -47,26 +56,38 @@ def plan_block_counters(code, blocks, found=..., free=frozenset()) -> BlockPlan:
     exit_ = 2 * n
     # vertices: block i's entry i, its exit n + i, the method's exit 2n
     edges = [(exit_, 0)] + [(i, n + i) for i in range(n)]
+    flow: dict = {}  # flow edge index -> (from block, to block)
     for i in range(n):
         for t in sorted(normal[i] | exceptional[i]):
+            flow[len(edges)] = (i, t)
             edges.append((n + i, exit_ if t == n else t))
     likely = block_likelihood(normal, n)
+    depth = loop_depths([{t for t in a | b if t < n} for a, b in zip(normal, exceptional)], n)
+    heat = {("block", i): (depth[i], likely[i]) for i in range(n)}
     if all(0 not in normal[i] | exceptional[i] for i in range(n)):
-        likely[0] = -0.5  # counted if it can be: the entry block's counter is then the constant 1
-    counted = _off_tree_blocks(edges, [-1.0 if i in free else p for i, p in enumerate(likely)], n)
-    if counted is None:
+        heat[("block", 0)] = (-1,)  # counted if it can be: the entry block's counter is then the constant 1
+    heat.update({("block", i): (-2,) for i in free})
+    heat.update({("edge", k): (depth[t], likely[t]) for k, (u, t) in flow.items() if (u, t) in exits})
+    off = _off_tree(edges, heat, n)
+    if off is None:
         return every
-    value = _edge_counts(edges, {1 + blk: {j: 1} for j, blk in enumerate(counted)}, 2 * n + 1)
+    counted = sorted(i for kind, i in off if kind == "block")
+    counted_edges = sorted(k for kind, k in off if kind == "edge")
+    value = {1 + blk: {j: 1} for j, blk in enumerate(counted)}
+    value.update({k: {len(counted) + j: 1} for j, k in enumerate(counted_edges)})
+    value = _edge_counts(edges, value, 2 * n + 1)
     if value is None:  # cannot happen on a spanning tree; stay exact regardless
         return every
     exprs = [tuple(sorted(value[1 + i].items())) for i in range(n)]
     entry_once = bool(counted) and counted[0] == 0 and all(0 not in normal[i] | exceptional[i] for i in range(n))
-    return BlockPlan(counted, exprs, tuple(sorted(value[0].items())), entry_once)
+    return BlockPlan(counted, exprs, tuple(sorted(value[0].items())), entry_once,
+                     edges=[flow[k] for k in counted_edges])
 
 
-def _off_tree_blocks(edges: list, likely: list, n: int) -> Optional[list]:
-    """The blocks whose edge stays off the spanning tree (sorted), or None when the flow edges (from
-    ``edges[n + 1]`` on) and the virtual one alone close a cycle."""
+def _off_tree(edges: list, heat: dict, n: int) -> Optional[list]:
+    """The edges left off the spanning tree, as ("block", block) and ("edge", edge index), or None when the
+    flow edges that may not be counted (those not in ``heat``) and the virtual one alone close a cycle.
+    ``heat``: per countable edge, a key; the hottest join the tree first."""
     parent = list(range(2 * n + 1))
 
     def find(v):
@@ -83,10 +104,11 @@ def _off_tree_blocks(edges: list, likely: list, n: int) -> Optional[list]:
         return True
 
     join(*edges[0])
-    for a, b in edges[n + 1:]:
-        if not join(a, b):
+    for k in range(n + 1, len(edges)):
+        if ("edge", k) not in heat and not join(*edges[k]):
             return None
-    return sorted(i for i in sorted(range(n), key=lambda i: -likely[i]) if not join(i, n + i))
+    order = sorted(heat, key=lambda c: heat[c], reverse=True)  # stable: blocks before edges on a tie
+    return [c for c in order if not join(*(edges[1 + c[1]] if c[0] == "block" else edges[c[1]]))]
 
 
 def _edge_counts(edges: list, value: dict, vertices: int) -> Optional[dict]:

@@ -30,6 +30,7 @@ COUNTING_MAINS: List[str] = [
     "counting.Dispatch",  # invokeinterface/virtual/special/static, fields, default methods, nestmate access
     "counting.ArraysAndTypes",  # every array opcode, multianewarray, instanceof/checkcast, array clone()
     "counting.ManyReturns",  # dozens of returns per method: every return jumps to one shared exit
+    "counting.Derived",  # loops whose counts derive from their own locals, and loops built to break that
 ]
 
 # Package `countinglegacy`, compiled by ecj for class versions 45.3 and 48.0 (finally as jsr/ret).
@@ -80,6 +81,7 @@ TARGET_CLASSES: Dict[str, List[str]] = {
     ],
     "counting.BigMethod": ["counting/BigMethod"],
     "counting.ManyReturns": ["counting/ManyReturns"],
+    "counting.Derived": ["counting/Derived"],
     "counting.Concurrent": ["counting/Concurrent", "counting/Concurrent$Worker"],
     "counting.Dispatch": [
         "counting/Dispatch",
