@@ -466,7 +466,8 @@ def part_overhead(args, compiled: Compiled, variants: list) -> list:
           "from the counters; warm-up: rounds per JVM, ! = timings had not settled at the time limit; timed: "
           "alternating rounds timed per JVM; floor ratio: a hand-written variant of the target doing one static "
           "increment per invocation (benchmarks/java/floor), the least any per-invocation report can cost; "
-          "exact floor: a hand-written variant recording by hand what an exact, thread-safe count must record "
+          "exact floor: a hand-written variant recording by hand what an exact, thread-safe count with counters of its "
+          "own must record "
           "(benchmarks/java/floor-exact); JaCoCo: median over the JVMs of JaCoCo-probed / original, the kernels with "
           "JaCoCo's offline coverage probes; probes hit: per JVM, of the probes in the classes that ran)")
     return results
@@ -492,6 +493,9 @@ class Throughput:
     megabytes: float
     resolve_seconds: float  # of which resolve_targets (reading the jar, parsing every class to match)
     cached_seconds: Optional[float] = None  # the same from a warm instrumentation cache (hashes checked)
+    blocks: int = 0  # per basic block: the blocks of the methods counted that way,
+    block_methods: int = 0  # those methods,
+    counters: int = 0  # and their counters (array-length totals not included)
 
 
 def part_throughput(args, variants: list) -> list:
@@ -523,8 +527,10 @@ def part_throughput(args, variants: list) -> list:
                     hit = instrument(Classpath([guava]), ["**"], strategy=strategy, cache_dir=Path(cache_dir))
                     cached = min(cached, time.perf_counter() - t)
                 assert hit.classes == batch.classes, "a cache hit must give the same classes"
+        per_block = [m for m in batch.maps if m.blocks is not None]
         results.append(Throughput(variant_name(strategy), classes, len(batch.maps), len(batch.refused), best, size,
-                                  resolve, cached))
+                                  resolve, cached, sum(len(m.blocks) for m in per_block), len(per_block),
+                                  sum(m.counters - len(m.elements) for m in per_block)))
     print()
     print(f"## Instrumentation throughput: every method of {guava.name} "
           f"(Python {platform.python_version()}, one process, best of {args.throughput_repeat})")
@@ -536,6 +542,9 @@ def part_throughput(args, variants: list) -> list:
         print(f"{r.variant:12} {r.classes:8d} {r.methods:8d} {r.refused:8d} {r.megabytes:9.1f} {r.seconds:8.2f} "
               f"{r.classes / r.seconds:10.0f} {r.methods / r.seconds:10.0f} {r.resolve_seconds:30.2f} "
               f"{fmt(r.cached_seconds, '.2f'):>14}")
+        if r.blocks:
+            print(f"{'':12} per basic block: {r.blocks:,} blocks in {r.block_methods:,} methods, {r.counters:,} "
+                  f"counters (the rest of the counts follow from them)")
     return results
 
 

@@ -237,6 +237,41 @@ public class Derived {
         return a * 100 + b;
     }
 
+    /** One branch enters two loops: its jump the second one's test, its fall-through the first one's. */
+    public static int eitherWay(int n, int k, boolean first) {
+        if (first) {
+            while (n > 0) {
+                n--;
+            }
+        } else {
+            while (k > 0) {
+                k--;
+            }
+        }
+        return n * 100 + k;
+    }
+
+    /**
+     * A do-while whose body starts with a loop and which is followed by one: its test jumps back into the
+     * first loop's test or falls into the second one's (code on both edges of one branch).
+     */
+    public static int doAroundWhile(int n) {
+        int i = 0;
+        int j = 0;
+        int k = 0;
+        do {
+            while (j < n) {
+                j++;
+            }
+            j = i;
+            i++;
+        } while (i < 3);
+        while (k < n) {
+            k++;
+        }
+        return i * 10000 + j * 100 + k;
+    }
+
     /** A return from inside a loop, and a switch inside a loop, one of whose cases leaves the loop. */
     public static int leaving(int[] codes) {
         int seen = 0;
@@ -306,7 +341,8 @@ public class Derived {
             check += sumTo(n) + swapped(n) + writtenElsewhere(n) + netSteps(n) + continues(n) + bounds(n);
             check += overLongs(n) + stepTwo(n) + countdown(n, 5) + twoInARow(n) + triangle(n % 9) + bottomTested(n);
         }
-        check += inside(500, 17) + inside(0, 3);
+        check += inside(500, 17) + inside(0, 3) + eitherWay(9, 4, true) + eitherWay(9, 4, false);
+        check += doAroundWhile(5) + doAroundWhile(0);
         int[][] grid = {{1, 2, 3, 4}, {5, -6, 7, 8}, {9, 10, 11, 12}, {-13, 14, 15, 16}};
         int[] targets = {3, 7, 11, 15, 99, 1};
         for (int t : targets) {

@@ -67,8 +67,8 @@ _OPERAND_EFFECT = {
                      *range(op.ICONST_M1, op.ICONST_5 + 1), op.BIPUSH, op.SIPUSH, op.LDC, op.LDC_W, op.GETSTATIC],
                     (0, 1)),
     **dict.fromkeys([op.GETFIELD, op.ARRAYLENGTH, op.INEG, op.I2B, op.I2C, op.I2S, op.L2I], (1, 1)),
-    **dict.fromkeys([op.IALOAD, op.AALOAD, op.BALOAD, op.CALOAD, op.SALOAD, op.IADD, op.IDIV, op.IREM, op.ISUB, op.IMUL, op.IAND, op.IOR,
-                     op.IXOR, op.ISHL, op.ISHR, op.IUSHR], (2, 1)),
+    **dict.fromkeys([op.IALOAD, op.AALOAD, op.BALOAD, op.CALOAD, op.SALOAD, op.IADD, op.ISUB, op.IMUL, op.IDIV,
+                     op.IREM, op.IAND, op.IOR, op.IXOR, op.ISHL, op.ISHR, op.IUSHR], (2, 1)),
 }
 
 

@@ -142,11 +142,12 @@ class _Emitter:
             if d.at_start:
                 self.init += save
         labels = label_blocks(self.code, blocks)
+        places = {edge: edge_places(blocks, labels, *edge) for edge in on_edge}  # before any branch is redirected
         frames = self.cf.major_version >= 50
         for (u, t), (leave, enter) in sorted(on_edge.items()):
             code = leave + enter
             last = blocks[u][-1]
-            for place in edge_places(blocks, labels, u, t):
+            for place in places[(u, t)]:
                 copy = [Insn(i.opcode, i.arg) for i in code]
                 if place == "fall":
                     self.fallthrough.append((blocks[u + 1][0], copy))
