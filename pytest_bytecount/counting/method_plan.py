@@ -86,7 +86,8 @@ def plan_method(method, strategy: str, abrupt: bool, allocations: bool, inclusiv
     wide = heads is not None or bool(elements)
     block_plan = None
     if strategy == "block":
-        free, exits = _off_loop_counting(code, cf, blocks, found) if not abrupt and derive else ({}, frozenset())
+        free, exits = _off_loop_counting(code, cf, blocks, found) if not abrupt and derive and heads is not None \
+            else ({}, frozenset())
         block_plan = plan_block_counters(code, blocks, found, set(free), exits) if not abrupt else every_block(blocks)
         block_plan.derived = {b: free[b] for b in block_plan.counted if b in free}
         if max_blocks is not None and block_plan.counters > max_blocks:
@@ -147,8 +148,10 @@ def _off_loop_counting(code, cf, blocks, found) -> tuple:
     free = derivations(code, blocks, found)
     if cf.major_version >= 50:
         edges = exits.union(*(d.entries + d.exits for d in free.values()))
+        jumps = [blocks[u][-1] for u, t in edges if "jump" in edge_places(blocks, labels, u, t)]
         try:
-            code.type_states([blocks[u][-1] for u, t in edges if "jump" in edge_places(blocks, labels, u, t)])
+            if jumps:
+                code.type_states(jumps)
         except CodeFormatError:
             return {}, frozenset()
     return free, exits
