@@ -5,6 +5,9 @@ instrumenter) on small runs, scaled by what the fixture guarantees by constructi
 - ``limits.Spin#spin(n)`` runs the same instructions on every extra iteration, so its counts are
   c(2) + (n - 2) * (c(3) - c(2)); ours are measured at n = 2**32 + 5 in ONE invocation, where an int
   counter would have wrapped;
+- ``limits.Sweep#sweep(from)`` runs the same instructions on every two extra passes of its int loop, so
+  its counts are c(1) + (k - 1) * (c(2) - c(1)) for k pass pairs; ours are measured at 2**31 - 1 pairs
+  (2**32 - 2 passes), where the per-block strategy reads the loop's counts from its own int locals;
 - ``limits.Hammer`` runs ``step`` with the same argument sequence on every thread, so 16 threads count
   16 times what one thread counts.
 Ours run on HotSpot 17 through tests/support/count_worker.py (the public layers), both strategies.
@@ -19,6 +22,9 @@ from pathlib import Path
 
 import pytest
 
+from pytest_bytecount.classfile import ClassFile
+from pytest_bytecount.counting.method_plan import plan_method
+
 from tests.support.count_jobs import WORKER
 from tests.support.javac import compile_java
 from tests.support.jdk import jdk17_home
@@ -29,6 +35,8 @@ FIXTURES = FIXTURES_JAVA / "limits"
 BIG = 2 ** 32 + 5
 SPIN = "limits.Spin#spin(J)J"
 STEP = "limits.Hammer#step(I)I"
+SWEEP = "limits.Sweep#sweep(I)I"
+INT_MAX = 2 ** 31 - 1
 
 
 @pytest.fixture(scope="module")
@@ -68,6 +76,28 @@ def test_counts_stay_exact_past_two_to_the_32_in_one_invocation(limits_classes, 
     expected["total"] = sum(expected["opcodes"].values())
     assert max(expected["opcodes"].values()) > 2 ** 32
     got = _ours(limits_classes, "limits.Spin#spin", "limits.Spin", [str(BIG)], strategy, tmp_path)[SPIN]
+    assert {k: got[k] for k in ("invocations", "opcodes", "calls", "total")} == expected
+
+
+@pytest.mark.parametrize("strategy", ["block", "instruction"])
+def test_a_loop_counted_from_its_own_locals_stays_exact_at_two_to_the_32_passes(limits_classes, tmp_path, strategy):
+    """The rules of counting/derived.py bound a visit of such a loop to 2**32 - 1 passes; 2**32 - 2 passes
+    read as unsigned 32-bit changes of the loop's locals (the latch's count passes 2**31, a local wraps)."""
+    cf = ClassFile.parse((limits_classes / "limits" / "Sweep.class").read_bytes())
+    method = next(m for m in cf.methods if m.name == "sweep")
+    assert len(plan_method(method, "block", False, False, None, None, None).block_plan.derived) >= 2
+    c1 = _oracle(limits_classes, "limits.Sweep", [str(INT_MAX - 2)], SWEEP)
+    c2 = _oracle(limits_classes, "limits.Sweep", [str(INT_MAX - 4)], SWEEP)
+    pairs = 2 ** 31 - 1
+    expected = {
+        "invocations": 1,
+        "opcodes": {k: c1["opcodes"].get(k, 0) + (pairs - 1) * (c2["opcodes"][k] - c1["opcodes"].get(k, 0))
+                    for k in c2["opcodes"]},
+        "calls": {},
+    }
+    expected["total"] = sum(expected["opcodes"].values())
+    assert expected["opcodes"]["iinc"] > 2 ** 32
+    got = _ours(limits_classes, "limits.Sweep#sweep", "limits.Sweep", [str(-INT_MAX)], strategy, tmp_path)[SWEEP]
     assert {k: got[k] for k in ("invocations", "opcodes", "calls", "total")} == expected
 
 
