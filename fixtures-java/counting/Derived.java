@@ -93,7 +93,24 @@ public class Derived {
         return seen * 100 + skipped;
     }
 
-    /** An exception thrown out of a loop and caught around it (a handler outside the loop). */
+    /** An instruction on the loop's cycle throws to a handler outside the loop. */
+    public static int divideAround(int[] values) {
+        int total = 0;
+        int i = 0;
+        try {
+            for (i = 0; i < values.length; i++) {
+                total += 100 / values[i];
+            }
+        } catch (ArithmeticException e) {
+            total = -total - i;
+        }
+        return total;
+    }
+
+    /**
+     * An exception thrown out of a loop and caught around it: the block that throws is not on the loop's
+     * cycle, so the loop is left by a branch to it.
+     */
     public static int caughtAround(int n, int failAt) {
         int done = 0;
         try {
@@ -349,6 +366,7 @@ public class Derived {
             check += breakNested(grid, t);
         }
         check += caughtAround(20, 7) + caughtAround(5, 9);
+        check += divideAround(new int[] {5, 4, 0, 2}) + divideAround(new int[] {1, 2});
         check += caughtInside(new int[] {3, 0, 7, 0, 0, 9, 1});
         check += nearMax();
         check += decrementing(new int[] {5, 3, 9, 1, 1, 8, 2, 7, 0, 6}) + decrementing(new int[0]);

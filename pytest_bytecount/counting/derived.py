@@ -36,8 +36,9 @@ a trampoline the branch is redirected to (the code then jumps on to the original
 The cases refused, so counted as before: ``i += 2`` (a step of 2 may wrap past ``Integer.MAX_VALUE``),
 ``i <= n`` or ``i != n`` against a variable (n may be ``Integer.MAX_VALUE``), loops over ``long``s, a
 ``continue`` that skips the ``i++``, a loop variable also stored to inside the loop (the loop is then
-the part of it that does not store), loops left by an exception caught outside them or by a
-``switch``, loops entered other than through their header, and methods with ``jsr``/``ret``.
+the part of it that does not store), loops left by a ``switch`` or by an exception that an instruction
+on the loop's cycle throws to a handler outside it (a block off the cycle that throws is left to by a
+branch, which is fine), loops entered other than through their header, and methods with ``jsr``/``ret``.
 """
 
 from __future__ import annotations
@@ -88,24 +89,41 @@ class Derivation:
     at_start: bool
 
 
+WORK_LIMIT = 200_000  # blocks visited by the analysis per method, past which the remaining blocks keep counters
+
+
 def derivations(code, blocks, found) -> dict:
     """{block: :class:`Derivation`} for every block whose count derives (the module's rules). Empty when
-    the method uses jsr/ret (``found`` None)."""
+    the method uses jsr/ret (``found`` None). Each candidate is analysed within the outermost loop holding
+    it, so the work grows with the loops' sizes, not the method's; once :data:`WORK_LIMIT` blocks have been
+    visited (a huge method with a huge loop), the remaining candidates keep their counters."""
     if found is None:
         return {}
     normal, exceptional = found
     n = len(blocks)
     succs = [{t for t in a | b if t < n} for a, b in zip(normal, exceptional)]
+    preds: list = [set() for _ in range(n)]
+    for u in range(n):
+        for t in succs[u]:
+            preds[t].add(u)
+    outer = {}  # block on a cycle -> its strongly connected component of the whole graph
+    for c in components(succs, range(n)):
+        if len(c) > 1 or c[0] in succs[c[0]]:
+            for v in c:
+                outer[v] = c
     writes = [_writes(b) for b in blocks]
-    in_cycles = {v for c in components(succs, range(n)) if len(c) > 1 or c[0] in succs[c[0]] for v in c}
     labels = label_blocks(code, blocks)
     out = {}
-    for d in sorted(in_cycles):
+    work = 0
+    for d in sorted(outer):
         for x, step in _steps(blocks[d]):
-            allowed = [b for b in range(n) if b == d or x not in writes[b]]
+            allowed = [b for b in outer[d] if b == d or x not in writes[b]]
             loop = next(frozenset(c) for c in components(succs, allowed) if d in c)
             while loop is not None and (len(loop) > 1 or d in succs[d]):
-                derivation, header = _derive(d, x, step, loop, blocks, found, succs, writes, labels)
+                work += len(loop)
+                if work > WORK_LIMIT:
+                    return out
+                derivation, header = _derive(d, x, step, loop, blocks, found, succs, preds, writes, labels)
                 if derivation is not None:
                     out[d] = derivation
                     break
@@ -117,20 +135,23 @@ def derivations(code, blocks, found) -> dict:
     return out
 
 
-def _derive(d, x, step, loop, blocks, found, succs, writes, labels) -> tuple:
+def _derive(d, x, step, loop, blocks, found, succs, preds, writes, labels) -> tuple:
     """(the derivation of block d from local x over ``loop``, or None; the loop's header, or None when it
     has several entries)."""
     normal, exceptional = found
     n = len(blocks)
     entries, exits = [], []
     placeable = True
-    for u in range(n):
+    for u in loop:
         for t in normal[u] | exceptional[u]:
-            if (u in loop) == (t in loop):
-                continue
-            if t in exceptional[u] or t >= n or edge_places(blocks, labels, u, t) is None:
-                placeable = False  # a handler enters or leaves the loop, or a switch (rules 3, 4)
-            (exits if u in loop else entries).append((u, t))
+            if t not in loop:
+                exits.append((u, t))
+        for p in preds[u]:
+            if p not in loop:
+                entries.append((p, u))
+    for u, t in entries + exits:
+        if t in exceptional[u] or t >= n or edge_places(blocks, labels, u, t) is None:
+            placeable = False  # a handler enters or leaves the loop, or a switch (rules 3, 4)
     heads = {t for _, t in entries} | ({0} if 0 in loop else set())
     if len(heads) != 1:
         return None, None

@@ -16,7 +16,7 @@ from ..classfile import opcodes as op
 _CANNOT_THROW = frozenset(
     [op.NOP, op.ACONST_NULL, *range(op.ICONST_M1, op.SIPUSH + 1), *range(op.ILOAD, op.ALOAD_3 + 1),
      *range(op.ISTORE, op.ASTORE_3 + 1), *range(op.POP, op.SWAP + 1), *range(op.IADD, op.LXOR + 1),
-     *range(op.I2L, op.DCMPG + 1), *range(op.IFEQ, op.GOTO), op.GOTO_W, op.IFNULL, op.IFNONNULL, op.IINC]
+     *range(op.I2L, op.DCMPG + 1), *range(op.IFEQ, op.GOTO + 1), op.GOTO_W, op.IFNULL, op.IFNONNULL, op.IINC]
 ) - {op.IDIV, op.LDIV, op.IREM, op.LREM}
 _ENDS_BLOCK = frozenset([*range(op.IFEQ, op.RETURN + 1), op.ATHROW, op.IFNULL, op.IFNONNULL, op.GOTO_W,
                          op.JSR_W])

@@ -86,8 +86,12 @@ def plan_method(method, strategy: str, abrupt: bool, allocations: bool, inclusiv
     wide = heads is not None or bool(elements)
     block_plan = None
     if strategy == "block":
+        # (the spanning tree leaves as many counters as the flow graph has independent cycles: past
+        # max_blocks the block layout is dropped below, and there is nothing to place)
+        few = max_blocks is None or found is None or \
+            sum(len(a | b) for a, b in zip(*found)) - len(blocks) + 1 <= max_blocks
         free, exits = _off_loop_counting(code, cf, blocks, found) if not abrupt and derive and heads is not None \
-            else ({}, frozenset())
+            and few else ({}, frozenset())
         block_plan = plan_block_counters(code, blocks, found, set(free), exits) if not abrupt else every_block(blocks)
         block_plan.derived = {b: free[b] for b in block_plan.counted if b in free}
         if max_blocks is not None and block_plan.counters > max_blocks:

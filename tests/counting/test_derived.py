@@ -24,11 +24,11 @@ from pytest_bytecount.counting.instrument import instrument
 # stepped by exactly one iinc of 1 or -1, entered only through the head, left only by branches, gotos and
 # falling through; every other counter the loop needs sits in a block that bumps a local by 1 once per pass.
 FREE = ["sumTo", "inside", "swapped", "netSteps", "breakNested", "nearMax", "decrementing", "countdown",
-        "twoInARow", "triangle", "eitherWay"]
+        "twoInARow", "triangle", "eitherWay", "caughtAround"]
 # Each of these holds a loop the rules refuse, and the loop needs a counter of its own:
 KEPT = {
     "writtenElsewhere": "the loop variable is stored to and bumped twice inside the loop",
-    "caughtAround": "a handler outside the loop catches from inside it",
+    "divideAround": "a handler outside the loop catches an instruction on its cycle",
     "overLongs": "a long loop variable: no int guard",
     "stepTwo": "a step of 2 may wrap",
     "leaving": "a switch leaves both loops",
