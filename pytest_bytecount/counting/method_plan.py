@@ -84,18 +84,8 @@ def plan_method(method, strategy: str, abrupt: bool, allocations: bool, inclusiv
     # instruction runs at most once, so an int never holds more than the method's instruction count.
     heads = loop_heads(found, len(blocks))
     wide = heads is not None or bool(elements)
-    block_plan = None
-    if strategy == "block":
-        # (the spanning tree leaves as many counters as the flow graph has independent cycles: past
-        # max_blocks the block layout is dropped below, and there is nothing to place)
-        few = max_blocks is None or found is None or \
-            sum(len(a | b) for a, b in zip(*found)) - len(blocks) + 1 <= max_blocks
-        free, exits = _off_loop_counting(code, cf, blocks, found) if not abrupt and derive and heads is not None \
-            and few else ({}, frozenset())
-        block_plan = plan_block_counters(code, blocks, found, set(free), exits) if not abrupt else every_block(blocks)
-        block_plan.derived = {b: free[b] for b in block_plan.counted if b in free}
-        if max_blocks is not None and block_plan.counters > max_blocks:
-            block_plan = None  # a huge method: fewer counters per instruction kind than per block
+    block_plan = _block_plan(code, cf, blocks, found, abrupt, derive and heads is not None, max_blocks) \
+        if strategy == "block" else None
     # A loop-free method with a few paths: one counter per path, one add per invocation (Ball-Larus)
     paths = plan_paths(code, blocks, found) if block_plan is not None and not abrupt and not wide else None
     cmap = CounterMap(MethodId(cf.name, method.name, method.descriptor), 0, sorted({i.mnemonic for i in insns}),
@@ -133,6 +123,21 @@ def plan_method(method, strategy: str, abrupt: bool, allocations: bool, inclusiv
     if cmap.has_lines:
         cmap.line_digests = line_digests(code, cp, keys, at)
     return plan
+
+
+def _block_plan(code, cf, blocks, found, abrupt: bool, derive: bool, max_blocks: Optional[int]) -> Optional[BlockPlan]:
+    """The counters per block (every block with ``abrupt``), or None past ``max_blocks`` counters. The
+    spanning tree leaves as many counters as the flow graph has independent cycles, so where that is
+    past ``max_blocks`` nothing is derived either (the layout is dropped anyway)."""
+    few = max_blocks is None or found is None or \
+        sum(len(a | b) for a, b in zip(*found)) - len(blocks) + 1 <= max_blocks
+    free, exits = _off_loop_counting(code, cf, blocks, found) if not abrupt and derive and few \
+        else ({}, frozenset())
+    block_plan = plan_block_counters(code, blocks, found, set(free), exits) if not abrupt else every_block(blocks)
+    block_plan.derived = {b: free[b] for b in block_plan.counted if b in free}
+    if max_blocks is not None and block_plan.counters > max_blocks:
+        return None  # a huge method: fewer counters per instruction kind than per block
+    return block_plan
 
 
 def _off_loop_counting(code, cf, blocks, found) -> tuple:
