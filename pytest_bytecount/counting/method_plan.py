@@ -129,18 +129,21 @@ def _block_plan(code, cf, blocks, found, abrupt: bool, derive: bool, max_blocks:
     """The counters per block (every block with ``abrupt``), or None past ``max_blocks`` counters. The
     spanning tree leaves as many counters as the flow graph has independent cycles, so where that is
     past ``max_blocks`` nothing is derived either (the layout is dropped anyway)."""
-    few = max_blocks is None or found is None or \
-        sum(len(a | b) for a, b in zip(*found)) - len(blocks) + 1 <= max_blocks
-    free, exits = _off_loop_counting(code, cf, blocks, found) if not abrupt and derive and few \
-        else ({}, frozenset())
-    block_plan = plan_block_counters(code, blocks, found, set(free), exits) if not abrupt else every_block(blocks)
-    block_plan.derived = {b: free[b] for b in block_plan.counted if b in free}
+    if abrupt:
+        block_plan = every_block(blocks)
+    else:
+        n = len(blocks)
+        few = max_blocks is None or found is None or sum(len(a | b) for a, b in zip(*found)) - n + 1 <= max_blocks
+        depth = None if found is None else loop_depths([{t for t in a | b if t < n} for a, b in zip(*found)], n)
+        free, exits = _off_loop_counting(code, cf, blocks, found, depth) if derive and few else ({}, frozenset())
+        block_plan = plan_block_counters(code, blocks, found, set(free), exits, depth)
+        block_plan.derived = {b: free[b] for b in block_plan.counted if b in free}
     if max_blocks is not None and block_plan.counters > max_blocks:
         return None  # a huge method: fewer counters per instruction kind than per block
     return block_plan
 
 
-def _off_loop_counting(code, cf, blocks, found) -> tuple:
+def _off_loop_counting(code, cf, blocks, found, depth: list) -> tuple:
     """(the blocks whose counts derive from a loop's own locals, :func:`~.derived.derivations`; the edges
     leaving a loop that may carry a counter): counting on a loop's way in and out rather than on its
     passes. Neither when some branch such code would sit behind cannot be simulated, for its trampoline's
@@ -150,7 +153,6 @@ def _off_loop_counting(code, cf, blocks, found) -> tuple:
     normal, exceptional = found
     n = len(blocks)
     labels = label_blocks(code, blocks)
-    depth = loop_depths([{t for t in a | b if t < n} for a, b in zip(normal, exceptional)], n)
     exits = frozenset((u, t) for u in range(n) for t in normal[u]
                       if t < n and depth[t] < depth[u] and t not in exceptional[u]
                       and edge_places(blocks, labels, u, t) is not None)

@@ -27,7 +27,7 @@ class BlockPlan:
         return len(self.counted) + len(self.edges)
 
 
-def plan_block_counters(code, blocks, found=..., free=frozenset(), exits=frozenset()) -> BlockPlan:
+def plan_block_counters(code, blocks, found=..., free=frozenset(), exits=frozenset(), depth=None) -> BlockPlan:
     """Count as few blocks as flow conservation allows (Knuth's spanning-tree method).
 
     In an invocation that completes normally, control runs a path from the entry to a return, so each
@@ -44,7 +44,8 @@ def plan_block_counters(code, blocks, found=..., free=frozenset(), exits=frozens
     ``free``: blocks whose count costs nothing in their loop (:mod:`.derived`); they join the tree last,
     so that as many of them as possible are the counted ones; then the entry block when no jump reaches
     it (its counter is the constant 1). ``exits``: flow edges (from block, to block) leaving a loop that
-    may carry a counter of their own (run once per visit of the loop, not once per pass).
+    may carry a counter of their own (run once per visit of the loop, not once per pass). ``depth``: the
+    blocks' :func:`~.flow.loop_depths`, when the caller has them.
     """
     n = len(blocks)
     every = every_block(blocks)
@@ -62,7 +63,8 @@ def plan_block_counters(code, blocks, found=..., free=frozenset(), exits=frozens
             flow[len(edges)] = (i, t)
             edges.append((n + i, exit_ if t == n else t))
     likely = block_likelihood(normal, n)
-    depth = loop_depths([{t for t in a | b if t < n} for a, b in zip(normal, exceptional)], n)
+    if depth is None:
+        depth = loop_depths([{t for t in a | b if t < n} for a, b in zip(normal, exceptional)], n)
     heat = {("block", i): (depth[i], likely[i]) for i in range(n)}
     if all(0 not in normal[i] | exceptional[i] for i in range(n)):
         heat[("block", 0)] = (-1,)  # counted if it can be: the entry block's counter is then the constant 1

@@ -62,18 +62,20 @@ def _oracle(classes: Path, cls: str, args: list, method: str) -> dict:
     return dict(counts)[method]
 
 
+def _scaled(first: dict, second: dict, steps: int) -> dict:
+    """One invocation's counts after ``steps`` steps, from the oracle's after 1 and after 2 (each step runs
+    the same instructions): first + (steps - 1) * (second - first)."""
+    assert first["invocations"] == second["invocations"] == 1
+    opcodes = {k: first["opcodes"].get(k, 0) + (steps - 1) * (n - first["opcodes"].get(k, 0))
+               for k, n in second["opcodes"].items()}
+    return {"invocations": 1, "opcodes": opcodes, "calls": {}, "total": sum(opcodes.values())}
+
+
 @pytest.mark.parametrize("strategy", ["block", "instruction"])
 def test_counts_stay_exact_past_two_to_the_32_in_one_invocation(limits_classes, tmp_path, strategy):
     c2 = _oracle(limits_classes, "limits.Spin", ["2"], SPIN)
     c3 = _oracle(limits_classes, "limits.Spin", ["3"], SPIN)
-    assert c2["invocations"] == c3["invocations"] == 1
-    expected = {
-        "invocations": 1,
-        "opcodes": {k: c2["opcodes"].get(k, 0) + (BIG - 2) * (c3["opcodes"][k] - c2["opcodes"].get(k, 0))
-                    for k in c3["opcodes"]},
-        "calls": {},
-    }
-    expected["total"] = sum(expected["opcodes"].values())
+    expected = _scaled(c2, c3, BIG - 1)  # step 1 is n = 2
     assert max(expected["opcodes"].values()) > 2 ** 32
     got = _ours(limits_classes, "limits.Spin#spin", "limits.Spin", [str(BIG)], strategy, tmp_path)[SPIN]
     assert {k: got[k] for k in ("invocations", "opcodes", "calls", "total")} == expected
@@ -88,14 +90,7 @@ def test_a_loop_counted_from_its_own_locals_stays_exact_at_two_to_the_32_passes(
     assert len(plan_method(method, "block", False, False, None, None, None).block_plan.derived) >= 2
     c1 = _oracle(limits_classes, "limits.Sweep", [str(INT_MAX - 2)], SWEEP)
     c2 = _oracle(limits_classes, "limits.Sweep", [str(INT_MAX - 4)], SWEEP)
-    pairs = 2 ** 31 - 1
-    expected = {
-        "invocations": 1,
-        "opcodes": {k: c1["opcodes"].get(k, 0) + (pairs - 1) * (c2["opcodes"][k] - c1["opcodes"].get(k, 0))
-                    for k in c2["opcodes"]},
-        "calls": {},
-    }
-    expected["total"] = sum(expected["opcodes"].values())
+    expected = _scaled(c1, c2, 2 ** 31 - 1)  # pass pairs from -INT_MAX up to INT_MAX
     assert expected["opcodes"]["iinc"] > 2 ** 32
     got = _ours(limits_classes, "limits.Sweep#sweep", "limits.Sweep", [str(-INT_MAX)], strategy, tmp_path)[SWEEP]
     assert {k: got[k] for k in ("invocations", "opcodes", "calls", "total")} == expected
