@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import Optional, Sequence
 
 from ..counting.runtime import RUNTIME_CLASS
+from . import signals
 
 
 class JvmError(RuntimeError):
@@ -168,13 +169,17 @@ class JvmSession:
         if jpype.isJVMStarted():
             self.adopted = RunningJvm.find()
             self._started = True
+            signals.owners.reclaim()
             return
         options = self.start_options()
         try:
-            jpype.startJVM(str(self.choice.libjvm), *options, classpath=self.classpath or None, convertStrings=False)
+            # interrupt=False: JPype passes SIGINT and SIGTERM on to Python instead of the JVM exiting (.signals)
+            jpype.startJVM(str(self.choice.libjvm), *options, classpath=self.classpath or None, convertStrings=False,
+                           interrupt=False)
         except Exception as e:  # JPype raises plain OSError/RuntimeError here
             raise JvmError(f"could not start {self.choice.describe()}: {e}") from e
         self._started = True
+        signals.owners.started(routed=True)
 
     @property
     def started(self) -> bool:

@@ -21,6 +21,17 @@ def baseline_key(item) -> str:
     return item.nodeid.split("::", 1)[1] if "::" in item.nodeid else item.name
 
 
+def _memo(f: Callable[[], bool]) -> Callable[[], bool]:
+    """``f``, called at most once."""
+    seen: list = []
+
+    def once() -> bool:
+        if not seen:
+            seen.append(f())
+        return seen[0]
+    return once
+
+
 def _remove(tests: dict, keys) -> bool:
     gone = [k for k in keys if k in tests]
     for k in gone:
@@ -37,8 +48,7 @@ class Baselines:
         self._updating = updating  # None, "all" or "new"
         self._files: dict = {}  # baseline path -> BaselineFile as first read
         self._views: dict = {}  # baseline path -> the BaselineFile this process last wrote
-        self.collected: dict = {}  # baseline path -> set of test keys collected
-        self.partial_modules: set = set()  # baseline paths of modules with deselected counted tests
+        self.counted_tests = False  # whether this process collected a marked test
         self.errors: list = []  # problems shown in red in the summary
         self.notes: list = []  # baseline files kept as .bak and re-recorded
         self.written: set = set()  # baseline files written this session
@@ -68,23 +78,7 @@ class Baselines:
 
     # --- which tests exist ----------------------------------------------------------------------------------
     def collect(self, items) -> None:
-        for item in items:
-            self.collected.setdefault(self.path(item), set()).add(baseline_key(item))
-
-    def collect_ids(self, ids) -> None:
-        """Test ids from an xdist worker's collection (the controller collects none itself)."""
-        root = Path(self._config.rootpath)
-        for nodeid in ids:
-            file_part, _, key = nodeid.partition("::")
-            if not key:
-                continue
-            path = self.path_for(root / file_part)
-            if path.exists():
-                self.collected.setdefault(path, set()).add(key)
-
-    def deselect(self, items) -> None:
-        for item in items:
-            self.partial_modules.add(self.path(item))
+        self.counted_tests = self.counted_tests or bool(items)
 
     # --- writing ----------------------------------------------------------------------------------------------
     def record(self, r: TestResult) -> bool:
@@ -128,10 +122,12 @@ class Baselines:
         return done.written
 
     # --- stale baselines, at the end of the session ---------------------------------------------------------
-    def find_stale(self, configured: Callable[[], bool]) -> None:
-        """``configured``: whether the project uses pytest-bytecount (no walk over its folders if not)."""
-        self.stale = self._stale_entries()
-        self.stale_files = self._stale_files(configured)
+    def find_stale(self, configured: Callable[[], bool], modules: dict) -> None:
+        """``configured``: whether the project uses pytest-bytecount (no walk over its folders if not);
+        ``modules``: ``{module path: [test keys]}`` of the modules collected in full (:mod:`.collection`)."""
+        in_use = _memo(lambda: self.counted_tests or configured())
+        self.stale = self._stale_entries(in_use, modules)
+        self.stale_files = self._stale_files(in_use)
 
     def remove_stale(self) -> None:
         for path, keys in self.stale.items():
@@ -143,31 +139,37 @@ class Baselines:
         option = self._config.option
         return is_full_run(self._config.args, option.keyword, option.markexpr)
 
-    def _stale_entries(self) -> dict:
-        """Baseline entries whose tests no longer exist, only for modules collected in full."""
+    def _stale_entries(self, in_use: Callable[[], bool], modules: dict) -> dict:
+        """Baseline entries whose tests are proven gone: missing from a module collected in full. A test a
+        narrowed run left out (``-k``, ``--lf``, a plugin, ...) is still in its module's collection."""
         stale = {}
-        if not self._full_run():
-            return stale
-        for path, keys in self.collected.items():
-            if path in self.partial_modules:
+        try:
+            if not modules or not in_use():
+                return stale
+            paths = {module: self.path_for(Path(module)) for module in modules}
+        except pytest.UsageError:
+            return stale  # the settings' problem is reported where they were needed
+        for module, keys in sorted(modules.items()):
+            path = paths[module]
+            if not path.is_file():
                 continue
             try:
                 b = BaselineFile.load(path)  # as it is now, with this session's updates
             except BaselineError:
                 continue
-            gone = sorted(set(b.tests) - keys)
+            gone = sorted(set(b.tests) - set(keys))
             if gone:
                 stale[path] = gone
         return stale
 
-    def _stale_files(self, configured: Callable[[], bool]) -> list:
+    def _stale_files(self, in_use: Callable[[], bool]) -> list:
         """Baseline files of test modules deleted from disk, on a full run, in the directories it covers.
         Found from the filesystem and the run's paths, which the xdist controller has too."""
         config = self._config
         if not self._full_run():
             return []
         try:
-            if not (self.collected or configured()):
+            if not in_use():
                 return []  # a project that does not use the plugin: no walk over its folders
             baseline_dir = self._settings().baseline_dir
         except pytest.UsageError:

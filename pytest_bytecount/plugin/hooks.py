@@ -12,7 +12,7 @@ import pytest
 
 from ..jvm.session import JvmError
 from .markers import MARKER_HELP
-from .session import BytecountSession
+from .session import WORKER_MODULES, BytecountSession
 
 session_key = pytest.StashKey[BytecountSession]()
 
@@ -54,6 +54,9 @@ def pytest_configure(config) -> None:
     session = config.stash[session_key] = BytecountSession(config)
     config.pluginmanager.register(SessionHooks(session), "bytecount-plugin")
     config.pluginmanager.register(ScalingHooks(session), "bytecount-scaling")
+    # after every pytest_unconfigure, faulthandler's included, which hands the fault signals back to the
+    # handlers from before pytest: a JVM still running (an application's) gets its own back
+    config.add_cleanup(session.guard_signals)
 
 
 def start_jvm(config, options: list, classpath: list) -> str:
@@ -89,6 +92,15 @@ class SessionHooks:
     def __init__(self, session: BytecountSession):
         self.session = session
 
+    def pytest_sessionstart(self, session) -> None:
+        """After every pytest_configure, faulthandler's included (a conftest may have started the JVM before)."""
+        self.session.guard_signals()
+
+    @pytest.hookimpl(tryfirst=True)
+    def pytest_runtest_setup(self, item) -> None:
+        """An application may start its JVM in any test or fixture."""
+        self.session.guard_signals()
+
     def pytest_report_header(self, config) -> Optional[list]:
         return self.session.report_header()
 
@@ -98,13 +110,17 @@ class SessionHooks:
     def pytest_collection_finish(self, session) -> None:
         self.session.collection_finished(session.items)
 
-    @pytest.hookimpl(optionalhook=True)
-    def pytest_xdist_node_collection_finished(self, node, ids) -> None:
-        """Under xdist only workers collect; the controller learns the test ids here, for stale entries."""
-        self.session.baselines.collect_ids(ids)
+    @pytest.hookimpl(hookwrapper=True, trylast=True)
+    def pytest_make_collect_report(self, collector):
+        """The innermost wrapper: what the collector returned before any plugin narrowed it (``--lf``)."""
+        outcome = yield
+        if outcome.excinfo is None:
+            self.session.collector_reported(collector, outcome.get_result())
 
-    def pytest_deselected(self, items) -> None:
-        self.session.deselected(items)
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node, error) -> None:
+        """Under xdist only workers collect; each sends the modules it collected in full, for stale entries."""
+        self.session.worker_modules(getattr(node, "workeroutput", {}).get(WORKER_MODULES, {}))
 
     @pytest.hookimpl(trylast=True)
     def pytest_runtest_call(self, item) -> None:

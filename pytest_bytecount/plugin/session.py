@@ -22,7 +22,9 @@ from ..regression.scaling import ScalingError, check_stored, compare_scaling, re
 from ..regression.status import FAILING, VERDICTS, worse
 from ..regression.weights import WeightsError, WeightTable, load_weights
 from .baselines import Baselines, baseline_key
+from ..jvm import signals
 from ..jvm.session import jvm_running
+from .collection import FullCollection
 from .config import (ConfigError, Settings, configured_classpath, found_build_layout, load_settings,
                      nothing_configured, options_given)
 from .fixture import BytecountFixture
@@ -33,6 +35,7 @@ from .summary import Summary, markdown
 _fixture_key = pytest.StashKey[BytecountFixture]()
 _determinism_key = pytest.StashKey[DeterminismCheck]()
 _result_key = pytest.StashKey[TestResult]()  # the result of the test's call, while its verdicts are made
+WORKER_MODULES = "bytecount_modules"  # in an xdist worker's workeroutput: the modules it collected in full
 
 
 def _mode(mode: Optional[str]) -> str:
@@ -89,6 +92,7 @@ class BytecountSession:
         json_out = opt.bytecount_json
         self._results_file = ResultsFile(Path(json_out)) if json_out and not self.is_worker else None
         self.bad_markers = False
+        self.collection = FullCollection()
         self.html_report: Optional[Path] = None  # where the HTML report was written, at the end
 
     # --- configuration, lazily: a run without marked tests never touches Java ----------------------
@@ -168,9 +172,13 @@ class BytecountSession:
                 raise
             self.java.unusable = str(e)
 
-    def deselected(self, items) -> None:
-        """A module with a deselected counted test was not collected in full: its stale entries are unknown."""
-        self.baselines.deselect([item for item in items if is_marked(item)])
+    def collector_reported(self, collector, report) -> None:
+        """A collector's own report, before any narrowing: which modules were collected in full."""
+        self.collection.seen(collector, report)
+
+    def worker_modules(self, modules: dict) -> None:
+        """The modules an xdist worker collected in full (the controller collects nothing itself)."""
+        self.collection.add(modules)
 
     # --- running --------------------------------------------------------------------------------------------
     def open_fixture(self, node) -> BytecountFixture:
@@ -349,8 +357,9 @@ class BytecountSession:
     # --- the end --------------------------------------------------------------------------------------------
     def finish(self) -> None:
         if self.is_worker:
+            self.config.workeroutput[WORKER_MODULES] = self.collection.modules()
             return
-        self.baselines.find_stale(self.configured)
+        self.baselines.find_stale(self.configured, self.collection.modules())
         if self.update == "all":
             self.baselines.remove_stale()
         if self._results_file is not None:
@@ -402,6 +411,12 @@ class BytecountSession:
         """The paths this run was given on the command line (none when pytest used its testpaths)."""
         args = self.config.invocation_params.args
         return tuple(a for a in self.config.args if a in args and not a.startswith("-"))
+
+    def guard_signals(self) -> None:
+        """With a JVM in the process, whoever started it: the JVM handles its faults and Python its
+        interrupts (:mod:`~pytest_bytecount.jvm.signals`)."""
+        if jvm_running():
+            signals.owners.reclaim()
 
     def close(self) -> None:
         if self._results_file is not None:
