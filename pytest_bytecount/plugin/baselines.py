@@ -14,6 +14,7 @@ from ..regression.results import TestResult
 from ..regression.scaling import baseline_entry
 from ..regression.stale import Prune, is_full_run, remove as remove_stale_file, run_directories, stale_files
 from .config import Settings
+from .project_cache import project_cache
 
 
 def baseline_key(item) -> str:
@@ -49,8 +50,10 @@ class Baselines:
         self._files: dict = {}  # baseline path -> BaselineFile as first read
         self._views: dict = {}  # baseline path -> the BaselineFile this process last wrote
         self.counted_tests = False  # whether this process collected a marked test
-        self.errors: list = []  # problems shown in red in the summary
-        self.notes: list = []  # baseline files kept as .bak and re-recorded
+        self.notes: list = []  # unreadable baseline files replaced, and where their copies went
+        self.unwritten: dict = {}  # baseline path -> why it could not be written (the first OS error)
+        self.lost: dict = {}  # baseline path -> keys of the tests whose entries were not written
+        self.unremoved: dict = {}  # baseline path -> stale keys that could not be removed
         self.written: set = set()  # baseline files written this session
         self.stale: dict = {}  # baseline path -> keys of tests that no longer exist (full runs only)
         self.stale_files: list = []  # stale.StaleFile: baseline files of deleted test modules
@@ -81,8 +84,9 @@ class Baselines:
         self.counted_tests = self.counted_tests or bool(items)
 
     # --- writing ----------------------------------------------------------------------------------------------
-    def record(self, r: TestResult) -> bool:
-        """Write the test's baseline entry (only the methods that ran); whether it was written."""
+    def record(self, r: TestResult) -> Optional[bool]:
+        """Write the test's baseline entry (only the methods that ran): whether the file changed, or None when
+        it could not be written (:attr:`unwritten` says why, :attr:`lost` names the test)."""
         path, key = Path(r.baseline), r.key
         entry = {"jvm": r.jvm, "plugin": r.plugin, "methods": that_ran(r.counts)}
         if r.mode is not None:
@@ -102,24 +106,31 @@ class Baselines:
             b.tests[key] = entry
             return True
 
-        return self._update(path, change)
+        written = self._update(path, change)
+        if written is None:
+            self.lost.setdefault(path, []).append(key)
+        return written
 
-    def _update(self, path: Path, change) -> bool:
-        """Apply ``change`` to the baseline file under its folder's lock; whether the file was written."""
+    def _update(self, path: Path, change) -> Optional[bool]:
+        """Apply ``change`` to the baseline file under its folder's lock: whether the file was written, or
+        None when it could not be (the error is kept in :attr:`unwritten`)."""
         try:
-            done = update(path, change, self._views.get(path), replace_unreadable=True)
+            done = update(path, change, self._views.get(path), replace_unreadable=True, keep_copy_in=self._copies)
         except (BaselineError, OSError) as e:
-            message = f"not updated: {e}"
-            if message not in self.errors:
-                self.errors.append(message)
-            return False
+            self.unwritten.setdefault(path, str(e))
+            return None
         self._views[path] = done.baseline
         if done.written:
             self.written.add(path)
         if done.backup is not None:
-            self.notes.append(f"{path} could not be read ({done.replaced_error}); it was kept as "
-                              f"{done.backup} and re-recorded")
+            self.notes.append(f"{path} could not be read ({done.replaced_error.problem}); it was replaced, and a copy of "
+                              f"it is in {done.backup}")
         return done.written
+
+    def _copies(self) -> Path:
+        """Where the copy of an unreadable baseline goes before it is replaced: the project's cache folder,
+        which version control ignores (never beside the baselines)."""
+        return project_cache(self._settings().root) / "replaced"
 
     # --- stale baselines, at the end of the session ---------------------------------------------------------
     def find_stale(self, configured: Callable[[], bool], modules: dict) -> None:
@@ -131,7 +142,8 @@ class Baselines:
 
     def remove_stale(self) -> None:
         for path, keys in self.stale.items():
-            self._update(path, lambda b, keys=keys: _remove(b.tests, keys))
+            if self._update(path, lambda b, keys=keys: _remove(b.tests, keys)) is None:
+                self.unremoved[path] = keys
         for stale in self.stale_files:
             self._remove_stale_file(stale)
 
@@ -183,7 +195,7 @@ class Baselines:
             # the default layout's bytecount/ folder goes with its last file; a baseline-dir tree stays
             removed = remove_stale_file(stale, remove_empty_folder=self._settings().baseline_dir is None)
         except OSError as e:
-            self.errors.append(f"stale baseline file {stale.baseline} could not be removed ({e}); remove it by hand")
+            self.unwritten.setdefault(stale.baseline, f"the stale file could not be removed: {e}")
             return
         if removed:
             self.removed_files.add(stale.baseline)

@@ -110,12 +110,12 @@ class SessionHooks:
     def pytest_collection_finish(self, session) -> None:
         self.session.collection_finished(session.items)
 
-    @pytest.hookimpl(hookwrapper=True, trylast=True)
+    @pytest.hookimpl(wrapper=True, trylast=True)
     def pytest_make_collect_report(self, collector):
         """The innermost wrapper: what the collector returned before any plugin narrowed it (``--lf``)."""
-        outcome = yield
-        if outcome.excinfo is None:
-            self.session.collector_reported(collector, outcome.get_result())
+        report = yield
+        self.session.collector_reported(collector, report)
+        return report
 
     @pytest.hookimpl(optionalhook=True)
     def pytest_testnodedown(self, node, error) -> None:
@@ -127,16 +127,18 @@ class SessionHooks:
         """--bytecount-check-determinism: runs after the test function passed (trylast: after pytest's own)."""
         self.session.second_run(item)
 
-    @pytest.hookimpl(hookwrapper=True)
+    @pytest.hookimpl(wrapper=True)  # new-style: a Ctrl-C that lands here ends the run without a plugin warning
     def pytest_runtest_makereport(self, item, call):
-        outcome = yield
-        self.session.judge(item, call.when, outcome.get_result())
+        report = yield
+        self.session.judge(item, call.when, report)
+        return report
 
+    @pytest.hookimpl(tryfirst=True)  # before pytest's own reporting: a baseline not written fails its test
     def pytest_runtest_logreport(self, report) -> None:
         self.session.log_report(report)
 
     def pytest_sessionfinish(self, session, exitstatus) -> None:
-        self.session.finish()
+        self.session.finish(session, exitstatus)
 
     def pytest_terminal_summary(self, terminalreporter, exitstatus, config) -> None:
         summary = self.session.summary()
@@ -158,7 +160,8 @@ class ScalingHooks:
     def __init__(self, session: BytecountSession):
         self.session = session
 
-    @pytest.hookimpl(hookwrapper=True, tryfirst=True)
+    @pytest.hookimpl(wrapper=True, tryfirst=True)
     def pytest_runtest_makereport(self, item, call):
-        outcome = yield
-        self.session.judge_scaling(item, call.when, outcome.get_result())
+        report = yield
+        self.session.judge_scaling(item, call.when, report)
+        return report

@@ -30,12 +30,17 @@ from .config import (ConfigError, Settings, configured_classpath, found_build_la
 from .fixture import BytecountFixture
 from .java import JavaContext
 from .markers import NO_WEIGHTS, BytecountMarker, is_marked, marker_problems, unmarked
-from .summary import Summary, markdown
+from .summary import Summary, Unwritten, markdown
 
 _fixture_key = pytest.StashKey[BytecountFixture]()
 _determinism_key = pytest.StashKey[DeterminismCheck]()
 _result_key = pytest.StashKey[TestResult]()  # the result of the test's call, while its verdicts are made
 WORKER_MODULES = "bytecount_modules"  # in an xdist worker's workeroutput: the modules it collected in full
+NOT_WRITTEN = "not written"  # the key in pytest's statistics of the files that could not be written
+
+
+class NotWritten:
+    """One file that could not be written, in pytest's statistics (its last line counts them)."""
 
 
 def _mode(mode: Optional[str]) -> str:
@@ -93,6 +98,9 @@ class BytecountSession:
         self._results_file = ResultsFile(Path(json_out)) if json_out and not self.is_worker else None
         self.bad_markers = False
         self.collection = FullCollection()
+        self.interrupted = False  # the session ended by Ctrl-C, SIGTERM or a collection error
+        self.lost_tests: dict = {}  # baseline path -> node ids of the tests whose entries could not be written
+        self.unwritten_files: dict = {}  # results file, HTML report ... -> why it could not be written
         self.html_report: Optional[Path] = None  # where the HTML report was written, at the end
 
     # --- configuration, lazily: a run without marked tests never touches Java ----------------------
@@ -266,7 +274,7 @@ class BytecountSession:
         except BaselineError as e:
             if not self.update:
                 return _fail(report, result, "error", f"bytecount: {e}")
-            stored, stored_mode = None, result.mode  # re-recorded: the unreadable file is kept as .bak
+            stored, stored_mode = None, result.mode  # re-recorded: a copy of the unreadable file goes to the cache
         if stored is not None and self._weights is not None:
             stored = self._weights.with_costs(stored)  # from the stored counts: a new table never stales baselines
         tolerances = parse_tolerances(marker.tolerance, self._default_tolerances)
@@ -343,36 +351,82 @@ class BytecountSession:
 
     def log_report(self, report) -> None:
         """Each result is saved as soon as its test ends (by the controller, under xdist): a crash of the
-        JVM, which takes the process with it, loses nothing of the tests that finished before it."""
+        JVM, which takes the process with it, loses nothing of the tests that finished before it. Runs
+        before pytest's own reporting, so a baseline that could not be written fails its test."""
         result = _carried(report)
         if result is None or report.when not in ("setup", "call") or self.is_worker:
             return
         result = replace(result, test_outcome=report.outcome)
-        if self.update and report.outcome == "passed" and report.when == "call" and self.baselines.record(result):
-            result.status = "recorded"  # a failing test's counts are never a baseline
+        if self.update and report.outcome == "passed" and report.when == "call":
+            written = self.baselines.record(result)  # a failing test's counts are never a baseline
+            if written is None:
+                self._not_recorded(report, result)
+            elif written:
+                result.status = "recorded"
         self.results[report.nodeid] = result
         if self._results_file is not None:
-            self._results_file.add(report.nodeid, result)
+            try:
+                self._results_file.add(report.nodeid, result)
+            except OSError as e:
+                self._results_file_failed(e)
+
+    def _not_recorded(self, report, result: TestResult) -> None:
+        """The test's baseline could not be written: the test fails, and the summary names the file."""
+        path = Path(result.baseline)
+        text = (f"bytecount: the baseline of {result.key} could not be written to {path}: "
+                f"{self.baselines.unwritten[path]}\nNothing was recorded for this test: make the folder writable "
+                f"(or free some space) and run the update again.")
+        result.status, result.message, result.test_outcome = "unwritten", text, "failed"
+        report.outcome, report.longrepr = "failed", text
+        self.lost_tests.setdefault(path, []).append(report.nodeid)
+
+    def _results_file_failed(self, error: OSError) -> None:
+        self.unwritten_files[str(self._results_file.path)] = f"{error} (--bytecount-json)"
+        self._results_file.close()
+        self._results_file = None
 
     # --- the end --------------------------------------------------------------------------------------------
-    def finish(self) -> None:
+    def finish(self, session, exitstatus: int) -> None:
+        """Stale baselines, the results file, the HTML report, the job summary. A file that could not be
+        written fails the run (exit status 1 where it would be 0), like a test that failed."""
         if self.is_worker:
             self.config.workeroutput[WORKER_MODULES] = self.collection.modules()
             return
+        self.interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
         self.baselines.find_stale(self.configured, self.collection.modules())
-        if self.update == "all":
+        if self.update == "all" and not self.interrupted:  # an interrupted run removes nothing
             self.baselines.remove_stale()
         if self._results_file is not None:
-            self._results_file.finish(self.results)
-        html_dir = self._html_dir()
-        if html_dir is not None:
-            from ..regression.report_html import write_report
-
-            self.html_report = write_report(as_json(self.results), html_dir, self.java.source_lines().file_lines)
+            try:
+                self._results_file.finish(self.results)
+            except OSError as e:
+                self._results_file_failed(e)
+        self._write_html()
         summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
         if summary_file and self.results:
-            with open(summary_file, "a", encoding="utf-8") as f:
-                f.write(markdown(self.results))
+            try:
+                with open(summary_file, "a", encoding="utf-8") as f:
+                    f.write(markdown(self.results))
+            except OSError as e:
+                self.unwritten_files[summary_file] = f"{e} ($GITHUB_STEP_SUMMARY)"
+        failed = len(self.baselines.unwritten) + len(self.unwritten_files)
+        if failed:
+            if session.exitstatus == pytest.ExitCode.OK:
+                session.exitstatus = pytest.ExitCode.TESTS_FAILED
+            reporter = self.config.pluginmanager.get_plugin("terminalreporter")
+            if reporter is not None:  # pytest's last line counts them too: "3 passed, 1 not written"
+                reporter.stats.setdefault(NOT_WRITTEN, []).extend(NotWritten() for _ in range(failed))
+
+    def _write_html(self) -> None:
+        html_dir = self._html_dir()
+        if html_dir is None:
+            return
+        from ..regression.report_html import write_report
+
+        try:
+            self.html_report = write_report(as_json(self.results), html_dir, self.java.source_lines().file_lines)
+        except OSError as e:
+            self.unwritten_files[str(html_dir / "index.html")] = f"{e} (the HTML report)"
 
     def _html_dir(self) -> Optional[Path]:
         if self.config.option.bytecount_html:
@@ -386,16 +440,23 @@ class BytecountSession:
         """The ``bytecount`` section of the terminal summary; None when there is nothing to say."""
         b = self.baselines
         late = self.java.adopted_after_header()  # the header could not say it: the JVM started later
-        if self.is_worker or not (self.results or b.stale or b.stale_files or self.java.refused
-                                  or b.errors or b.notes or late):
+        if self.is_worker or not (self.results or b.stale or b.stale_files or self.java.refused or b.unwritten
+                                  or self.unwritten_files or b.notes or late):
             return None
         stale = {self._shown(path): keys for path, keys in b.stale.items()}
+        removed = self.update == "all" and not self.interrupted
         files = {self._shown(f.baseline): self._shown(f.module) for f in b.stale_files
-                 if self.update != "all" or f.baseline in b.removed_files}
+                 if not removed or f.baseline in b.removed_files}
+        unwritten = tuple(
+            Unwritten(self._shown(path), error, tuple(sorted(self.lost_tests.get(path, ()))),
+                      tuple(b.unremoved.get(path, ())))
+            for path, error in sorted(b.unwritten.items())) + tuple(
+            Unwritten(self._shown(path), error) for path, error in sorted(self.unwritten_files.items()))
         return Summary({n: r.status for n, r in self.results.items()}, stale, files, updating=self.update,
                        run_args=self._run_paths(),
                        weights=tuple(sorted({r.weights for r in self.results.values() if r.weights is not None})),
-                       errors=tuple(b.errors), notes=tuple(b.notes) + tuple(late), refused=tuple(sorted(self.java.refused)),
+                       unwritten=unwritten, interrupted=self.interrupted,
+                       notes=tuple(b.notes) + tuple(late), refused=tuple(sorted(self.java.refused)),
                        hints=tuple(sorted({h for r in self.results.values() for h in r.hints})),
                        written=tuple(str(p) for p in sorted(b.written)),
                        html_report=None if self.html_report is None else str(self.html_report))

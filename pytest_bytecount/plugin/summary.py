@@ -20,6 +20,25 @@ def accept_command(nodeids: list, update: str = "--bytecount-update", limit: int
     return "pytest " + " ".join(shlex.quote(t) for t in targets) + f" {update}"
 
 
+@dataclass(frozen=True)
+class Unwritten:
+    """A file the session could not write (or a stale file it could not remove)."""
+
+    path: str
+    error: str
+    lost: tuple = ()  # node ids of the tests whose baseline entries were not written to it
+    unremoved: tuple = ()  # its stale entries that were not removed
+
+    def lines(self) -> list:
+        out = [f"bytecount: could not write {self.path}: {self.error}"]
+        if self.lost:
+            shown = ", ".join(self.lost[:SHOWN]) + (f" and {len(self.lost) - SHOWN} more" if len(self.lost) > SHOWN else "")
+            out.append(f"  the baselines of these tests were not written: {shown}")
+        if self.unremoved:
+            out.append(f"  stale entries not removed: {', '.join(self.unremoved[:SHOWN])}")
+        return out
+
+
 @dataclass
 class Summary:
     """What the ``bytecount`` section of the terminal summary says."""
@@ -30,8 +49,9 @@ class Summary:
     updating: Optional[str] = None  # None, "all" or "new"
     run_args: tuple = ()  # the paths this run was given, for the command that removes stale baselines
     weights: tuple = ()  # the cost weight tables the results were weighed with
-    errors: tuple = ()  # problems, shown in red
-    notes: tuple = ()  # what was repaired on the way (an unreadable baseline kept as .bak), in yellow
+    unwritten: tuple = ()  # Unwritten: files that could not be written, shown in red (the run fails)
+    interrupted: bool = False  # the session was interrupted (Ctrl-C, SIGTERM, a collection error)
+    notes: tuple = ()  # what was repaired on the way (an unreadable baseline replaced), in yellow
     refused: tuple = ()  # methods left uncounted, and why
     hints: tuple = ()  # lines that may explain counts (nested classes a class pattern left out ran)
     written: tuple = ()  # baseline files written
@@ -75,14 +95,24 @@ class Summary:
             ("not-run", "not run: a target never ran, so nothing is guarded", None),
             ("nondeterministic", "nondeterministic: counts differ between two runs", None),
             ("unchecked", "determinism unchecked", None),
+            ("unwritten", "not written: the baseline file could not be written", None),
         )
         for status, title, verb in groups:
             ids = self._ids(status)
             if ids:
                 out += self._group(title, ids, f"{verb}: {accept_command(ids)}" if verb else None)
+        if self.interrupted and self.updating:
+            recorded = self._ids("recorded")
+            if recorded:
+                out += self._group("interrupted: the baselines written before the interruption", recorded, None)
+                out.append("  every other baseline is as it was before this run")
+            else:
+                out.append("interrupted: no baseline was written before the interruption; every baseline is as it "
+                           "was before this run")
         if self.stale:
-            removed = self.updating == "all"
-            out.append(f"stale baselines ({self.stale}){', removed' if removed else ''}:")
+            removed = self.updating == "all" and not self.interrupted
+            kept = ", not removed: the run was interrupted" if self.updating == "all" and self.interrupted else ""
+            out.append(f"stale baselines ({self.stale}){', removed' if removed else kept}:")
             for path, keys in sorted(self.stale_entries.items()):
                 shown = ", ".join(keys[:SHOWN]) + (f" and {len(keys) - SHOWN} more" if len(keys) > SHOWN else "")
                 out.append(f"  {path}: {shown} (no such test)")
@@ -90,7 +120,7 @@ class Summary:
                 out.append(f"  {path}: its test module {module} no longer exists"
                            + ("" if removed else " (if it moved, move this file with it)"))
             if not removed:
-                args = " ".join(shlex.quote(a) for a in self.run_args)
+                args = " ".join(shlex.quote(a) for a in self.run_args)  # a later, whole run removes them
                 out.append(f"  to remove them: pytest {args + ' ' if args else ''}--bytecount-update")
         return out
 
@@ -100,7 +130,7 @@ class Summary:
         out = [(line, None) for line in self.lines()]
         if self.weights:
             out.append((f"cost weights: {'; '.join(self.weights)}", None))
-        out += [(f"bytecount: {message}", "red") for message in self.errors]
+        out += [(line, "red") for file in self.unwritten for line in file.lines()]
         out += [(f"bytecount: {message}", "yellow") for message in self.notes]
         out += [(f"not counted: {message}", None) for message in self.refused]
         out += [(hint, "yellow") for hint in self.hints]

@@ -14,7 +14,8 @@
 Keys are sorted and indented, one count a line, so a change is a small diff. A file is data only (JSON,
 never executed) and is checked whole on reading: a file that does not parse, misses a key, holds a
 negative or non-integer count, or was written by a newer format is an error naming the file and the key,
-and it is never overwritten, except by an explicit update, which first copies it to ``<name>.bak``.
+and it is never overwritten, except by an explicit update, which first puts a copy of it in a folder the
+caller names (the plugin's is in its cache folder, which version control ignores), never beside it.
 
 Writing (:func:`update`):
 - Under an exclusive ``flock`` of the baseline folder itself (no lock file is left behind), the file is
@@ -52,11 +53,17 @@ _TMP_SUFFIX = ".tmp"
 
 
 class BaselineError(ValueError):
-    """A baseline file that cannot be read or written."""
+    """A baseline file that cannot be read or written. ``problem``: what is wrong, without the advice the
+    message adds (for the note of an update that replaced the file)."""
 
-    def __init__(self, path: Path, message: str):
+    def __init__(self, path: Path, message: str, problem: Optional[str] = None):
         self.path = Path(path)
+        self.problem = problem or message
         super().__init__(message)
+
+
+REPLACED_COPIES = ".bytecount-cache/replaced/"  # where an update keeps a copy of the file it replaces (plugin)
+_RERECORD = f"re-record it with --bytecount-update (which keeps a copy of the current file in {REPLACED_COPIES})"
 
 
 class NewerFormatError(BaselineError):
@@ -80,8 +87,8 @@ def _check(path: Path, data) -> dict:
     """The ``tests`` table of a parsed baseline file, or :class:`BaselineError` naming the bad key."""
 
     def bad(where: str, problem: str) -> BaselineError:
-        return BaselineError(path, f"baseline file {path}: {where} {problem}; fix it by hand, or re-record it with "
-                                   f"--bytecount-update (which keeps the current file as {path.name}.bak)")
+        text = f"baseline file {path}: {where} {problem}"
+        return BaselineError(path, f"{text}; fix it by hand, or {_RERECORD}", text)
 
     if not isinstance(data, dict):
         raise bad("the top level", "must be an object with 'format' and 'tests'")
@@ -94,7 +101,8 @@ def _check(path: Path, data) -> dict:
         raise NewerFormatError(path, f"baseline file {path} has format {version}, written by a newer "
                                      f"pytest-bytecount; this one reads format {FORMAT}. Upgrade pytest-bytecount "
                                      f"(the file is left as it is; --bytecount-update would rewrite it in format "
-                                     f"{FORMAT}, keeping the current file as {path.name}.bak)")
+                                     f"{FORMAT}, keeping a copy of the current file in {REPLACED_COPIES})",
+                               f"baseline file {path} has format {version}, written by a newer pytest-bytecount")
     if version < 1:
         raise bad("'format'", f"is {version}; formats start at 1")
     if "tests" not in data:
@@ -170,9 +178,8 @@ class BaselineFile:
         try:
             data = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as e:
-            raise BaselineError(path, f"baseline file {path} is not valid JSON ({e}); fix it by hand, or re-record "
-                                      f"it with --bytecount-update (which keeps the current file as "
-                                      f"{path.name}.bak)") from None
+            text = f"baseline file {path} is not valid JSON ({e})"
+            raise BaselineError(path, f"{text}; fix it by hand, or {_RERECORD}", text) from None
         return cls(path, _check(path, data), True, raw)
 
     def mode(self, test_key: str) -> Optional[str]:
@@ -304,11 +311,12 @@ def _remove_orphans(folder: Path) -> None:
             pass
 
 
-def _backup_path(path: Path) -> Path:
-    candidate = path.with_name(path.name + ".bak")
+def _copy_path(path: Path, folder: Path) -> Path:
+    """A free name in ``folder`` for a copy of ``path``: its name, then ``<name>.1``, ``<name>.2``, ..."""
+    candidate = folder / path.name
     n = 1
     while candidate.exists():
-        candidate = path.with_name(f"{path.name}.bak.{n}")
+        candidate = folder / f"{path.name}.{n}"
         n += 1
     return candidate
 
@@ -322,14 +330,14 @@ class Update:
 
 
 def update(path: Path, change: Callable[[BaselineFile], bool], previous: Optional[BaselineFile] = None,
-           replace_unreadable: bool = False) -> Update:
+           replace_unreadable: bool = False, keep_copy_in: Optional[Callable[[], Path]] = None) -> Update:
     """Apply ``change`` (returns whether it changed anything) to the file as it is on disk now, under the
     folder lock, and write the result if it changed.
 
     ``previous`` is a view this process read or wrote before; it is reused when the file still holds
     exactly its bytes, so a series of updates does not re-parse the file each time. An unreadable file
-    raises :class:`BaselineError`, unless ``replace_unreadable``: then it is copied to ``<name>.bak``
-    and replaced.
+    raises :class:`BaselineError`, unless ``replace_unreadable``: then it is copied into the folder
+    ``keep_copy_in()`` gives (when given) and replaced.
     """
     path = Path(path)
     with folder_lock(path.parent):
@@ -351,10 +359,14 @@ def update(path: Path, change: Callable[[BaselineFile], bool], previous: Optiona
             except BaselineError as e:
                 if not replace_unreadable:
                     raise
-                backup, replaced = _backup_path(path), e
-                shutil.copy2(path, backup)
+                replaced = e
+                if keep_copy_in is not None:
+                    folder = keep_copy_in()
+                    folder.mkdir(parents=True, exist_ok=True)
+                    backup = _copy_path(path, folder)
+                    shutil.copy2(path, backup)
                 current = BaselineFile(path, exists=True)
-        written = change(current) or backup is not None
+        written = change(current) or replaced is not None
         if written:
             current.save()
         return Update(current, written, backup, replaced)

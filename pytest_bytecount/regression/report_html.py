@@ -48,7 +48,7 @@ code, .mono { font-family: ui-monospace, monospace; font-size: 12.5px; }
 .summary .nonzero[data-status=new] .n { color: #c77c02; }
 .status { display: inline-block; border-radius: 4px; padding: 0 .4em; font-size: 12px; font-weight: 600; color: #fff; background: #7b8794; }
 .status-passed, .status-same, .status-recorded { background: #27864a; } .status-regressed { background: #c0392b; }
-.status-not-run, .status-nondeterministic, .status-failed, .status-error { background: #c0392b; }
+.status-not-run, .status-nondeterministic, .status-failed, .status-error, .status-unwritten { background: #c0392b; }
 .status-improved { background: #2b6cb0; } .status-changed, .status-new { background: #c77c02; }
 p.tripped { font-weight: 600; } p.tripped.regressed { color: #c0392b; } p.tripped.improved { color: #2b6cb0; }
 table { border-collapse: collapse; width: 100%; margin: .5em 0; }

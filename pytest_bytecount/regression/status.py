@@ -10,7 +10,7 @@ from __future__ import annotations
 # the test passed
 PASSING = ("passed", "improved", "recorded")
 # the test failed because of its counts, or was not judged
-FAILING = ("regressed", "changed", "new", "not-run", "nondeterministic", "unchecked", "failed", "error")
+FAILING = ("regressed", "changed", "new", "not-run", "nondeterministic", "unchecked", "failed", "error", "unwritten")
 STATUSES = PASSING + FAILING + ("skipped",)
 
 # the verdicts of a comparison with the baseline (counts, or a complexity check), mildest first: a test
@@ -29,6 +29,7 @@ MEANING = {
     "unchecked": "the determinism check could not run",
     "failed": "the test itself failed, so its counts were not judged",
     "error": "the counts could not be read or judged",
+    "unwritten": "its baseline could not be written (--bytecount-update), so the test fails",
     "skipped": "the test was skipped",
 }
 

@@ -174,13 +174,18 @@ def test_corrupt_or_newer_baselines_fail_their_test_and_are_only_replaced_by_an_
 
     result = run(pytester, "--bytecount-update")
     result.assert_outcomes(passed=len(CORRUPTIONS) + 1)
+    copies = pytester.path / ".bytecount-cache" / "replaced"  # ignored by version control, never beside them
+    assert sorted(p.name for p in folder.iterdir()) == sorted([f"{name}.json" for name in CORRUPTIONS]
+                                                               + ["test_fine.json"])
+    out = result.stdout.str()
     for name, (text, _) in CORRUPTIONS.items():
-        assert (folder / f"{name}.json.bak").read_text() == text
+        assert (copies / f"{name}.json").read_text() == text
         entry = baseline(pytester, name)["tests"]["test_it"]["methods"]["guard.Work#work(I)I"]
         assert entry["total"] == work_total(1)
         path = folder / f"{name}.json"
-        assert f"bytecount: {path} could not be read (baseline file {path}" in result.stdout.str()
-        assert f"it was kept as {path}.bak and re-recorded" in result.stdout.str()
+        assert f"bytecount: {path} could not be read (baseline file {path}" in out
+        assert f"it was replaced, and a copy of it is in {copies / (name + '.json')}" in out
+    assert "re-record it with" not in out  # being replaced: the advice of a run without --bytecount-update is gone
 
 
 @pytest.mark.parametrize("case", ["missing classpath entry", "jar that is not a zip", "no JVM", "Java 8",

@@ -175,9 +175,10 @@ def test_a_corrupt_baseline_is_a_clear_error_and_is_not_overwritten(project):
     result.stdout.fnmatch_lines(["*baseline file *test_demo.json is not valid JSON*"])
     assert broken.read_text() == '{"format": 1, "tests": {'
     assert result.ret != 0
-    # only an explicit update replaces it, and keeps it as .bak (more cases: test_bad_input.py)
+    # only an explicit update replaces it, and keeps a copy in the cache folder (more cases: test_bad_input.py)
     run(project, "--bytecount-update").assert_outcomes(passed=4)
-    assert (project.path / "bytecount" / "test_demo.json.bak").read_text() == '{"format": 1, "tests": {'
+    assert (project.path / ".bytecount-cache" / "replaced" / "test_demo.json").read_text() == '{"format": 1, "tests": {'
+    assert sorted(p.name for p in (project.path / "bytecount").iterdir()) == ["test_demo.json"]
     assert sorted(baseline(project)["tests"]) == ["test_fib", "test_sort[10]", "test_sort[50]"]
 
 

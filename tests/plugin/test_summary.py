@@ -5,7 +5,7 @@ from __future__ import annotations
 from pytest_bytecount.regression.compare import idle_targets, matched_by, over_limit, render_idle
 from pytest_bytecount.regression.results import TestResult
 from pytest_bytecount.regression.status import FAILING, PASSING, STATUSES, VERDICTS, worse
-from pytest_bytecount.plugin.summary import Summary, accept_command, markdown
+from pytest_bytecount.plugin.summary import Summary, Unwritten, accept_command, markdown
 
 
 def ran(n, abrupt=None):
@@ -94,19 +94,42 @@ def test_a_failing_verdict_outranks_every_passing_one_and_regressed_outranks_all
 
 
 def test_the_section_ends_with_what_the_session_wrote_and_found_in_colour():
-    s = Summary({"t.py::a": "recorded"}, weights=("default (v1)",), errors=("not updated: disk full",),
+    s = Summary({"t.py::a": "recorded", "u.py::b": "unwritten"}, weights=("default (v1)",),
+                unwritten=(Unwritten("bc/u.json", "[Errno 28] No space left on device", ("u.py::b",), ("old",)),
+                           Unwritten("results.json", "[Errno 13] Permission denied (--bytecount-json)")),
                 notes=("bc/t.json could not be read",), refused=("a.B#huge()V: over 64 KB",),
                 written=("bc/t.json",), html_report="report/index.html")
     assert s.terminal_lines() == [
-        ("1 recorded", None),
+        ("1 recorded, 1 unwritten", None),
+        ("not written: the baseline file could not be written (1):", None),
+        ("  u.py::b", None),
         ("cost weights: default (v1)", None),
-        ("bytecount: not updated: disk full", "red"),
+        ("bytecount: could not write bc/u.json: [Errno 28] No space left on device", "red"),
+        ("  the baselines of these tests were not written: u.py::b", "red"),
+        ("  stale entries not removed: old", "red"),
+        ("bytecount: could not write results.json: [Errno 13] Permission denied (--bytecount-json)", "red"),
         ("bytecount: bc/t.json could not be read", "yellow"),
         ("not counted: a.B#huge()V: over 64 KB", None),
         ("bytecount: wrote bc/t.json", None),
         ("bytecount: HTML report report/index.html", None),
     ]
     assert Summary({"t.py::a": "passed"}).terminal_lines() == [("1 passed", None)]
+
+
+def test_an_interrupted_update_names_what_it_wrote_and_removes_no_stale_baseline():
+    statuses = {"t.py::a": "recorded", "t.py::b": "recorded", "t.py::c": "passed"}
+    s = Summary(statuses, {"bc/t.json": ["gone"]}, updating="all", interrupted=True)
+    assert s.lines() == [
+        "1 passed, 2 recorded, 1 stale",
+        "interrupted: the baselines written before the interruption (2):",
+        "  t.py::a",
+        "  t.py::b",
+        "  every other baseline is as it was before this run",
+        "stale baselines (1), not removed: the run was interrupted:",
+        "  bc/t.json: gone (no such test)",
+        "  to remove them: pytest --bytecount-update",
+    ]
+    assert "interrupted" not in "\n".join(Summary(statuses, updating="all").lines())
 
 
 def _result(nodeid, status, counts):

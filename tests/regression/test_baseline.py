@@ -81,15 +81,23 @@ def test_a_writer_waiting_while_the_folder_is_removed_locks_the_folder_made_anew
         waiting.join(10)
 
 
-def test_an_unreadable_file_is_only_replaced_on_request_and_then_kept_as_bak(tmp_path):
-    path = tmp_path / "t.json"
+def test_an_unreadable_file_is_only_replaced_on_request_and_then_copied_where_the_caller_says(tmp_path):
+    path = tmp_path / "baselines" / "t.json"
+    path.parent.mkdir()
     path.write_text("{not json")
-    with pytest.raises(BaselineError, match="is not valid JSON"):
+    with pytest.raises(BaselineError, match="is not valid JSON") as raised:
         update(path, lambda b: b.tests.update(t=entry(1)) or True)
+    assert "re-record it with --bytecount-update" in str(raised.value)
+    assert "re-record" not in raised.value.problem  # what is wrong, without the advice
     assert path.read_text() == "{not json"
-    done = update(path, lambda b: b.tests.update(t=entry(1)) or True, replace_unreadable=True)
-    assert done.backup == tmp_path / "t.json.bak" and done.backup.read_text() == "{not json"
-    assert BaselineFile.load(path).get("t") == entry(1)["methods"]
+    copies = tmp_path / "copies"
+    for n, copy in enumerate([copies / "t.json", copies / "t.json.1"]):  # a second copy never overwrites the first
+        path.write_text("{not json" + "!" * n)
+        done = update(path, lambda b: b.tests.update(t=entry(1)) or True, replace_unreadable=True,
+                      keep_copy_in=lambda: copies)
+        assert done.backup == copy and copy.read_text() == "{not json" + "!" * n
+        assert BaselineFile.load(path).get("t") == entry(1)["methods"]
+    assert sorted(p.name for p in path.parent.iterdir()) == ["t.json"]  # nothing left beside the baseline
 
 
 @pytest.mark.parametrize("mutate, message", [

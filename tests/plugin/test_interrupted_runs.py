@@ -1,0 +1,115 @@
+"""Interrupted, but honest: Ctrl-C (SIGINT) or SIGTERM in the middle of ``--bytecount-update``.
+
+The third of six tests sends the signal to its own process while it waits in Java (``Calc.pause``), as a
+user's Ctrl-C or a CI's SIGTERM would arrive. pytest's interrupted summary must appear (exit status 2, the
+``KeyboardInterrupt`` banner, the last line), and so must the bytecount section, naming the entries written
+before the interruption. The baseline file stays valid JSON: the two tests that finished hold their new
+counts, the others their old ones. The JVM is shut down by the plugin, not by the signal: no exit 130 or
+143, no ``hs_err`` file. Each case runs on a real terminal (a pty) and without one.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import pty
+import re
+import subprocess
+import sys
+
+import pytest
+
+from tests.support.pytest_project import java_project
+
+CALC = """
+package st;
+
+public class Calc {
+    public static int twice(int x) {
+        return x + x;
+    }
+
+    public static void pause(long ms) throws InterruptedException {
+        Thread.sleep(ms);
+    }
+}
+"""
+
+MODULE = '''
+import os
+import signal
+import threading
+
+import pytest
+
+
+@pytest.mark.bytecount("st.Calc#twice")
+@pytest.mark.parametrize("x", range(6))
+def test_twice(bytecount, x):
+    calc = bytecount.jclass("st.Calc")
+    assert calc.twice(x) == 2 * x
+    stop = os.environ.get("STOP_WITH")
+    if stop and x == 2:
+        threading.Timer(0.5, os.kill, (os.getpid(), getattr(signal, stop))).start()
+        calc.pause(60_000)  # the signal arrives while Java runs
+'''
+
+ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
+
+
+def run_on_terminal(args: list, cwd, env: dict) -> tuple:
+    """The command on a pseudo-terminal, as a user's shell runs it: (exit status, what it printed)."""
+    controller, terminal = pty.openpty()
+    proc = subprocess.Popen(args, cwd=cwd, env=env, stdin=terminal, stdout=terminal, stderr=terminal)
+    os.close(terminal)
+    chunks = []
+    while True:
+        try:
+            chunk = os.read(controller, 65536)
+        except OSError:  # EIO: the terminal's other side is closed
+            break
+        if not chunk:
+            break
+        chunks.append(chunk)
+    os.close(controller)
+    return proc.wait(timeout=120), ANSI.sub("", b"".join(chunks).decode("utf-8", "replace").replace("\r", ""))
+
+
+def run(args: list, cwd, env: dict, terminal: bool) -> tuple:
+    if terminal:
+        return run_on_terminal(args, cwd, env)
+    proc = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+    return proc.returncode, proc.stdout + proc.stderr
+
+
+def totals(project) -> dict:
+    data = json.loads((project.path / "tests" / "bytecount" / "test_calc.json").read_text())
+    return {key: entry["methods"]["st.Calc#twice(I)I"]["total"] for key, entry in data["tests"].items()}
+
+
+@pytest.mark.parametrize("terminal", [True, False], ids=["on a terminal", "without a terminal"])
+@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
+def test_an_interrupted_update_says_what_it_wrote_and_leaves_every_file_whole(pytester, stop, terminal):
+    project = java_project(pytester, {"st/Calc.java": CALC}, {"tests/test_calc": MODULE})
+    env = {k: v for k, v in os.environ.items() if k not in ("STOP_WITH", "PYTHONFAULTHANDLER")}
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--bytecount-update"]
+    status, out = run(command, project.path, env, terminal=False)
+    assert status == 0, out
+    before = totals(project)
+    assert sorted(before) == [f"test_twice[{x}]" for x in range(6)]
+    source = project.path / "src" / "st" / "Calc.java"
+    source.write_text(CALC.replace("return x + x;", "return x + x + 0;"))  # two more instructions a call
+
+    status, out = run(command, project.path, {**env, "STOP_WITH": stop}, terminal)
+
+    assert status == pytest.ExitCode.INTERRUPTED, out  # pytest's own status, not the JVM's 130 or 143
+    assert "KeyboardInterrupt" in out and "= bytecount =" in out, out
+    assert re.search(r"=+ 2 passed in [\d.]+s", out), out  # pytest's last line
+    assert "interrupted: the baselines written before the interruption (2):\n" \
+           "  tests/test_calc.py::test_twice[0]\n  tests/test_calc.py::test_twice[1]\n" \
+           "  every other baseline is as it was before this run" in out, out
+    after = totals(project)  # valid JSON, whole
+    assert after == {**before, "test_twice[0]": before["test_twice[0]"] + 2,
+                     "test_twice[1]": before["test_twice[1]"] + 2}
+    assert not list(project.path.rglob("hs_err_pid*.log"))
+    assert not list((project.path / "tests" / "bytecount").glob(".*.tmp"))
