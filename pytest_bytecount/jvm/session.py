@@ -173,13 +173,13 @@ class JvmSession:
             return
         options = self.start_options()
         try:
-            # interrupt=False: JPype passes SIGINT and SIGTERM on to Python instead of the JVM exiting (.signals)
+            # interrupt=False: SIGINT and SIGTERM do not end the process at once; .signals passes them to Python
             jpype.startJVM(str(self.choice.libjvm), *options, classpath=self.classpath or None, convertStrings=False,
                            interrupt=False)
         except Exception as e:  # JPype raises plain OSError/RuntimeError here
             raise JvmError(f"could not start {self.choice.describe()}: {e}") from e
         self._started = True
-        signals.owners.started(routed=True)
+        signals.owners.started()
 
     @property
     def started(self) -> bool:
@@ -248,6 +248,7 @@ class JvmSession:
 
         if self._started and self.adopted is None and jpype.isJVMStarted():
             jpype.shutdownJVM()  # an adopted JVM is left to whoever started it
+            signals.owners.jvm_stopped()
         self._started = False
 
     def loader(self, first: Path, classpath: Sequence[Path]):

@@ -12,11 +12,9 @@ bytes) while libjvm holds them, and puts them back wherever something covered th
 address is told apart by the shared object it lies in (``dladdr``).
 
 **Interrupts.** A JVM started with JPype's defaults takes SIGINT and SIGTERM itself and exits the process
-at once (130, 143), in mid-line and without pytest's interrupted summary. pytest-bytecount starts its
-JVM with ``interrupt=False``: JPype's own Java handler then passes both to Python (``KeyboardInterrupt``,
-the main thread's Java call interrupted). A SIGTERM passed to Python is dropped while Python leaves
-SIGTERM at its default, so a handler that raises ``KeyboardInterrupt`` is installed then. In a JVM that
-something else started, Python's handlers are put back over the JVM's.
+at once (130, 143), in mid-line and without pytest's interrupted summary. Whoever started it, a Java
+``sun.misc.SignalHandler`` of ours then passes both to Python's main thread, where they raise
+``KeyboardInterrupt`` once Java returns to Python (:meth:`SignalOwners._interrupts_to_python`).
 
 POSIX only (Linux, macOS); elsewhere every method does nothing.
 """
@@ -95,21 +93,16 @@ def _main_thread() -> bool:
     return threading.current_thread() is threading.main_thread()
 
 
-def terminated(signum, frame):
-    """SIGTERM ends pytest as Ctrl-C does: with its interrupted summary, and the files it writes closed."""
-    raise KeyboardInterrupt(f"terminated by signal {signum} (SIGTERM)")
-
-
 class SignalOwners:
-    """The process's one record of the JVM's fault handlers (:data:`owners`): a JVM runs once per process."""
+    """The process's one record of who handles what (:data:`owners`): a JVM runs once per process."""
 
     def __init__(self):
         self._jvm: Dict[int, bytes] = {}  # signal -> the JVM's sigaction, as last seen in place
-        self.routed = False  # the JVM was started with JPype's interrupt=False: it passes SIGINT/SIGTERM on
+        self._java_handler = None  # the sun.misc.SignalHandler passing INT and TERM to Python, once installed
+        self.pending: Dict[int, int] = {}  # signal -> times passed to Python before its handler ran
 
-    def started(self, routed: bool) -> None:
-        """Right after a JVM started in this process: note its handlers; Python gets SIGTERM."""
-        self.routed = routed
+    def started(self) -> None:
+        """Right after a JVM started in this process: note its fault handlers; its interrupts go to Python."""
         self.note()
         self.reclaim()
 
@@ -122,13 +115,13 @@ class SignalOwners:
                 self._jvm[signum] = installed(signum)
 
     def reclaim(self) -> List[str]:
-        """Put the JVM's fault handlers back where something covered them, and Python's interrupt handlers
-        over the JVM's (see the module's text). The names of the signals changed, for tests and messages."""
+        """Put the JVM's fault handlers back where something covered them, and have the JVM pass SIGINT and
+        SIGTERM to Python (see the module's text). The names of the signals changed, for tests."""
         if not SUPPORTED:
             return []
         changed = self._reclaim_faults()
         if _main_thread():  # Python's signal handlers can be set from the main thread only
-            changed += self._reclaim_interrupts()
+            changed += self._interrupts_to_python()
         return changed
 
     def _reclaim_faults(self) -> List[str]:
@@ -148,22 +141,110 @@ class SignalOwners:
                 changed.append(signal.Signals(signum).name)
         return changed
 
-    def _reclaim_interrupts(self) -> List[str]:
+    def _interrupts_to_python(self) -> List[str]:
+        """The JVM's own handlers for INT and TERM exit the process (JPype's defaults), and JPype's
+        ``interrupt=False`` handler also interrupts the main Java thread, whose InterruptedException can
+        meet the KeyboardInterrupt inside JPype ("Fatal error in exception handling") and lose it. This
+        handler only asks Python to run its handler in the main thread, once Java returns to it; a second
+        signal before that ends the process at once, as the JVM would (a test stuck in Java)."""
+        if self._java_handler is not None:
+            return []
         changed = []
-        if signal.getsignal(signal.SIGTERM) == signal.SIG_DFL:
-            routing = installed(signal.SIGTERM) if self.routed and jvm_handles(signal.SIGTERM) else None
-            signal.signal(signal.SIGTERM, terminated)
-            if routing is not None:  # JPype's Java handler passes SIGTERM on to the Python handler
-                install(signal.SIGTERM, routing)
-            changed.append("SIGTERM")
-        if self.routed:
-            return changed
         for signum in INTERRUPTS:
-            handler = signal.getsignal(signum)
-            if callable(handler) and jvm_handles(signum):  # Python's handler, but the JVM's at the C level
-                signal.signal(signum, handler)
+            current = signal.getsignal(signum)
+            if current is signal.default_int_handler or current == signal.SIG_DFL:
+                jvm_action = installed(signum)  # signal.signal also installs Python's C handler: keep the JVM's
+                signal.signal(signum, self._in_python)
+                install(signum, jvm_action)
                 changed.append(signal.Signals(signum).name)
+        import jpype
+
+        handler = _java_signal_handler(self._from_java)
+        Signal = jpype.JClass("sun.misc.Signal")
+        for name in ("INT", "TERM"):
+            try:
+                Signal.handle(Signal(name), handler)
+            except Exception:  # noqa: BLE001 - a JVM started with -Xrs, say: Python's C handler keeps it
+                signal.signal(getattr(signal, f"SIG{name}"), signal.getsignal(getattr(signal, f"SIG{name}")))
+        self._java_handler = handler  # the proxy lives as long as the JVM may call it
         return changed
+
+    def _in_python(self, signum, frame):
+        """Python's handler of SIGINT and SIGTERM while a JVM runs: pytest ends as on Ctrl-C, with its
+        interrupted summary and the files it writes closed."""
+        self.pending[signum] = 0
+        if signum == signal.SIGINT:
+            raise KeyboardInterrupt
+        raise KeyboardInterrupt(f"terminated by {signal.Signals(signum).name}")
+
+    def _from_java(self, signum: int) -> None:
+        """On the JVM's signal dispatcher thread: the signal, to Python's main thread."""
+        import _thread
+
+        if signal.getsignal(signum) == self._in_python:
+            self.pending[signum] = self.pending.get(signum, 0) + 1
+            name = signal.Signals(signum).name
+            if self.pending[signum] > 1:
+                _tell_user(f"a second {name} before Java returned to Python: the process ends now "
+                           f"(exit {128 + signum})")
+                os._exit(128 + signum)
+            timer = threading.Timer(WAIT_NOTICE_S, self._still_in_java, (signum, name))
+            timer.daemon = True
+            timer.start()
+        if sys.version_info >= (3, 10):
+            _thread.interrupt_main(signum)
+        else:  # pragma: no cover - 3.9 simulates SIGINT only
+            _thread.interrupt_main()
+
+    def _still_in_java(self, signum: int, name: str) -> None:
+        if self.pending.get(signum):
+            _tell_user(f"{name}: pytest stops as soon as Java returns to Python; send {name} again "
+                       f"{'(Ctrl-C) ' if signum == signal.SIGINT else ''}to end the process now")
+
+    def jvm_stopped(self) -> None:
+        """After the JVM shut down: Python's own handling of SIGINT and SIGTERM again."""
+        if not SUPPORTED or self._java_handler is None or not _main_thread():
+            return
+        self._java_handler = None
+        for signum in INTERRUPTS:
+            current = signal.getsignal(signum)
+            if current == self._in_python:
+                current = signal.default_int_handler if signum == signal.SIGINT else signal.SIG_DFL
+            if current is not None:
+                signal.signal(signum, current)
+
+
+WAIT_NOTICE_S = 1.0  # a signal still waiting for Java this long is explained to the user
+
+
+def _tell_user(text: str) -> None:
+    """A line on the user's terminal, past pytest's output capture (which holds file descriptor 2 while a
+    test runs); on standard error without one."""
+    line = f"\npytest-bytecount: {text}\n".encode()
+    try:
+        fd = os.open("/dev/tty", os.O_WRONLY | os.O_NOCTTY)
+    except OSError:
+        fd = None
+    try:
+        os.write(2 if fd is None else fd, line)
+    except OSError:
+        pass
+    finally:
+        if fd is not None:
+            os.close(fd)
+
+
+def _java_signal_handler(on_signal):
+    """A ``sun.misc.SignalHandler`` (JDK 9+: module jdk.unsupported) calling ``on_signal(number)``."""
+    import jpype
+
+    @jpype.JImplements("sun.misc.SignalHandler")
+    class PassToPython:
+        @jpype.JOverride
+        def handle(self, sig):
+            on_signal(int(sig.getNumber()))
+
+    return PassToPython()
 
 
 def faulthandler_covers(signum: int) -> bool:

@@ -69,9 +69,10 @@ def full_disk(folder: Path):
     if mounted.returncode != 0:
         pytest.skip(f"cannot mount a small tmpfs here (needs root): {mounted.stderr.strip()}")
     try:
-        with open(folder / "filler", "wb") as f:
-            with contextlib.suppress(OSError):
+        with contextlib.suppress(OSError):  # the write, or the flush at close, runs out of space
+            with open(folder / "filler", "wb") as f:
                 f.write(b"\0" * 8192)
+        assert os.statvfs(folder).f_bavail == 0
         yield
     finally:
         subprocess.run(["umount", str(folder)], check=True)

@@ -1,7 +1,7 @@
 """Interrupted, but honest: Ctrl-C (SIGINT) or SIGTERM in the middle of ``--bytecount-update``.
 
-The third of six tests sends the signal to its own process while it waits in Java (``Calc.pause``), as a
-user's Ctrl-C or a CI's SIGTERM would arrive. pytest's interrupted summary must appear (exit status 2, the
+The third of six tests sends the signal to its own process while it waits in Java (``Calc.pause``, 4 s), as
+a user's Ctrl-C or a CI's SIGTERM would arrive; the run stops when that Java call returns. pytest's interrupted summary must appear (exit status 2, the
 ``KeyboardInterrupt`` banner, the last line), and so must the bytecount section, naming the entries written
 before the interruption. The baseline file stays valid JSON: the two tests that finished hold their new
 counts, the others their old ones. The JVM is shut down by the plugin, not by the signal: no exit 130 or
@@ -16,6 +16,7 @@ import pty
 import re
 import subprocess
 import sys
+import time
 
 import pytest
 
@@ -50,18 +51,24 @@ def test_twice(bytecount, x):
     assert calc.twice(x) == 2 * x
     stop = os.environ.get("STOP_WITH")
     if stop and x == 2:
-        threading.Timer(0.5, os.kill, (os.getpid(), getattr(signal, stop))).start()
-        calc.pause(60_000)  # the signal arrives while Java runs
+        for n in range(int(os.environ.get("TIMES", "1"))):
+            threading.Timer(0.5 + n, os.kill, (os.getpid(), getattr(signal, stop))).start()
+        calc.pause(int(os.environ["PAUSE_MS"]))  # the signal arrives while Java runs
 '''
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
 def run_on_terminal(args: list, cwd, env: dict) -> tuple:
-    """The command on a pseudo-terminal, as a user's shell runs it: (exit status, what it printed)."""
-    controller, terminal = pty.openpty()
-    proc = subprocess.Popen(args, cwd=cwd, env=env, stdin=terminal, stdout=terminal, stderr=terminal)
-    os.close(terminal)
+    """The command on a pseudo-terminal that is its controlling terminal, as a user's shell runs it:
+    (exit status, what it printed)."""
+    pid, controller = pty.fork()
+    if pid == 0:  # the child: only exec after a fork
+        try:
+            os.chdir(cwd)
+            os.execve(args[0], args, env)
+        finally:
+            os._exit(127)
     chunks = []
     while True:
         try:
@@ -72,7 +79,8 @@ def run_on_terminal(args: list, cwd, env: dict) -> tuple:
             break
         chunks.append(chunk)
     os.close(controller)
-    return proc.wait(timeout=120), ANSI.sub("", b"".join(chunks).decode("utf-8", "replace").replace("\r", ""))
+    status = os.waitstatus_to_exitcode(os.waitpid(pid, 0)[1])
+    return status, ANSI.sub("", b"".join(chunks).decode("utf-8", "replace").replace("\r", ""))
 
 
 def run(args: list, cwd, env: dict, terminal: bool) -> tuple:
@@ -100,7 +108,7 @@ def test_an_interrupted_update_says_what_it_wrote_and_leaves_every_file_whole(py
     source = project.path / "src" / "st" / "Calc.java"
     source.write_text(CALC.replace("return x + x;", "return x + x + 0;"))  # two more instructions a call
 
-    status, out = run(command, project.path, {**env, "STOP_WITH": stop}, terminal)
+    status, out = run(command, project.path, {**env, "STOP_WITH": stop, "PAUSE_MS": "4000"}, terminal)
 
     assert status == pytest.ExitCode.INTERRUPTED, out  # pytest's own status, not the JVM's 130 or 143
     assert "KeyboardInterrupt" in out and "= bytecount =" in out, out
@@ -113,3 +121,26 @@ def test_an_interrupted_update_says_what_it_wrote_and_leaves_every_file_whole(py
                      "test_twice[1]": before["test_twice[1]"] + 2}
     assert not list(project.path.rglob("hs_err_pid*.log"))
     assert not list((project.path / "tests" / "bytecount").glob(".*.tmp"))
+    if terminal:  # the signal waited for Java: the user is told, past pytest's capture
+        name = stop
+        assert f"pytest-bytecount: {name}: pytest stops as soon as Java returns to Python; send {name} again" in out
+
+
+def test_a_second_ctrl_c_while_java_runs_ends_the_process_at_once_and_leaves_every_file_whole(pytester):
+    """A test stuck in Java: the first Ctrl-C waits for Java to return; the second ends the process as the
+    JVM would have (exit 130), long before the 60 s the test would take."""
+    project = java_project(pytester, {"st/Calc.java": CALC}, {"tests/test_calc": MODULE})
+    env = {k: v for k, v in os.environ.items() if k not in ("STOP_WITH", "PYTHONFAULTHANDLER")}
+    command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--bytecount-update"]
+    assert run(command, project.path, env, terminal=False)[0] == 0
+    before = totals(project)
+    (project.path / "src" / "st" / "Calc.java").write_text(CALC.replace("return x + x;", "return x + x + 0;"))
+
+    started = time.monotonic()
+    status, out = run(command, project.path, {**env, "STOP_WITH": "SIGINT", "TIMES": "2", "PAUSE_MS": "60000"},
+                      terminal=True)
+    assert status == 130 and time.monotonic() - started < 50, out
+    assert "pytest-bytecount: a second SIGINT before Java returned to Python: the process ends now (exit 130)" in out
+    after = totals(project)  # valid JSON: the two tests before the stuck one were recorded, whole
+    assert after == {**before, "test_twice[0]": before["test_twice[0]"] + 2,
+                     "test_twice[1]": before["test_twice[1]"] + 2}

@@ -131,7 +131,8 @@ INTERRUPTED = {"a collection error elsewhere"}
 @pytest.mark.parametrize("case", CASES)
 def test_an_update_narrowed_any_way_keeps_every_entry_of_the_tests_it_left_out(project, case):
     args, before, full = CASES[case]
-    environ = {**os.environ, "PYTHONPATH": str(project.path / "plugins")}
+    path = [str(project.path / "plugins"), *filter(None, [os.environ.get("PYTHONPATH")])]
+    environ = {**os.environ, "PYTHONPATH": os.pathsep.join(path)}  # -p dropper finds the plugin
     if before == "broken":
         (project.path / "tests" / "test_broken.py").write_text("import no_such_module_here\n")
     elif before is not None:
