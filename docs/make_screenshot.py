@@ -31,7 +31,7 @@ WIDTH, HEIGHT = 1000, 900
 
 
 def pytest(project: Path, *args: str) -> subprocess.CompletedProcess:
-    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:faulthandler", "-p", "no:cacheprovider",
+    return subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider",
                            *args], cwd=project, check=False, stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                           text=True)
 

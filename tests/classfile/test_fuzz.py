@@ -18,10 +18,9 @@ import itertools
 import random
 import re
 import struct
-import time
+import sys
 import tracemalloc
 from collections import Counter
-from datetime import timedelta
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -58,7 +57,8 @@ def engine(engine_classes) -> dict:
 
 
 MUTATION = st.tuples(st.sampled_from(fuzz.MUTATIONS), st.integers(0, 2 ** 30), st.integers(0, 2 ** 30))
-FUZZ = dict(derandomize=True, database=None, suppress_health_check=[HealthCheck.too_slow])
+# no deadline: a timing is not a verdict (a busy machine made one fail); the example budgets bound the run
+FUZZ = dict(derandomize=True, database=None, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 
 def run_mutated(seed_list, index: int, mutations) -> str:
@@ -83,16 +83,16 @@ def test_real_jar_classes_are_among_the_seeds():
 
 
 # 2,500 inputs from small seeds (about 35 s here), 60 from methods over 8 KB (about 11 s).
-@settings(max_examples=2500, deadline=timedelta(seconds=2), **FUZZ)
+@settings(max_examples=2500, **FUZZ)
 @given(index=st.integers(0, 10 ** 6), mutations=st.lists(MUTATION, min_size=1, max_size=3))
 def test_damaged_class_files_end_in_success_or_a_clear_error(seeds, index, mutations):
     outcome = run_mutated(seeds[0], index, mutations)
     assert outcome in ("ok", "ClassFormatError", "CodeFormatError", "CodeTooLargeError")
 
 
-# One such method alone takes up to 0.9 s through every stage, so these get a longer budget. They are the
+# One such method alone takes up to 0.9 s through every stage, so there are fewer of them. They are the
 # ones whose counted code needs long branches, and with them the frames computed by simulation.
-@settings(max_examples=60, deadline=timedelta(seconds=4), **FUZZ)
+@settings(max_examples=60, **FUZZ)
 @given(index=st.integers(0, 10 ** 6), mutations=st.lists(MUTATION, min_size=1, max_size=2))
 def test_damaged_long_methods_end_in_success_or_a_clear_error(seeds, index, mutations):
     outcome = run_mutated(seeds[1], index, mutations)
@@ -143,19 +143,39 @@ def _peak(fn) -> int:
         tracemalloc.stop()
 
 
+def _calls(fn) -> int:
+    """The Python and C function calls ``fn()`` makes: its work, where a timing would vary with the machine."""
+    calls = [0]
+
+    def count(frame, event, arg):
+        if event in ("call", "c_call"):
+            calls[0] += 1
+
+    sys.setprofile(count)
+    try:
+        try:
+            fn()
+        except (ClassFormatError, CodeFormatError, CodeTooLargeError):
+            pass
+    finally:
+        sys.setprofile(None)
+    return calls[0]
+
+
 @pytest.mark.parametrize("which", ["engine/Misc$1Doubler", "engine/Switches"])
 def test_a_forged_length_or_count_is_checked_before_anything_is_allocated_for_it(engine, which):
     """Every count and length field set to 0xFFFF (0xFFFFFFFF) or half of it: reading and decoding never
-    takes much more memory than the honest class does, nor much more time."""
+    takes much more memory than the honest class does, nor many more calls."""
     data = engine[which]
     honest = _peak(lambda: _parse_and_decode(data))
+    honest_calls = _calls(lambda: _parse_and_decode(data))
     inputs = list(_forged_inputs(data, fuzz.layout(data)))
     assert len(inputs) > 20
     for forged in inputs:
-        start = time.perf_counter()
         peak = _peak(lambda: _parse_and_decode(forged))
         assert peak <= 2 * honest + 128 * 1024, (peak, honest)
-        assert time.perf_counter() - start < 2.0
+        calls = _calls(lambda: _parse_and_decode(forged))  # work, counted: the same on any machine
+        assert calls <= 2 * honest_calls + 1000, (calls, honest_calls)
         assert fuzz.exercise(forged) in ("ok", "ClassFormatError", "CodeFormatError", "CodeTooLargeError")
 
 

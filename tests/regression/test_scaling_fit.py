@@ -99,7 +99,7 @@ def measured(tmp_path_factory) -> dict:
                         for case, (t, run, sizes, _) in CASES.items()]
     (root / "test_cases.py").write_text("\n".join(tests))
     run = subprocess.run(
-        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-p", "no:faulthandler", "-q",
+        [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "-q",
          "--bytecount-update", "--bytecount-json=results.json", "test_cases.py"],
         cwd=root, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600, env=dict(os.environ))
     assert run.returncode == 0, run.stdout[-4000:]

@@ -45,7 +45,7 @@ def copy_classes(pytester, folder: str = "classes") -> Path:
 
 # Plugins of the surrounding environment that the runs do not need; blocking one that is not installed is
 # harmless, and hypothesis alone costs seconds of start-up in every process.
-QUIET = ["-p", "no:faulthandler", "-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-p", "no:benchmark"]
+QUIET = ["-p", "no:cacheprovider", "-p", "no:hypothesispytest", "-p", "no:benchmark"]
 
 
 def run(pytester, *args, timeout: float = 600):

@@ -12,7 +12,8 @@ DEMO_IGNORED = shutil.ignore_patterns(".bytecount-cache", ".pytest_cache", "__py
 
 
 def run(pytester, *args):
-    return pytester.runpytest_subprocess("-p", "no:faulthandler", "-p", "no:cacheprovider", *args, timeout=600)
+    """pytest in a subprocess, with pytest's faulthandler as a user has it (no cache: runs stay independent)."""
+    return pytester.runpytest_subprocess("-p", "no:cacheprovider", *args, timeout=600)
 
 
 def java_project(pytester, sources: dict, tests: dict):
