@@ -172,6 +172,7 @@ class JvmSession:
             signals.owners.reclaim()
             return
         options = self.start_options()
+        signals.before_jvm_start()
         try:
             # interrupt=False: SIGINT and SIGTERM do not end the process at once; .signals passes them to Python
             jpype.startJVM(str(self.choice.libjvm), *options, classpath=self.classpath or None, convertStrings=False,

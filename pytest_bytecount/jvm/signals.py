@@ -247,6 +247,19 @@ def _java_signal_handler(on_signal):
     return PassToPython()
 
 
+def before_jvm_start() -> None:
+    """Right before this process starts a JVM: Python's faulthandler off. HotSpot hands a fault it does not
+    recognise (a real crash) to the handler it found installed before its own, and faulthandler would then
+    print a Python traceback and end the process, with no ``hs_err_pid*.log`` to say where in the JVM. Off,
+    the JVM writes its crash report; the SIGABRT that ends it is not given to faulthandler either. Never
+    switched off while a JVM runs that may already hand faults to it: its handler would then return, and
+    the fault would repeat forever."""
+    import faulthandler
+
+    if faulthandler.is_enabled():
+        faulthandler.disable()
+
+
 def faulthandler_covers(signum: int) -> bool:
     """Whether Python's faulthandler is enabled and something other than the JVM handles ``signum``."""
     import faulthandler

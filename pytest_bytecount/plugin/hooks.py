@@ -101,6 +101,10 @@ class SessionHooks:
         """An application may start its JVM in any test or fixture."""
         self.session.guard_signals()
 
+    def pytest_runtest_logfinish(self, nodeid, location) -> None:
+        """After each test: a JVM its fixtures started has its fault handlers noted while they are in place."""
+        self.session.guard_signals()
+
     def pytest_report_header(self, config) -> Optional[list]:
         return self.session.report_header()
 

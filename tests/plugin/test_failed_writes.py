@@ -17,17 +17,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.support.pytest_project import java_project, run
-
-CALC = """
-package st;
-
-public class Calc {
-    public static int twice(int x) {
-        return x + x;
-    }
-}
-"""
+from tests.support.pytest_project import CALC, java_project, run
 
 MODULE = '''
 import pytest

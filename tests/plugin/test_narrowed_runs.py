@@ -17,17 +17,7 @@ import sys
 
 import pytest
 
-from tests.support.pytest_project import java_project
-
-CALC = """
-package st;
-
-public class Calc {
-    public static int twice(int x) {
-        return x + x;
-    }
-}
-"""
+from tests.support.pytest_project import CALC, java_project
 
 MODULE = '''
 import os

@@ -8,17 +8,7 @@ Every test first shows a file that *is* stale, so that "nothing reported" is nev
 from __future__ import annotations
 
 
-from tests.support.pytest_project import JDK17, java_project, run
-
-CALC = """
-package st;
-
-public class Calc {
-    public static int twice(int x) {
-        return x + x;
-    }
-}
-"""
+from tests.support.pytest_project import CALC, JDK17, java_project, run
 
 MODULE = '''
 import pytest

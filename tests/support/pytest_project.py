@@ -8,6 +8,17 @@ import shutil
 from .jdk import JDK17  # noqa: F401 - the tests import it from here too
 from .paths import DEMO_SRC, EXAMPLES
 
+# st.Calc#twice: the smallest class a test can count, for tests about the plugin rather than the counts
+CALC = """
+package st;
+
+public class Calc {
+    public static int twice(int x) {
+        return x + x;
+    }
+}
+"""
+
 DEMO_IGNORED = shutil.ignore_patterns(".bytecount-cache", ".pytest_cache", "__pycache__", "*.bak")
 
 
