@@ -12,12 +12,13 @@ from __future__ import annotations
 
 import json
 import os
+import shutil
 import subprocess
 import sys
 
 import pytest
 
-from tests.support.pytest_project import CALC, java_project
+from tests.support.pytest_project import CALC, JDK17
 
 MODULE = '''
 import os
@@ -67,21 +68,32 @@ def _run(pytester, args, environ) -> subprocess.CompletedProcess:
                           capture_output=True, text=True, timeout=600)
 
 
-@pytest.fixture
-def project(pytester):
-    """tests/test_mod.py (4 tests, one in a class) and tests/test_other.py (1), recorded, plus an entry of
-    a deleted test in test_mod.json."""
-    java_project(pytester, {"st/Calc.java": CALC}, {"tests/test_mod": MODULE, "tests/test_other": OTHER})
-    pytester.makefile(".py", **{"plugins/dropper": DROPPER})
-    with open(pytester.path / "pyproject.toml", "a") as f:
-        f.write('\n[tool.pytest.ini_options]\nmarkers = ["slow: slow"]\n')
-    recorded = _run(pytester, ["--bytecount-update"], dict(os.environ))
-    assert recorded.returncode == 0, recorded.stdout + recorded.stderr
-    path = baseline_path(pytester)
+@pytest.fixture(scope="module")
+def recorded(tmp_path_factory):
+    """tests/test_mod.py (4 tests, one in a class) and tests/test_other.py (1), recorded once for the module
+    by a real update, plus an entry of a deleted test in test_mod.json."""
+    folder = tmp_path_factory.mktemp("recorded")
+    for rel, text in {"src/st/Calc.java": CALC, "tests/test_mod.py": MODULE, "tests/test_other.py": OTHER,
+                      "plugins/dropper.py": DROPPER}.items():
+        (folder / rel).parent.mkdir(parents=True, exist_ok=True)
+        (folder / rel).write_text(text)
+    (folder / "pyproject.toml").write_text(f'[tool.bytecount]\nsources = ["src"]\njava-home = "{JDK17}"\n'
+                                           '[tool.pytest.ini_options]\nmarkers = ["slow: slow"]\n')
+    done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--bytecount-update"], cwd=folder,
+                          capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout + done.stderr
+    path = folder / "tests" / "bytecount" / "test_mod.json"
     data = json.loads(path.read_text())
     assert sorted(data["tests"]) == KEPT
     data["tests"]["test_removed"] = data["tests"]["test_a"]
     path.write_text(json.dumps(data, indent=2, sort_keys=True) + "\n")
+    return folder
+
+
+@pytest.fixture
+def project(pytester, recorded):
+    """A copy of the recorded project (its compiled classes in .bytecount-cache come along)."""
+    shutil.copytree(recorded, pytester.path, dirs_exist_ok=True)
     return pytester
 
 
