@@ -27,7 +27,7 @@ import os
 import signal
 import sys
 import threading
-from typing import Dict, List, Optional
+from typing import Dict, Optional
 
 FAULTS = tuple(getattr(signal, name) for name in ("SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL") if hasattr(signal, name))
 INTERRUPTS = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM") if hasattr(signal, name))
@@ -114,18 +114,16 @@ class SignalOwners:
             if jvm_handles(signum):
                 self._jvm[signum] = installed(signum)
 
-    def reclaim(self) -> List[str]:
+    def reclaim(self) -> None:
         """Put the JVM's fault handlers back where something covered them, and have the JVM pass SIGINT and
-        SIGTERM to Python (see the module's text). The names of the signals changed, for tests."""
+        SIGTERM to Python (see the module's text)."""
         if not SUPPORTED:
-            return []
-        changed = self._reclaim_faults()
+            return
+        self._reclaim_faults()
         if _main_thread():  # Python's signal handlers can be set from the main thread only
-            changed += self._interrupts_to_python()
-        return changed
+            self._interrupts_to_python()
 
-    def _reclaim_faults(self) -> List[str]:
-        changed = []
+    def _reclaim_faults(self) -> None:
         self.note()
         if signal.SIGSEGV not in self._jvm and faulthandler_covers(signal.SIGSEGV):
             # the JVM started before faulthandler was enabled: faulthandler keeps the JVM's handlers as the
@@ -134,29 +132,24 @@ class SignalOwners:
 
             faulthandler.disable()
             self.note()
-            changed += [signal.Signals(s).name for s in FAULTS if s in self._jvm]
         for signum in FAULTS:
             if signum in self._jvm and not jvm_handles(signum):
                 install(signum, self._jvm[signum])
-                changed.append(signal.Signals(signum).name)
-        return changed
 
-    def _interrupts_to_python(self) -> List[str]:
+    def _interrupts_to_python(self) -> None:
         """The JVM's own handlers for INT and TERM exit the process (JPype's defaults), and JPype's
         ``interrupt=False`` handler also interrupts the main Java thread, whose InterruptedException can
         meet the KeyboardInterrupt inside JPype ("Fatal error in exception handling") and lose it. This
         handler only asks Python to run its handler in the main thread, once Java returns to it; a second
         signal before that ends the process at once, as the JVM would (a test stuck in Java)."""
         if self._java_handler is not None:
-            return []
-        changed = []
+            return
         for signum in INTERRUPTS:
             current = signal.getsignal(signum)
             if current is signal.default_int_handler or current == signal.SIG_DFL:
                 jvm_action = installed(signum)  # signal.signal also installs Python's C handler: keep the JVM's
                 signal.signal(signum, self._in_python)
                 install(signum, jvm_action)
-                changed.append(signal.Signals(signum).name)
         import jpype
 
         handler = _java_signal_handler(self._from_java)
@@ -165,9 +158,10 @@ class SignalOwners:
             try:
                 Signal.handle(Signal(name), handler)
             except Exception:  # noqa: BLE001 - a JVM started with -Xrs, say: Python's C handler keeps it
-                signal.signal(getattr(signal, f"SIG{name}"), signal.getsignal(getattr(signal, f"SIG{name}")))
+                signum = getattr(signal, f"SIG{name}")
+                if signal.getsignal(signum) is not None:  # None: a handler set outside Python, left alone
+                    signal.signal(signum, signal.getsignal(signum))
         self._java_handler = handler  # the proxy lives as long as the JVM may call it
-        return changed
 
     def _in_python(self, signum, frame):
         """Python's handler of SIGINT and SIGTERM while a JVM runs: pytest ends as on Ctrl-C, with its

@@ -3,6 +3,7 @@ and the stale ones (entries of tests that no longer exist, files of deleted test
 
 from __future__ import annotations
 
+from functools import lru_cache
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -20,17 +21,6 @@ from .project_cache import project_cache
 def baseline_key(item) -> str:
     """The test's key in its baseline file: the node id without the file part."""
     return item.nodeid.split("::", 1)[1] if "::" in item.nodeid else item.name
-
-
-def _memo(f: Callable[[], bool]) -> Callable[[], bool]:
-    """``f``, called at most once."""
-    seen: list = []
-
-    def once() -> bool:
-        if not seen:
-            seen.append(f())
-        return seen[0]
-    return once
 
 
 def _remove(tests: dict, keys) -> bool:
@@ -52,7 +42,6 @@ class Baselines:
         self.counted_tests = False  # whether this process collected a marked test
         self.notes: list = []  # unreadable baseline files replaced, and where their copies went
         self.unwritten: dict = {}  # baseline path -> why it could not be written (the first OS error)
-        self.lost: dict = {}  # baseline path -> keys of the tests whose entries were not written
         self.unremoved: dict = {}  # baseline path -> stale keys that could not be removed
         self.written: set = set()  # baseline files written this session
         self.stale: dict = {}  # baseline path -> keys of tests that no longer exist (full runs only)
@@ -86,7 +75,7 @@ class Baselines:
     # --- writing ----------------------------------------------------------------------------------------------
     def record(self, r: TestResult) -> Optional[bool]:
         """Write the test's baseline entry (only the methods that ran): whether the file changed, or None when
-        it could not be written (:attr:`unwritten` says why, :attr:`lost` names the test)."""
+        it could not be written (:attr:`unwritten` says why)."""
         path, key = Path(r.baseline), r.key
         entry = {"jvm": r.jvm, "plugin": r.plugin, "methods": that_ran(r.counts)}
         if r.mode is not None:
@@ -106,10 +95,7 @@ class Baselines:
             b.tests[key] = entry
             return True
 
-        written = self._update(path, change)
-        if written is None:
-            self.lost.setdefault(path, []).append(key)
-        return written
+        return self._update(path, change)
 
     def _update(self, path: Path, change) -> Optional[bool]:
         """Apply ``change`` to the baseline file under its folder's lock: whether the file was written, or
@@ -136,7 +122,7 @@ class Baselines:
     def find_stale(self, configured: Callable[[], bool], modules: dict) -> None:
         """``configured``: whether the project uses pytest-bytecount (no walk over its folders if not);
         ``modules``: ``{module path: [test keys]}`` of the modules collected in full (:mod:`.collection`)."""
-        in_use = _memo(lambda: self.counted_tests or configured())
+        in_use = lru_cache(maxsize=None)(lambda: self.counted_tests or configured())  # asked at most once
         self.stale = self._stale_entries(in_use, modules)
         self.stale_files = self._stale_files(in_use)
 

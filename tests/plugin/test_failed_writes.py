@@ -97,7 +97,7 @@ def test_an_update_into_a_folder_that_cannot_be_written_fails_its_tests_and_the_
         "Nothing was recorded for this test: make the folder writable (or free some space) and run the update again.",
         "2 unwritten",
         "not written: the baseline file could not be written (2):",
-        f"bytecount: could not write tests/bytecount/test_calc.json: [[]Errno *",
+        "bytecount: could not write tests/bytecount/test_calc.json: [[]Errno *",
         "  the baselines of these tests were not written: tests/test_calc.py::test_twice[[]1[]], "
         "tests/test_calc.py::test_twice[[]2[]]",
         "*= 2 failed, 1 not written in *",
