@@ -18,7 +18,7 @@ from typing import Optional, Sequence
 
 from .classfile import ClassFormatError
 from .classfile.classpath import Classpath, ClasspathError
-from .counting.counts import KEYS, add_bytecode_sha256, render_json
+from .counting.counts import KEYS, add_code_fingerprint, render_json
 from .counting.instrument import instrument, stderr_progress
 from .counting.targets import TargetError
 from .jvm.session import ClassDir, JvmError, JvmSession, choose_jvm
@@ -171,7 +171,7 @@ def _count(args, classpath: Classpath, result, weights=None) -> int:
         except JvmError as e:
             print(f"bytecount: error: {e}", file=sys.stderr)
             return 2
-    counts = add_bytecode_sha256(result.counts(values, lines=True), result.reported())  # the plugin's shape
+    counts = add_code_fingerprint(result.counts(values, lines=True), result.reported())  # the plugin's shape
     if weights is not None:
         counts = weights.with_costs(counts)
     _write(render_json(counts), args.output)

@@ -26,7 +26,7 @@ from .instrumented import Instrumented
 from .targets import MethodId, TargetPattern
 from .countermap import CounterMap
 
-FORMAT = 7  # 7: line digests; 6: lines per instruction kind; 5: block_lines; 4: counter maps by field name (3 held them as positional lists)
+FORMAT = 8  # 8: code fingerprints of resolved code; 7: line digests; 6: lines per instruction kind; 5: block_lines; 4: counter maps by field name (3 held them as positional lists)
 _plugin_digest: Optional[str] = None
 
 
@@ -77,7 +77,7 @@ def map_to_json(m: CounterMap) -> dict:
         index = [{k: i for i, k in enumerate(keys)} for keys in (m.opcodes, m.calls, m.allocs or ())]
         blocks = [[[x for k, v in part.items() for x in (ix[k], v)] for part, ix in zip(b, index)] for b in m.blocks]
     return {"method": [m.method.class_name, m.method.name, m.method.descriptor], "base": m.base,
-            "opcodes": m.opcodes, "calls": m.calls, "code_sha256": m.code_sha256, "blocks": blocks,
+            "opcodes": m.opcodes, "calls": m.calls, "code_fingerprint": m.code_fingerprint, "blocks": blocks,
             "block_exprs": None if m.block_exprs is None else [[x for t in e for x in t] for e in m.block_exprs],
             "invocation_expr": [x for t in m.invocation_expr for x in t], "counters": m.counters,
             "allocs": m.allocs, "elements": m.elements, "abrupt": None if m.abrupt is None else map_to_json(m.abrupt),
@@ -95,7 +95,7 @@ def map_from_json(d: dict) -> CounterMap:
         blocks = [tuple({k[j]: v for j, v in _pairs(part)} for part, k in zip(b, keys)) for b in blocks]
     cls, name, desc = d["method"]
     return CounterMap(MethodId(str(cls), str(name), str(desc)), int(d["base"]), list(opcodes), list(calls),
-                      str(d["code_sha256"]), blocks, None if exprs is None else [_pairs(e) for e in exprs],
+                      str(d["code_fingerprint"]), blocks, None if exprs is None else [_pairs(e) for e in exprs],
                       _pairs(d["invocation_expr"]), int(d["counters"]), None if allocs is None else list(allocs),
                       list(d["elements"]), None if d["abrupt"] is None else map_from_json(d["abrupt"]),
                       None if d.get("block_lines") is None else [{str(k): int(v) for k, v in b.items()}

@@ -21,7 +21,7 @@ from typing import Iterable, Optional
 
 from .cache import map_from_json, map_to_json, plugin_digest
 
-FORMAT = 5  # 5: counter maps carry line digests; 4: lines per instruction kind; 3: block_lines
+FORMAT = 6  # 6: code fingerprints of resolved code; 5: counter maps carry line digests; 4: lines per instruction kind; 3: block_lines
 
 
 def key(data: bytes, methods: Iterable[tuple], options: str) -> str:

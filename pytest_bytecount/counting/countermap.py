@@ -31,7 +31,7 @@ class CounterMap:
     base: int
     opcodes: list  # mnemonics present, sorted
     calls: list  # call signatures present, sorted
-    code_sha256: str = ""
+    code_fingerprint: str = ""
     blocks: Optional[list] = None  # [(opcodes, calls, allocations) Counters] for the block strategy
     block_exprs: Optional[list] = None
     invocation_expr: tuple = ((0, 1),)

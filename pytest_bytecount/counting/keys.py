@@ -5,6 +5,7 @@ bytecode is (``line_digests``)."""
 from __future__ import annotations
 
 import hashlib
+import struct
 from collections import Counter
 from typing import Optional
 
@@ -132,3 +133,98 @@ def _operand(insn: Insn, cp, cache: Optional[dict]) -> str:
     except Exception:  # noqa: BLE001 - a broken constant: the mnemonic alone still says something
         return "?"
     return ""
+
+
+def code_fingerprint(code, cp, bootstrap: Optional[list] = None) -> str:
+    """The SHA-256 of a method's code as ``javap -c`` shows it: ``max_stack`` and ``max_locals``, then each
+    instruction as its mnemonic and its operands resolved (a member's owner, name and descriptor, a class,
+    a constant's value, an ``invokedynamic``'s bootstrap method and arguments, a local, an immediate), jump
+    and switch targets as positions among the method's instructions, and the exception table likewise.
+    Constant-pool indexes, byte offsets and line numbers are left out: two methods with the same
+    fingerprint hold the same code even when their class files number their constants differently, and a
+    method whose code points at other names through the same indexes gets another fingerprint.
+    ``bootstrap``: the class's BootstrapMethods (:func:`bootstrap_methods`)."""
+    position: dict = {}
+    n = 0
+    for item in code.items:
+        if type(item) is Label:
+            position[id(item)] = n
+        else:
+            n += 1
+    where = lambda label: str(position.get(id(label), "?"))  # noqa: E731 - a label's place among the instructions
+    out = [f"stack {code.max_stack} locals {code.max_locals}"]
+    for item in code.items:
+        if type(item) is not Insn:
+            continue
+        out.append(f"{'wide ' if item.wide else ''}{item.mnemonic} {_resolved_operand(item, cp, bootstrap, where)}")
+    for h in code.handlers:
+        catch = _constant(cp, h.catch_type, bootstrap) if h.catch_type else "any"
+        out.append(f"try {where(h.start)} {where(h.end)} {where(h.handler)} {catch}")
+    return hashlib.sha256("\n".join(out).encode("utf-8", "surrogatepass")).hexdigest()
+
+
+def bootstrap_methods(cf) -> list:
+    """The class's BootstrapMethods attribute as ``[(method handle index, [argument indexes])]`` (empty
+    when it has none, or one that cannot be read)."""
+    cp = cf.constant_pool
+    for attr in cf.attributes:
+        try:
+            if cp.utf8(attr.name_index) != "BootstrapMethods":
+                continue
+            data, out = attr.data, []
+            (count,), pos = struct.unpack_from(">H", data, 0), 2
+            for _ in range(count):
+                handle, nargs = struct.unpack_from(">HH", data, pos)
+                out.append((handle, list(struct.unpack_from(f">{nargs}H", data, pos + 4))))
+                pos += 4 + 2 * nargs
+            return out
+        except Exception:  # noqa: BLE001 - unreadable: constants then show their bootstrap index alone
+            return []
+    return []
+
+
+def _resolved_operand(insn: Insn, cp, bootstrap, where) -> str:
+    kind, arg = op.KIND[insn.opcode], insn.arg
+    if kind in (op.K_BRANCH, op.K_BRANCH_W):
+        return where(arg)
+    if kind in (op.K_TABLESWITCH, op.K_LOOKUPSWITCH):
+        keys = range(arg.low, arg.high + 1) if arg.keys is None else arg.keys
+        return " ".join([f"default:{where(arg.default)}"] + [f"{k}:{where(t)}" for k, t in zip(keys, arg.targets)])
+    if kind in (op.K_CP1, op.K_CP2):
+        return _constant(cp, arg, bootstrap)
+    if kind in (op.K_INVOKEINTERFACE, op.K_INVOKEDYNAMIC, op.K_MULTIANEWARRAY):
+        return " ".join([_constant(cp, arg[0], bootstrap), *(str(a) for a in arg[1:])])
+    return "" if arg is None else repr(arg)
+
+
+def _constant(cp, index: int, bootstrap, depth: int = 0) -> str:
+    """One constant-pool entry as text, every index in it resolved (Dynamic entries to a few levels)."""
+    try:
+        entry = cp[index]
+        tag = entry[0]
+        if tag in (9, 10, 11):  # Fieldref, Methodref, InterfaceMethodref
+            return ("interface " if tag == 11 else "") + ".".join(cp.member_ref(index))
+        if tag == 7:  # Class
+            return cp.class_name(index)
+        if tag == 8:  # String
+            return repr(cp.utf8(entry[1]))
+        if tag in (3, 4, 5, 6):  # Integer, Float, Long, Double: their bits
+            return f"{('int', 'float', 'long', 'double')[tag - 3]} {entry[1]}"
+        if tag == 15:  # MethodHandle
+            return f"handle {entry[1]} {_constant(cp, entry[2], bootstrap, depth + 1)}"
+        if tag == 16:  # MethodType
+            return "type " + cp.utf8(entry[1])
+        if tag in (17, 18):  # Dynamic, InvokeDynamic: name, type, bootstrap method and its arguments
+            bsm, name, desc = cp.dynamic_ref(index)
+            text = f"dynamic {name}{desc}"
+            if bootstrap is not None and bsm < len(bootstrap) and depth < 8:
+                handle, args = bootstrap[bsm]
+                text += " [" + ", ".join(_constant(cp, i, bootstrap, depth + 1) for i in (handle, *args)) + "]"
+            else:
+                text += f" bootstrap {bsm}"
+            return text
+        if tag in (19, 20):  # Module, Package
+            return cp.utf8(entry[1])
+        return repr(entry)
+    except Exception:  # noqa: BLE001 - a broken constant: its index still tells two apart
+        return f"#{index}?"

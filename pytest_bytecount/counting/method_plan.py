@@ -5,7 +5,6 @@ saying what each counter stands for."""
 
 from __future__ import annotations
 
-import hashlib
 from dataclasses import dataclass
 from typing import Optional
 
@@ -14,11 +13,13 @@ from ..classfile.frames import UNINITIALIZED_THIS, TypeState, entries_to_slots, 
 from .countermap import CounterMap
 from .derived import derivations, edge_places, label_blocks
 from .flow import basic_blocks, block_successors, blocks_in_cycles, loop_depths, loop_heads
-from .keys import INVOKES, alloc_key, block_contents, block_lines, call_key, instruction_lines, line_digests
+from .keys import (INVOKES, alloc_key, block_contents, block_lines, bootstrap_methods, call_key, code_fingerprint,
+                   instruction_lines, line_digests)
 from .plan import BlockPlan, PathPlan, every_block, plan_block_counters, plan_paths
 from .targets import MethodId
 
 PATHS, BLOCKS, KEYS = "paths", "blocks", "keys"  # the layouts: per path, per block, per instruction kind
+BOOTSTRAP = "bootstrap methods"  # the class's, kept beside the call keys of its constant pool
 
 
 @dataclass
@@ -59,10 +60,12 @@ def plan_method(method, strategy: str, abrupt: bool, allocations: bool, inclusiv
     own int locals keep from their change across each visit (:mod:`.derived`)."""
     cf = method.owner
     cp = cf.constant_pool
-    digest = _code_sha256(method)  # before decoding: the bytes as read
     code = method.code
     insns = code.instructions
     keys = call_keys if call_keys is not None else {}
+    if BOOTSTRAP not in keys:  # per constant pool, as the call keys
+        keys[BOOTSTRAP] = bootstrap_methods(cf)
+    digest = code_fingerprint(code, cp, keys[BOOTSTRAP])  # before any edit
     hooks = inclusive.hooks(cf, method) if inclusive is not None else None
     # Exits by exception: one handler over the whole body, in constructors one per stretch where ``this``
     # is (un)initialized; the inclusive hooks' exit by exception needs the same catch-all handler.
@@ -106,7 +109,7 @@ def plan_method(method, strategy: str, abrupt: bool, allocations: bool, inclusiv
         cmap.block_exprs, cmap.invocation_expr = block_plan.block_exprs, block_plan.invocation_expr
         cmap.counters = block_plan.counters + len(elements)
         if abrupt:  # the same counters, after an invocation counter of its own (the constant 1)
-            cmap.abrupt = CounterMap(cmap.method, 0, cmap.opcodes, cmap.calls, cmap.code_sha256, cmap.blocks,
+            cmap.abrupt = CounterMap(cmap.method, 0, cmap.opcodes, cmap.calls, cmap.code_fingerprint, cmap.blocks,
                                      [tuple((off + 1, c) for off, c in e) for e in block_plan.block_exprs],
                                      ((0, 1),), 1 + cmap.counters, allocs, elements, block_lines=cmap.block_lines)
     else:
@@ -166,12 +169,6 @@ def _off_loop_counting(code, cf, blocks, found, depth: list) -> tuple:
         except CodeFormatError:
             return {}, frozenset()
     return free, exits
-
-
-def _code_sha256(method) -> str:
-    _, raw = method.find_attribute("Code")
-    raw_bytes = raw.encode().data if hasattr(raw, "instructions") else raw.data  # decoded already: re-encode
-    return hashlib.sha256(raw_bytes).hexdigest()
 
 
 def _this_uninitialized(code, cf) -> Optional[list]:

@@ -20,7 +20,7 @@ from typing import Iterable, Optional, Sequence
 from ..classfile import ClassFile, ClassFormatError
 from ..classfile.classpath import Classpath
 from . import class_cache
-from .counts import add_bytecode_sha256, counts_from_values
+from .counts import add_code_fingerprint, counts_from_values
 from .inclusive import Hierarchy
 from .inclusive_by_class import ClassLinks
 from .runtime import build_runtime_class
@@ -54,7 +54,7 @@ class CountedClass:
         """The contract's counts of this class's methods (with inclusive counts: of its targets) from its
         Counters' values (``lines``: with per-line counts)."""
         maps = self.maps if not self.inclusive else [m for m in self.maps if str(m.method) in self.targets]
-        return add_bytecode_sha256(counts_from_values(maps, values, lines=lines), maps)
+        return add_code_fingerprint(counts_from_values(maps, values, lines=lines), maps)
 
 
 class ClassCounter:

@@ -145,7 +145,7 @@ class Verdict:
 
 def compare(baseline: Optional[dict], now: dict, tolerances: dict, strict: bool = False) -> Verdict:
     """Verdict for one test: ``baseline`` and ``now`` map method ids to counts (baseline entries may
-    carry ``bytecode_sha256``, and so may ``now``).
+    carry ``code_fingerprint``, and so may ``now``).
 
     A method that did not run (absent, or all zero) counts as 0 on that side: one that starts running is
     a rise from 0 and one that stops is a fall to 0, judged like any other."""
@@ -172,8 +172,8 @@ def compare(baseline: Optional[dict], now: dict, tolerances: dict, strict: bool 
         else:
             status, tripped = "same", []  # increases within tolerance (maybe beside decreases), or only the opcode mix shifted
         code_changed = None
-        if b is not None and n is not None and "bytecode_sha256" in b and "bytecode_sha256" in n:
-            code_changed = b["bytecode_sha256"] != n["bytecode_sha256"]
+        if b is not None and n is not None and "code_fingerprint" in b and "code_fingerprint" in n:
+            code_changed = b["code_fingerprint"] != n["code_fingerprint"]
         presence = "started" if b is None else "stopped" if n is None else None
         diffs.append(MethodDiff(method, status, metrics, opcodes, calls, code_changed, inclusive, tripped, presence,
                                 line_changes(b, n, None if code_changed is None else not code_changed)

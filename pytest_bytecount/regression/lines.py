@@ -3,7 +3,7 @@ text: ``Work.java:42  1,000 -> 100,000 (+99,000)``, largest change first.
 
 How lines are matched:
 
-- Same bytecode as the baseline (``bytecode_sha256`` equal, or unknown): line numbers mean the same code,
+- Same bytecode as the baseline (``code_fingerprint`` equal, or unknown): line numbers mean the same code,
   so a line is compared with the same line.
 - Changed bytecode, both sides with ``line_digests`` (a digest of each line's instructions, see
   :func:`pytest_bytecount.counting.keys.line_digests`): every line of the method's code on both sides, in

@@ -286,12 +286,12 @@ def _method_section(nodeid: str, result: dict, method: str, status: str,
                     file_lines: Optional[Callable[[str], Optional[list]]] = None) -> str:
     b, n = result["baseline_counts"].get(method) or {}, result["counts"].get(method) or {}
     changes = diff(b, n)
-    hb, hn = b.get("bytecode_sha256"), n.get("bytecode_sha256")
+    hb, hn = b.get("code_fingerprint"), n.get("code_fingerprint")
     if hb and hn:
         code = ("the method's bytecode changed since the baseline" if hb != hn else
                 "same bytecode as the baseline: the code took another path (inputs or callees changed)")
     else:
-        code = "unknown whether the bytecode changed (no bytecode hash in the baseline)"
+        code = "unknown whether the bytecode changed (the baseline holds no code fingerprint: re-record it to keep one)"
     accept = f"pytest {shlex.quote(nodeid)} --bytecount-update"
     parts = [f'<section class="method" id="{_anchor(nodeid, method)}" data-test="{esc(nodeid)}" '
              f'data-method="{esc(method)}" data-status="{esc(status)}">',

@@ -6,6 +6,7 @@ Each run is a subprocess: a process gets one JVM, and these tests use several.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import subprocess
 import sys
@@ -14,6 +15,7 @@ from pathlib import Path
 import pytest
 
 from tests.support.javac import compile_java
+from tests.support.javap import code_listings
 from tests.support.jdk import JDK17, find_jdk_tool, jdk25_java, zero_java
 from tests.support.paths import BY_HAND
 
@@ -34,19 +36,8 @@ def bytecount(*args, java_home=JDK17, check=True) -> subprocess.CompletedProcess
     return result
 
 
-def code_sha256(classes: Path, method_id: str) -> str:
-    """The SHA-256 of a method's Code attribute as the class file holds it (the contract's ``bytecode_sha256``)."""
-    from pytest_bytecount.classfile import ClassFile
-
-    owner, rest = method_id.split("#")
-    name, descriptor = rest.split("(", 1)
-    cf = ClassFile.parse((classes / (owner.replace(".", "/") + ".class")).read_bytes())
-    _, code = cf.find_method(name, "(" + descriptor).find_attribute("Code")
-    return hashlib.sha256(code.data).hexdigest()
-
-
 def without_bytecode_hashes(counts: dict) -> dict:
-    return {m: {k: v for k, v in c.items() if k not in ("bytecode_sha256", "line_digests")} for m, c in counts.items()}
+    return {m: {k: v for k, v in c.items() if k not in ("code_fingerprint", "line_digests")} for m, c in counts.items()}
 
 
 def test_a_loop_counted_by_hand(tiny):
@@ -96,24 +87,28 @@ def test_count_writes_the_json_to_a_file_with_sorted_keys(tiny, tmp_path):
     data = json.loads(text)
     assert list(data) == sorted(data)
     assert data["hand.Tiny#<init>()V"]["invocations"] == 0  # a target never run is still reported
-    assert all(list(v) == ["bytecode_sha256", "calls", "invocations", "line_digests", "lines", "opcodes", "total"]
+    assert all(list(v) == ["calls", "code_fingerprint", "invocations", "line_digests", "lines", "opcodes", "total"]
                for v in data.values())
     # every line of the code has a digest, the lines that ran among them
     assert all(set(v["lines"]) <= set(v["line_digests"]) for v in data.values())
     assert all(list(v["lines"]) == sorted(v["lines"]) for v in data.values())  # keys sorted as text, as JSON tools do
 
 
-def test_count_gives_each_method_the_plugins_shape_with_its_bytecode_hash(tiny, tmp_path):
-    # The plugin's counts carry each method's bytecode_sha256 (docs/contract.md); so do the command line's,
-    # so a file from either can serve as a baseline, and `cost` keeps the hash.
+def test_count_gives_each_method_the_plugins_shape_with_its_code_fingerprint(tiny, tmp_path):
+    # The plugin's counts carry each method's code_fingerprint (docs/contract.md); so do the command line's,
+    # so a file from either can serve as a baseline, and `cost` keeps it. Two methods share a fingerprint
+    # exactly when javap shows them the same code (tests/counting/test_fingerprint.py checks the rule).
     counts = json.loads(bytecount("count", "--classpath", str(tiny), "--target", "hand.Tiny", "hand.Tiny").stdout)
     assert len(counts) > 3
-    for method_id, entry in counts.items():
-        assert entry["bytecode_sha256"] == code_sha256(tiny, method_id), method_id
+    listings = code_listings(tiny / "hand" / "Tiny.class")
+    for (a, ca), (b, cb) in itertools.combinations(counts.items(), 2):
+        same_code = listings[a.split("#")[1]] == listings[b.split("#")[1]]
+        assert (ca["code_fingerprint"] == cb["code_fingerprint"]) == same_code, (a, b)
+    assert all(len(c["code_fingerprint"]) == 64 for c in counts.values())
     saved = tmp_path / "counts.json"
     saved.write_text(json.dumps(counts))
     costed = json.loads(bytecount("cost", "--weights", "default", str(saved)).stdout)
-    assert {m: c["bytecode_sha256"] for m, c in costed.items()} == {m: c["bytecode_sha256"] for m, c in counts.items()}
+    assert {m: c["code_fingerprint"] for m, c in costed.items()} == {m: c["code_fingerprint"] for m, c in counts.items()}
 
 
 def _plain_jvms():

@@ -101,7 +101,7 @@ def test_inclusive_counts_equal_the_oracle(ours, oracle, main, strategy, load_ti
     expected = oracle(main)
     assert set(got) == set(CASES[main]), "only the targets are reported, never their callees"
     for target in CASES[main]:
-        flat = {k: v for k, v in got[target].items() if k not in ("inclusive", "bytecode_sha256")}
+        flat = {k: v for k, v in got[target].items() if k not in ("inclusive", "code_fingerprint")}
         assert flat == expected[target], f"{target}: flat counts changed by inclusive mode"
         assert _without_methods(got[target]["inclusive"]) == _without_methods(expected.inclusive[target]), target
         if load_time:  # the methods that contributed, exactly
@@ -185,7 +185,7 @@ def cli_text(classes, tmp_path_factory):
 @pytest.mark.parametrize("main", MAINS, ids=[m.split(".")[-1] for m in MAINS])
 def test_the_count_command_writes_identical_json_on_hotspot_17_zero_and_hotspot_25(cli_text, ours, main):
     reference = cli_text("hotspot17", main)
-    cli = {m: {k: v for k, v in c.items() if k not in ("bytecode_sha256", "line_digests", "lines")}
+    cli = {m: {k: v for k, v in c.items() if k not in ("code_fingerprint", "line_digests", "lines")}
            for m, c in json.loads(reference).items()}
     # the batch's counts; the command line adds each method's bytecode hash and per-line counts (checked
     # against the oracle in tests/counting/test_exact.py)

@@ -76,7 +76,7 @@ def test_update_records_reviewable_baselines_and_the_next_run_passes(project):
     assert fib["jvm"].startswith("17.") and fib["plugin"]
     m = fib["methods"]["demo.Sorting#fib(I)I"]
     assert m["invocations"] == 465 and m["calls"] == {"demo/Sorting.fib(I)I": 464}
-    assert len(m["bytecode_sha256"]) == 64
+    assert len(m["code_fingerprint"]) == 64
     assert text == json.dumps(data, indent=2, sort_keys=True) + "\n"  # stable formatting
     result = run(project)
     result.assert_outcomes(passed=4)

@@ -15,7 +15,7 @@ from pytest_bytecount.regression.baseline import FORMAT, BaselineError, Baseline
 
 def entry(total: int, **extra) -> dict:
     return {"jvm": "17.0.19", "plugin": "0.1", "methods": {"demo.Sorting#fib(I)I": {
-        "bytecode_sha256": "ab" * 32, "calls": {"demo/Sorting.fib(I)I": total - 1}, "invocations": total,
+        "code_fingerprint": "ab" * 32, "calls": {"demo/Sorting.fib(I)I": total - 1}, "invocations": total,
         "opcodes": {"iload_0": 2 * total, "ireturn": total}, "total": 3 * total, **extra}}}
 
 
@@ -113,6 +113,8 @@ def test_an_unreadable_file_is_only_replaced_on_request_and_then_copied_where_th
      "tests['t'].methods['demo.Sorting#fib(I)I'].calls['a/B.c()V'] is 1.5, not an integer"),
     (lambda d: d["tests"]["t"]["methods"]["demo.Sorting#fib(I)I"].update(bytecode_sha256=7),
      "tests['t'].methods['demo.Sorting#fib(I)I'].bytecode_sha256 must be a string"),
+    (lambda d: d["tests"]["t"]["methods"]["demo.Sorting#fib(I)I"].update(code_fingerprint=[1]),
+     "tests['t'].methods['demo.Sorting#fib(I)I'].code_fingerprint must be a string"),
 ])
 def test_a_hand_edited_file_is_an_error_naming_the_file_and_the_key(tmp_path, mutate, message):
     data = {"format": FORMAT, "tests": {"t": entry(2)}}

@@ -9,7 +9,7 @@ from pytest_bytecount.regression.compare import Tolerance, ToleranceError, compa
 
 def counts(total, invocations=1, calls=None, opcodes=None, sha="a"):
     return {"total": total, "invocations": invocations, "calls": calls or {}, "opcodes": opcodes or {"nop": total},
-            "bytecode_sha256": sha}
+            "code_fingerprint": sha}
 
 
 def test_a_tolerance_allows_the_larger_of_its_absolute_and_relative_parts():

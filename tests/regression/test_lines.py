@@ -12,7 +12,7 @@ BASE = {"4": 2, "5": 55, "6": 40, "7": 2}
 
 def entry(lines: dict, sha: str = "a") -> dict:
     total = sum(lines.values())
-    return {"invocations": 1, "total": total, "opcodes": {"nop": total}, "calls": {}, "bytecode_sha256": sha,
+    return {"invocations": 1, "total": total, "opcodes": {"nop": total}, "calls": {}, "code_fingerprint": sha,
             "lines": lines}
 
 

@@ -16,7 +16,7 @@ SORT = "demo.Sorting#insertionSort([I)V"
 
 def counts(total, invocations=1, opcodes=None, calls=None, sha="a" * 64):
     return {"total": total, "invocations": invocations, "opcodes": opcodes or {"iload": total},
-            "calls": calls or {}, "bytecode_sha256": sha}
+            "calls": calls or {}, "code_fingerprint": sha}
 
 
 def result(nodeid, status, now, base=None, method_status=None, **extra):

@@ -80,9 +80,9 @@ def _in_place(session: JvmSession, classpath: Classpath, job: dict) -> dict:
 
 
 def _like_a_batch(counts: dict, job: dict) -> dict:
-    """The plugin's counts as a batch gives them: without bytecode_sha256 (the plugin adds it), and with
+    """The plugin's counts as a batch gives them: without code_fingerprint (the plugin adds it), and with
     per-line counts only when the job asks for them (as the batch's do)."""
-    dropped = {"bytecode_sha256", "line_digests"} | (set() if job.get("lines") else {"lines"})
+    dropped = {"code_fingerprint", "line_digests"} | (set() if job.get("lines") else {"lines"})
 
     def plain(c: dict) -> dict:
         return {k: plain(v) if k == "abrupt" else v for k, v in c.items() if k not in dropped}

@@ -1,10 +1,10 @@
 """The counts format, the contract's JSON (docs/contract.md): derived from raw counters (``derive``), printed
 by Python and by the exit hook (``render``), and read metric by metric and diffed (``metrics``)."""
 
-from .derive import add_bytecode_sha256, counts_from_values
+from .derive import add_code_fingerprint, counts_from_values
 from .metrics import (KEYS, METRICS, REQUIRED_SCALARS, SCALAR_METRICS, TABLES, CountsDiff, diff, key_changes, metric,
                       table)
 from .render import layout_program, render_json
 
-__all__ = ["add_bytecode_sha256", "counts_from_values", "KEYS", "METRICS", "REQUIRED_SCALARS", "SCALAR_METRICS",
+__all__ = ["add_code_fingerprint", "counts_from_values", "KEYS", "METRICS", "REQUIRED_SCALARS", "SCALAR_METRICS",
            "TABLES", "CountsDiff", "diff", "key_changes", "metric", "table", "layout_program", "render_json"]

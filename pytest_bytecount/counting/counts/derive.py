@@ -46,14 +46,15 @@ def counts_from_values(maps: Iterable[CounterMap], values: Sequence[int], inclus
     return dict(sorted(out.items()))
 
 
-def add_bytecode_sha256(counts: dict, maps: Iterable[CounterMap]) -> dict:
-    """``counts`` with each of ``maps``' methods given its ``bytecode_sha256`` (the SHA-256 of the method's
-    original Code attribute): a baseline keeps it to tell a changed method from a changed path. A method
+def add_code_fingerprint(counts: dict, maps: Iterable[CounterMap]) -> dict:
+    """``counts`` with each of ``maps``' methods given its ``code_fingerprint`` (the SHA-256 of its code
+    as javap shows it, :func:`~..keys.code_fingerprint`): a baseline keeps it to tell a changed method from
+    a changed path. A method
     with ``lines`` gets ``line_digests`` too, ``{line: digest}`` for every line of its code
     (:func:`~..keys.line_digests`): a baseline keeps them to pair lines by their code when the method changed."""
     for cmap in maps:
         entry = counts[str(cmap.method)]
-        entry["bytecode_sha256"] = cmap.code_sha256
+        entry["code_fingerprint"] = cmap.code_fingerprint
         if "lines" in entry and cmap.line_digests is not None:
             entry["line_digests"] = dict(sorted(cmap.line_digests.items()))
             counts[str(cmap.method)] = dict(sorted(entry.items()))

@@ -26,13 +26,14 @@ def _render_group(c: dict) -> str:
     lines = f"\"lines\": {_map(c['lines'])}, " if "lines" in c else ""
     if "line_digests" in c:  # static: the method's own (never in an abrupt group)
         lines = f"\"line_digests\": {_strings(c['line_digests'])}, " + lines
-    return (f"\"calls\": {_map(c['calls'])}, {cost}\"invocations\": {c['invocations']}, {lines}"
+    fingerprint = f"\"code_fingerprint\": {json.dumps(c['code_fingerprint'])}, " if "code_fingerprint" in c else ""
+    return (f"\"calls\": {_map(c['calls'])}, {fingerprint}{cost}\"invocations\": {c['invocations']}, {lines}"
             f"\"opcodes\": {_map(c['opcodes'])}, \"total\": {c['total']}")
 
 
 def render_json(counts: dict) -> str:
     """The JSON text, one method a line, sorted keys; the instrumented classes' own exit hook writes the
-    same text (:func:`layout_program`). ``bytecode_sha256`` and a ``cost`` key (from a weight table,
+    same text (:func:`layout_program`). ``code_fingerprint`` and a ``cost`` key (from a weight table,
     :mod:`pytest_bytecount.regression.weights`) are kept, in their sorted places."""
     lines = []
     for method_id in sorted(counts):
@@ -44,8 +45,6 @@ def render_json(counts: dict) -> str:
             a = c["allocations"]
             head += (f"\"allocations\": {{\"arrays\": {_map(a['arrays'])}, \"elements\": {_map(a['elements'])}, "
                      f"\"objects\": {_map(a['objects'])}}}, ")
-        if "bytecode_sha256" in c:
-            head += f"\"bytecode_sha256\": {json.dumps(c['bytecode_sha256'])}, "
         lines.append(f"  {json.dumps(method_id)}: {{{head}{_render_group(c)}}}")
     return "{" + ",".join("\n" + line for line in lines) + "\n}\n"
 
@@ -72,6 +71,8 @@ def layout_program(entries_arg, inclusive=None) -> str:
 
     def group(cmap, own: bool = True) -> list:
         out = ["t\"calls\": {", *entries(cmap, cmap.calls, "call"), "t}, "]
+        if own:
+            out.append(f"t\"code_fingerprint\": {json.dumps(cmap.code_fingerprint)}, ")
         if inclusive is not None and str(cmap.method) in inclusive:
             out += _inclusive_layout(*inclusive[str(cmap.method)], weighted)
         out.append("t\"invocations\": ")
@@ -107,7 +108,7 @@ def layout_program(entries_arg, inclusive=None) -> str:
             for key in sorted(objects):
                 lines += [*weighted(cmap.weights("o:" + key, "alloc")), f"a{json.dumps(key)}: "]
             lines += ["]", "t}}, "]
-        lines += [f"t\"bytecode_sha256\": {json.dumps(cmap.code_sha256)}, ", *group(cmap), "t}"]
+        lines += [*group(cmap), "t}"]
     lines += ["n", "t}", "n"]
     return "\n".join(lines) + "\n"
 
