@@ -16,6 +16,11 @@ How lines are matched:
   equally often can then be paired wrongly; the figures of a line that changed are still exact.
 
 Between two aligned runs, lines pair up in order, and the rest are new (from 0) or gone (to 0).
+
+A line's text is read from today's source, so it is shown only beside figures of the code it holds now
+(:attr:`LineChange.base_code_here`): a line that ran only in the baseline, where the code has changed
+since (its digest differs from today's line of that number, or the line has gone), is shown as
+``Work.java:11 (before the change)  4 -> 0``, without text; a paired line whose code changed says so.
 """
 
 from __future__ import annotations
@@ -33,6 +38,24 @@ class LineChange:
     now_line: Optional[str]  # None: a line that did not run now (or is gone)
     base: int
     now: int
+    # whether the code the baseline counted on base_line is the code today's source holds on the line shown
+    # (now_line, else base_line): True, False (it changed, or the line has gone), None (unknown). True for a
+    # line that did not run in the baseline, for there is no baseline code to show.
+    base_code_here: Optional[bool] = True
+
+    @property
+    def shown_line(self) -> Optional[str]:
+        return self.now_line or self.base_line
+
+    @property
+    def before_the_change(self) -> bool:
+        """A baseline line with no counterpart now, in code that changed: today's text is not its code."""
+        return self.now_line is None and self.base_code_here is False
+
+    @property
+    def text_is_current(self) -> bool:
+        """Whether today's text of the line shown is the code its figures were counted on."""
+        return self.now_line is not None or self.base_code_here is True
 
 
 def _ordered(lines: dict) -> list:
@@ -53,7 +76,18 @@ def line_pairs(base: Optional[dict], now: Optional[dict], same_code: Optional[bo
         pairs = _by_code(_ordered(db), _ordered(dn), db, dn, b, n)
     else:
         pairs = _aligned(_ordered(b), _ordered(n), b, n)
-    return [LineChange(kb, kn, b.get(kb, 0) if kb else 0, n.get(kn, 0) if kn else 0) for kb, kn in pairs]
+    return [LineChange(kb, kn, b.get(kb, 0) if kb else 0, n.get(kn, 0) if kn else 0,
+                       _base_code_here(kb, kn, same_code, db, dn)) for kb, kn in pairs]
+
+
+def _base_code_here(kb: Optional[str], kn: Optional[str], same_code: Optional[bool], db, dn) -> Optional[bool]:
+    """:attr:`LineChange.base_code_here` of one pair, from the method's fingerprints and the lines' digests."""
+    if kb is None or same_code is True:
+        return True
+    shown = kn or kb
+    if isinstance(db, dict) and isinstance(dn, dict) and kb in db:
+        return shown in dn and db[kb] == dn[shown]
+    return False if same_code is False and kn is None else None
 
 
 def line_changes(base: Optional[dict], now: Optional[dict], same_code: Optional[bool]) -> list:
@@ -101,18 +135,22 @@ def source_file_of(method_id: str) -> str:
 def render_line_changes(method_id: str, changes: list, text: Optional[Callable[[str, str], Optional[str]]] = None,
                         top: int = 5) -> list:
     """Failure lines for one method: ``File.java:42  1,000 -> 100,000 (+99,000)``, the line's source text
-    after it when ``text(method_id, line)`` finds it."""
+    after it when ``text(method_id, line)`` finds it and it is the code the figures were counted on."""
     if not changes:
         return []
     name = source_file_of(method_id)
     out = ["    lines that changed most:"]
     rows = []
     for c in changes[:top]:
-        line = c.now_line or c.base_line
+        line = c.shown_line
         where = f"{name}:{line}" if line != NO_LINE else f"{name} (no line)"
         if c.base_line and c.now_line and c.base_line != c.now_line:
             where += f" (was {c.base_line})"
-        source = text(method_id, line) if text is not None and line != NO_LINE else None
+        if c.before_the_change:
+            where += " (before the change)"
+        elif c.base_line and c.now_line and c.base_code_here is False:
+            where += " (its code changed)"
+        source = text(method_id, line) if text is not None and line != NO_LINE and c.text_is_current else None
         rows.append((where, f"{c.base:,} -> {c.now:,} ({c.now - c.base:+,})", source))
     width = max(len(w) for w, _, _ in rows)
     figures = max(len(f) for _, f, _ in rows)

@@ -4,8 +4,8 @@ fewer; the strongest for the method's largest change), as coverage reports colou
 
 Rows are the current source's lines from the first line that ran to the last (either side), with a little
 context, and the lines farther than that from any line that ran shortened to a gap row. A baseline line is shown on the
-current line :func:`~.lines.line_pairs` pairs it with; a baseline line with no counterpart now is listed
-under the table. Without the source file, the line numbers alone are shown.
+current line :func:`~.lines.line_pairs` pairs it with; a baseline line with no counterpart now, or whose
+code today's line of that number no longer holds, is listed under the table. Without the source file, the line numbers alone are shown.
 """
 
 from __future__ import annotations
@@ -45,10 +45,10 @@ def annotated_source(method: str, base: dict, now: dict, same_code: Optional[boo
     pairs = line_pairs(base, now, same_code)
     if pairs is None or not pairs:
         return '<p class="meta no-lines">no per-line counts for this method on one side (recorded without "lines")</p>'
-    # with the same bytecode a line that ran only before is still that line of the source; with changed
-    # bytecode, a baseline line paired with none now has no place in the current source
-    by_now = {c.now_line or c.base_line: c for c in pairs if c.now_line is not None or same_code is not False}
-    gone = [c for c in pairs if c.now_line is None and same_code is False]
+    # a line that ran only before is shown on today's line of that number when today's code there is the
+    # code it ran (lines.LineChange.text_is_current); otherwise it has no place in the current source
+    by_now = {c.shown_line: c for c in pairs if c.text_is_current}
+    gone = [c for c in pairs if not c.text_is_current]
     biggest = max(abs(c.now - c.base) for c in pairs)
     text = file_lines(method) if file_lines is not None else None
     numbered = sorted(int(k) for k in by_now if k != NO_LINE)
@@ -83,8 +83,9 @@ def annotated_source(method: str, base: dict, now: dict, same_code: Optional[boo
                + '; a paired line whose number moved shows its baseline number</p>' if same_code is False else "")
     out = [f'<h4 id="{esc(anchor)}">source lines</h4>{where}{matched}<div class="source"><table class="source" data-method="{esc(method)}">{head}{"".join(rows)}</table></div>']
     if gone:
-        items = "".join(f'<li class="gone-line" data-line="{esc(c.base_line)}">line {esc(c.base_line)}: '
-                        f'{c.base:,} &rarr; 0</li>' for c in gone)
+        items = "".join(f'<li class="gone-line" data-line="{esc(c.base_line)}">line {esc(c.base_line)}'
+                        f'{" (before the change)" if c.before_the_change else ""}: {c.base:,} &rarr; 0</li>'
+                        for c in gone)
         out.append(f'<p class="meta">baseline lines that have no counterpart now:</p><ul class="gone">{items}</ul>')
     return "".join(out)
 

@@ -33,7 +33,9 @@ def test_an_inserted_line_does_not_mark_the_lines_below_it_as_changed():
 def test_a_moved_line_that_also_changed_is_paired_in_order_and_named_with_its_old_number():
     now = {"4": 2, "5": 3, "6": 55, "7": 4000, "8": 2}
     changes = line_changes(entry(BASE), entry(now, "b"), same_code=False)
-    assert changes == [LineChange("6", "7", 40, 4000), LineChange(None, "5", 0, 3)]
+    # without line digests, whether line 6's code is today's line 7 is unknown: the text is today's line 7,
+    # beside the figure counted on it now
+    assert changes == [LineChange("6", "7", 40, 4000, None), LineChange(None, "5", 0, 3)]
     text = "\n".join(render_line_changes("shop.Cart$Item#sum(I)I", changes, lambda m, line: f"text of {line}"))
     assert "Cart.java:7 (was 6)  40 -> 4,000 (+3,960)  | text of 7" in text
     assert "Cart.java:5          0 -> 3 (+3)" in text
@@ -107,7 +109,7 @@ def test_the_annotated_source_pairs_moved_lines_and_lists_the_lines_gone():
     assert rows["5"][:3] == (0, 3, 3)
     assert rows["7"][3] == heat(3960, 3960) and rows["5"][3] == heat(3, 3960) != rows["7"][3]
     assert rows["4"][4].endswith("line 4 text")
-    assert 'data-line="20"' in page and "line 20: 9 &rarr; 0" in page  # gone: listed under the table
+    assert 'data-line="20"' in page and "line 20 (before the change): 9 &rarr; 0" in page  # gone: listed under the table
     assert "aligning their counts" in page  # no digests here
     with_digests = annotated_source("shop.Cart#sum(I)I", coded(base, {k: k for k in base}, "a"),
                                     coded(now, {k: k for k in now}, "b"), False, lambda m: source, esc)
@@ -153,7 +155,7 @@ def test_with_line_digests_lines_are_paired_by_their_code_not_their_counts():
     now = coded({"4": 2, "5": 40, "6": 90, "7": 40, "8": 2}, {"4": "a", "5": "n", "6": "b", "7": "c", "8": "d"}, "y")
     # counts alone pair the old line 5 with the inserted one, and call the old line 5's new home new
     by_counts = line_changes({k: v for k, v in base.items() if k != "line_digests"}, now, same_code=False)
-    assert by_counts == [LineChange(None, "6", 0, 90), LineChange("5", "5", 55, 40)]
+    assert by_counts == [LineChange(None, "6", 0, 90), LineChange("5", "5", 55, 40, None)]
     # by code, each line is paired with its own
     assert line_changes(base, now, same_code=False) == [LineChange(None, "5", 0, 40), LineChange("5", "6", 55, 90)]
 
@@ -164,3 +166,70 @@ def test_a_line_with_the_same_code_that_stopped_running_keeps_its_new_number():
     changes = line_changes(base, now, same_code=False)
     assert changes == [LineChange("5", "6", 30, 0), LineChange(None, "5", 0, 1)]
     assert "Cart.java:6 (was 5)  30 -> 0 (-30)" in "\n".join(render_line_changes("shop.Cart#m()V", changes))
+
+
+def _text(method, line):
+    return f"today's line {line}"
+
+
+def test_a_baseline_line_whose_code_has_gone_is_shown_before_the_change_without_todays_text():
+    # line 11 held `if (!seen.contains(id))` when it ran 4 times; today's line 11 holds other code
+    base = coded({"10": 5, "11": 4, "12": 4}, {"10": "a", "11": "seen", "12": "c"}, "x")
+    now = coded({"10": 5, "12": 4}, {"10": "a", "11": "other", "12": "c"}, "y")
+    changes = line_changes(base, now, same_code=False)
+    assert changes == [LineChange("11", None, 4, 0, False)]
+    text = "\n".join(render_line_changes("d.Dedupe#run([I)I", changes, _text))
+    assert "Dedupe.java:11 (before the change)  4 -> 0 (-4)" in text
+    assert "today's line" not in text
+
+
+def test_a_paired_line_whose_code_changed_says_so_beside_todays_text():
+    base = coded({"10": 5, "11": 4}, {"10": "a", "11": "seen"}, "x")
+    now = coded({"10": 5, "11": 4000}, {"10": "a", "11": "list"}, "y")
+    changes = line_changes(base, now, same_code=False)
+    assert changes == [LineChange("11", "11", 4, 4000, False)]
+    text = "\n".join(render_line_changes("d.Dedupe#run([I)I", changes, _text))
+    assert "Dedupe.java:11 (its code changed)  4 -> 4,000 (+3,996)  | today's line 11" in text
+
+
+def test_a_baseline_line_of_unchanged_code_keeps_its_text():
+    base = coded({"10": 5, "11": 4}, {"10": "a", "11": "b"}, "x")
+    now = coded({"10": 9}, {"10": "a", "11": "b"}, "x")
+    changes = line_changes(base, now, same_code=True)
+    text = "\n".join(render_line_changes("d.Dedupe#run([I)I", changes, _text))
+    assert "Dedupe.java:11  4 -> 0 (-4)  | today's line 11" in text
+
+
+def test_without_a_code_fingerprint_each_baseline_line_is_judged_by_its_digest():
+    # a baseline recorded before code fingerprints: whether the method changed is unknown, lines are
+    # compared by number, and a line's text is shown only where its digest is today's
+    base = coded({"10": 5, "11": 4, "12": 7}, {"10": "a", "11": "b", "12": "c"}, "x")
+    del base["code_fingerprint"]
+    now = coded({"10": 6}, {"10": "z", "11": "b", "12": "other"}, "y")
+    changes = {c.base_line: c for c in line_changes(base, now, same_code=None)}
+    assert changes["11"].base_code_here is True and changes["12"].base_code_here is False
+    assert changes["10"].base_code_here is False  # paired, its code changed
+    text = "\n".join(" ".join(line.split()) for line in
+                     render_line_changes("d.Dedupe#run([I)I", list(changes.values()), _text))
+    assert "Dedupe.java:11 4 -> 0 (-4) | today's line 11" in text
+    assert "Dedupe.java:12 (before the change) 7 -> 0 (-7)" in text and "today's line 12" not in text
+    assert "Dedupe.java:10 (its code changed) 5 -> 6 (+1) | today's line 10" in text
+    # and with neither fingerprints nor digests, a baseline-only line's text is not shown at all
+    bare = {k: v for k, v in base.items() if k != "line_digests"}
+    changes = line_changes(bare, {k: v for k, v in now.items() if k != "line_digests"}, same_code=None)
+    text = "\n".join(render_line_changes("d.Dedupe#run([I)I", changes, _text))
+    assert "Dedupe.java:12  7 -> 0 (-7)" in text and "today's line 12" not in text
+
+
+def test_the_html_report_lists_a_baseline_line_whose_code_has_gone_under_the_table():
+    from html import escape as esc
+
+    from pytest_bytecount.regression.report_lines import annotated_source
+
+    base = coded({"10": 5, "11": 4, "12": 4}, {"10": "a", "11": "seen", "12": "c"}, "x")
+    now = coded({"10": 5, "12": 4}, {"10": "a", "11": "other", "12": "c"}, "x")
+    del base["code_fingerprint"], now["code_fingerprint"]  # unknown: decided by the line's digest
+    page = annotated_source("d.Dedupe#run([I)I", base, now, None, lambda m: [f"src {i}" for i in range(1, 20)], esc)
+    rows = _rows(page)
+    assert rows["11"][:3] == (0, 0, 0)  # today's line 11 ran on neither side as today's code
+    assert 'data-line="11">line 11 (before the change): 4 &rarr; 0' in page
