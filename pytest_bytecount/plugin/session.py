@@ -296,7 +296,7 @@ class BytecountSession:
             return result  # recorded, when it differs, as the result arrives (log_report)
         if verdict.failed:
             return _fail(report, result, verdict.status, result.message)
-        if verdict.status == "improved":
+        if verdict.status in ("improved", "reshaped"):  # passes, and says why
             report.sections.append(("bytecount", result.message))
         return result
 

@@ -92,6 +92,7 @@ class Summary:
             ("changed", "changed", "to accept them"),
             ("new", "new, no baseline yet", "to record them"),
             ("improved", "improved, the baseline is stale", "to accept them"),
+            ("reshaped", "reshaped: only calls to counted methods moved, the work within tolerance", "to accept them"),
             ("not-run", "not run: a target never ran, so nothing is guarded", None),
             ("nondeterministic", "nondeterministic: counts differ between two runs", None),
             ("unchecked", "determinism unchecked", None),

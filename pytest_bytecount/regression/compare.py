@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Optional
 
 from ..counting.counts import METRICS, diff, metric
@@ -82,27 +82,81 @@ def runs(entry: Optional[dict]) -> int:
 @dataclass(frozen=True)
 class Change:
     """One figure that differs from the baseline: a scalar metric (``total``) or one call
-    (``calls java/lang/Math.max(II)I``), and the tolerance it was judged by."""
+    (``calls java/lang/Math.max(II)I``), and the tolerance it was judged by. For a call, ``counted`` names
+    the metric that counts the callee's work (``inclusive``), or is None when nothing does."""
 
     metric: str
     base: int
     now: int
     tolerance: Optional[Tolerance] = None
+    counted: Optional[str] = None
 
-    def __str__(self) -> str:
+    @property
+    def call(self) -> Optional[str]:
+        """The callee's signature, for a call's change."""
+        return self.metric[len("calls "):] if self.metric.startswith("calls ") else None
+
+    def text(self, short: bool = False) -> str:
+        """``total 212 -> 20,012 (+19,800, +9339.6%)``; for a call ``new call java/util/List.contains(...)
+        0 -> 1,000 (its own work is not counted)``, its descriptor shortened to ``(...)`` when ``short``."""
         d = self.now - self.base
         detail = f"{d:+,}"
         if self.base and " " not in self.metric:  # a scalar metric; keyed counts show the delta only
             detail += f", {_pct(self.base, self.now)}"
         if self.tolerance is not None and (self.tolerance.absolute or self.tolerance.relative):
             detail += f"; tolerance {self.tolerance}"
-        return f"{self.metric} {self.base:,} -> {self.now:,} ({detail})"
+        if self.call is None:
+            return f"{self.metric} {self.base:,} -> {self.now:,} ({detail})"
+        callee = _short_signature(self.call) if short else self.call
+        if self.now > self.base:
+            detail += "; its own work is not counted" if self.counted is None else \
+                f"; its work is counted in {self.counted}"
+        return f"{'new call' if self.base == 0 else 'call'} {callee} {self.base:,} -> {self.now:,} ({detail})"
+
+    def __str__(self) -> str:
+        return self.text()
+
+
+def _short_signature(signature: str) -> str:
+    """``java/util/List.contains(Ljava/lang/Object;)Z`` -> ``java/util/List.contains(...)``."""
+    head, paren, _ = signature.partition("(")
+    return f"{head}(...)" if paren else signature
+
+
+JDK_PACKAGES = ("java/", "javax/", "jdk/", "sun/", "com/sun/")
+
+
+def counted_in(entry: Optional[dict], signature: str) -> Optional[str]:
+    """The metric of ``entry`` (one method's counts) that counts the work of calls to ``signature``, or
+    None. With inclusive counts, a callee that ran for the method, and completed, is among the inclusive
+    counts' ``methods``: the callee itself (``owner#name(desc)``), or for a call through an application
+    class or interface, a method of that name and descriptor in another class (the one dispatch chose).
+    JDK methods are never counted there, and neither are ``invokedynamic`` call sites."""
+    inclusive = (entry or {}).get("inclusive")
+    if not isinstance(inclusive, dict) or signature.startswith("indy "):
+        return None
+    head, paren, rest = signature.partition("(")
+    owner, _, name = head.rpartition(".")
+    if not paren or not owner:
+        return None
+    member = f"#{name}({rest}"
+    methods = [m for m in inclusive.get("methods", ()) if isinstance(m, str)]
+    if f"{owner.replace('/', '.')}{member}" in methods:
+        return "inclusive"
+    if not owner.startswith(JDK_PACKAGES) and any(m.endswith(member) for m in methods):
+        return "inclusive"
+    return None
+
+
+def work_metric(entry: Optional[dict]) -> str:
+    """The metric that states a method's work: ``inclusive`` when its counts have it, else ``total``."""
+    return "inclusive" if isinstance((entry or {}).get("inclusive"), dict) else "total"
 
 
 @dataclass
 class MethodDiff:
     method: str
-    status: str  # same | regressed | improved | changed
+    status: str  # same | regressed | reshaped | improved | changed
     metrics: list = field(default_factory=list)  # [(name, base, now)] that differ
     opcode_changes: list = field(default_factory=list)  # [(key, base, now)] largest first
     call_changes: list = field(default_factory=list)
@@ -111,11 +165,12 @@ class MethodDiff:
     tripped: list = field(default_factory=list)  # [Change] outside tolerance (regressed) or that decided the status
     presence: Optional[str] = None  # "started": did not run in the baseline; "stopped": did not run now
     line_changes: list = field(default_factory=list)  # [LineChange] largest first (regression.lines)
+    work: tuple = ("total", 0, 0)  # (metric, base, now): the method's work, as work_metric names it
 
 
 @dataclass
 class Verdict:
-    status: str  # passed | regressed | improved | changed | new
+    status: str  # passed | improved | reshaped | new | changed | regressed
     diffs: list = field(default_factory=list)
     strict: bool = False
 
@@ -124,22 +179,34 @@ class Verdict:
         return self.status in ("regressed", "changed", "new")
 
     def headline(self, limit: int = 3) -> str:
-        """The first line of the verdict: the status and the figures that decided it, baseline -> now."""
+        """The first line of the verdict: the status, the figures that decided it (baseline -> now), and
+        each deciding method's work figure (its ``total``, or ``inclusive``) when that is not among them."""
         decisive = [d for d in self.diffs if d.status == self.status]
-        items = [(d.method, c) for d in decisive for c in d.tripped]
+        items = [(d, c) for d in decisive for c in d.tripped]
         if not items:  # strict, and only the opcode mix (or the callees' inclusive counts) shifted
-            items = [(d.method, Change(f"opcodes {k}", b, n)) for d in decisive for k, b, n in d.opcode_changes[:1]]
-            items = items or [(d.method, Change(f"{title} {k}", b, n)) for d in decisive
+            items = [(d, Change(f"opcodes {k}", b, n)) for d in decisive for k, b, n in d.opcode_changes[:1]]
+            items = items or [(d, Change(f"{title} {k}", b, n)) for d in decisive
                               for title, changes in d.inclusive_changes[:1] for k, b, n in changes[:1]]
-        several = len({m for m, _ in items}) > 1
-        shown = "; ".join((f"{m} {c}" if several else str(c)) for m, c in items[:limit])
+        several = len({d.method for d, _ in items}) > 1
+        shown_items = items[:limit]
+        parts = [(f"{d.method} {c.text(short=True)}" if several else c.text(short=True)) for d, c in shown_items]
+        methods = {d.method: d for d, _ in shown_items}
+        for d in methods.values():  # each method's work, once, unless it tripped
+            metric, base, now = d.work
+            if not any(c.metric == metric for e, c in items if e.method == d.method):
+                figure = "unchanged" if base == now else f"{base:,} -> {now:,}" if not base else _pct(base, now)
+                parts.append(f"{d.method} {metric} {figure}" if several else f"{metric} {figure}")
+        shown = "; ".join(parts)
         if len(items) > limit:
             shown += f"; and {len(items) - limit} more"
-        label = {"regressed": "REGRESSED", "changed": "CHANGED", "improved": "improved"}[self.status]
+        label = {"regressed": "REGRESSED", "changed": "CHANGED", "improved": "improved", "reshaped": "reshaped"}[
+            self.status]
         if self.status == "changed":
             shown += " (strict: any change fails)"
         elif self.status == "improved":
             shown += "; the baseline is stale"
+        elif self.status == "reshaped":
+            shown += "; only calls moved, and their work is counted within tolerance"
         return f"{label}: {shown}"
 
 
@@ -148,7 +215,12 @@ def compare(baseline: Optional[dict], now: dict, tolerances: dict, strict: bool 
     carry ``code_fingerprint``, and so may ``now``).
 
     A method that did not run (absent, or all zero) counts as 0 on that side: one that starts running is
-    a rise from 0 and one that stops is a fall to 0, judged like any other."""
+    a rise from 0 and one that stops is a fall to 0, judged like any other.
+
+    A method whose only figures beyond tolerance are calls whose callees' work another of its metrics
+    counts (:func:`counted_in`: an application method under ``inclusive``), while every metric stays
+    within tolerance, is ``reshaped``: the work moved between methods, and what it costs is judged by
+    that metric. Unless strict, it passes."""
     if baseline is None:
         return Verdict("new", strict=strict)
     baseline, now = that_ran(baseline), that_ran(now)
@@ -159,28 +231,40 @@ def compare(baseline: Optional[dict], now: dict, tolerances: dict, strict: bool 
         changes = diff(b, n)
         metrics, calls, opcodes, inclusive = changes.scalars, changes.calls, changes.opcodes, changes.inclusive
         rises = [Change(m, bv, nv, tolerances.get(m, Tolerance())) for m, bv, nv in metrics] + \
-            [Change(f"calls {k}", bv, nv, tolerances.get("calls", Tolerance())) for k, bv, nv in calls]
+            [Change(f"calls {k}", bv, nv, tolerances.get("calls", Tolerance()), counted_in(n, k))
+             for k, bv, nv in calls]
         over = [c for c in rises if not c.tolerance.allows(c.base, c.now)]
-        if over:
+        if over and all(c.call is not None and c.counted is not None for c in over):
+            # calls moved; the metric counting their work did not trip
+            status, tripped = ("changed" if strict else "reshaped"), over
+        elif over:
             status, tripped = "regressed", over
         elif not changes:
             status, tripped = "same", []
         elif strict:
-            status, tripped = "changed", [Change(c.metric, c.base, c.now) for c in rises]
+            status, tripped = "changed", [replace(c, tolerance=None) for c in rises]
         elif any(c.now < c.base for c in rises) and all(c.now <= c.base for c in rises):
-            status, tripped = "improved", [Change(c.metric, c.base, c.now) for c in rises]  # fell, nothing rose
+            status, tripped = "improved", [replace(c, tolerance=None) for c in rises]  # fell, nothing rose
         else:
             status, tripped = "same", []  # increases within tolerance (maybe beside decreases), or only the opcode mix shifted
         code_changed = None
         if b is not None and n is not None and "code_fingerprint" in b and "code_fingerprint" in n:
             code_changed = b["code_fingerprint"] != n["code_fingerprint"]
         presence = "started" if b is None else "stopped" if n is None else None
+        work = work_metric(n) if b is None else work_metric(b) if n is None else \
+            ("inclusive" if work_metric(b) == work_metric(n) == "inclusive" else "total")
         diffs.append(MethodDiff(method, status, metrics, opcodes, calls, code_changed, inclusive, tripped, presence,
                                 line_changes(b, n, None if code_changed is None else not code_changed)
-                                if status != "same" else []))
+                                if status != "same" else [],
+                                (work, metric(b, work) or 0 if b else 0, metric(n, work) or 0 if n else 0)))
         if status != "same":  # a method's "same" is the test's "passed"
             worst = worse(worst, status)
     return Verdict(worst, diffs, strict)
+
+
+def _listed(items: list, limit: int = 3) -> str:
+    shown = ", ".join(items[:limit])
+    return shown + (f" and {len(items) - limit} more" if len(items) > limit else "")
 
 
 def _pct(base: int, now: int) -> str:
@@ -198,8 +282,11 @@ def render_verdict(verdict: Verdict, accept_command: str, top: int = 5,
     for d in verdict.diffs:
         if d.status == "same":
             continue
-        label = {"regressed": "REGRESSED", "improved": "improved", "changed": "changed"}[d.status]
+        label = {"regressed": "REGRESSED", "improved": "improved", "changed": "changed", "reshaped": "reshaped"}[d.status]
         lines.append(f"{d.method}: {label}")
+        if d.status == "reshaped":
+            lines.append(f"    only calls rose, to methods whose work {d.work[0]} counts, and {d.work[0]} stayed "
+                         f"within its tolerance: the test passes (strict checking fails it)")
         if d.presence == "started":
             lines.append("    did not run when the baseline was recorded, runs now")
         elif d.presence == "stopped":
@@ -213,6 +300,10 @@ def render_verdict(verdict: Verdict, accept_command: str, top: int = 5,
                 shown = ", ".join(f"{k} {b:,} -> {n:,} ({n - b:+,})" for k, b, n in changes[:top])
                 more = f" and {len(changes) - top} more" if len(changes) > top else ""
                 lines.append(f"    {title}: {shown}{more}")
+        uncounted = [c.call for c in d.tripped if c.call is not None and c.counted is None and c.now > c.base]
+        if d.status == "regressed" and uncounted:
+            lines.append(f"    the work done inside {_listed([_short_signature(k) for k in uncounted])} is not "
+                         f"counted, so a call that rises fails the test by itself")
         lines += render_line_changes(d.method, d.line_changes, source, top)
         if d.bytecode_changed is True:
             lines.append("    the method's bytecode changed since the baseline")

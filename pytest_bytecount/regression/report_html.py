@@ -22,7 +22,7 @@ from .report_lines import HEAT_CSS, annotated_source
 from .status import MEANING, STATUSES
 
 # per-method statuses that get a section with charts, worst first
-SECTION_STATUSES = ("regressed", "changed", "improved")
+SECTION_STATUSES = ("regressed", "changed", "reshaped", "improved")
 TOP = 10  # changed opcodes / calls shown per method
 SHOWN_METRICS = ("total", "invocations")  # the scalar metrics the report shows (with the opcodes and calls)
 # complexity orders from cheapest to dearest, to tell whether a fitted order got worse
@@ -49,8 +49,8 @@ code, .mono { font-family: ui-monospace, monospace; font-size: 12.5px; }
 .status { display: inline-block; border-radius: 4px; padding: 0 .4em; font-size: 12px; font-weight: 600; color: #fff; background: #7b8794; }
 .status-passed, .status-same, .status-recorded { background: #27864a; } .status-regressed { background: #c0392b; }
 .status-not-run, .status-nondeterministic, .status-failed, .status-error, .status-unwritten { background: #c0392b; }
-.status-improved { background: #2b6cb0; } .status-changed, .status-new { background: #c77c02; }
-p.tripped { font-weight: 600; } p.tripped.regressed { color: #c0392b; } p.tripped.improved { color: #2b6cb0; }
+.status-improved, .status-reshaped { background: #2b6cb0; } .status-changed, .status-new { background: #c77c02; }
+p.tripped { font-weight: 600; } p.tripped.regressed { color: #c0392b; } p.tripped.improved, p.tripped.reshaped { color: #2b6cb0; }
 table { border-collapse: collapse; width: 100%; margin: .5em 0; }
 th, td { border-bottom: 1px solid #e4e8ec; padding: .25em .5em; text-align: left; vertical-align: top; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
@@ -92,7 +92,7 @@ def _short(text: str, limit: int = 46) -> str:
 
 
 def method_statuses(result: dict) -> dict:
-    """method id -> same | regressed | improved | changed | new | gone, from the plugin's verdict when
+    """method id -> same | regressed | reshaped | improved | changed | new | gone, from the plugin's verdict when
     the result carries it, else "changed" for any difference (no tolerances known here)."""
     given = result.get("method_status")
     if given:
@@ -317,7 +317,8 @@ def _tripped(status: str, figures: list) -> str:
     """The figures that decided the method's status, as the failure text's first line names them."""
     if not figures:
         return ""
-    title = {"regressed": "outside tolerance", "changed": "changed (strict)", "improved": "fell"}.get(status, "changed")
+    title = {"regressed": "outside tolerance", "changed": "changed (strict)", "improved": "fell",
+             "reshaped": "calls to counted methods rose (the work within tolerance)"}.get(status, "changed")
     items = "; ".join(esc(f) for f in figures)
     return f'<p class="tripped {esc(status)}">{esc(title)}: <span class="mono">{items}</span></p>'
 

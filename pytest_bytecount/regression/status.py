@@ -8,18 +8,20 @@ the failing ones of a failed (or errored) test.
 from __future__ import annotations
 
 # the test passed
-PASSING = ("passed", "improved", "recorded")
+PASSING = ("passed", "improved", "reshaped", "recorded")
 # the test failed because of its counts, or was not judged
 FAILING = ("regressed", "changed", "new", "not-run", "nondeterministic", "unchecked", "failed", "error", "unwritten")
 STATUSES = PASSING + FAILING + ("skipped",)
 
 # the verdicts of a comparison with the baseline (counts, or a complexity check), mildest first: a test
 # shows the worst of its verdicts; every other status is not a verdict on counts and outranks them all
-VERDICTS = ("passed", "improved", "new", "changed", "regressed")
+VERDICTS = ("passed", "improved", "reshaped", "new", "changed", "regressed")
 
 MEANING = {
     "passed": "counts within tolerance of the baseline",
     "improved": "counts fell below the baseline, which is now stale",
+    "reshaped": "only calls rose, to methods whose work a counted metric (inclusive) covers, and it stayed within "
+                "tolerance",
     "recorded": "baseline written by --bytecount-update",
     "regressed": "a count rose beyond its tolerance",
     "changed": "a count changed under strict checking",

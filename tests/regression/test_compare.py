@@ -55,7 +55,10 @@ def test_the_first_line_names_the_figure_outside_tolerance_even_when_the_total_f
     now = counts(158, calls={"java/util/Set.add(Ljava/lang/Object;)Z": 10})
     text = render_verdict(compare({m: base}, {m: now}, {}), "cmd")
     first = text.splitlines()[0]
-    assert first == "REGRESSED: calls java/util/Set.add(Ljava/lang/Object;)Z 0 -> 10 (+10)"
+    # the call's own work (inside the JDK) is not counted, and the first line says so beside the work figure
+    assert first == "REGRESSED: new call java/util/Set.add(...) 0 -> 10 (+10; its own work is not counted); total -79.3%"
+    assert "    the work done inside java/util/Set.add(...) is not counted, so a call that rises fails the test by " \
+           "itself" in text.splitlines()
     assert "    total                 763 -> 158          -605 (-79.3%)" in text.splitlines()
 
 
@@ -64,7 +67,7 @@ def test_the_first_line_names_each_tripped_figure_with_its_tolerance_and_the_met
     v = compare({a: counts(1000), b: counts(10, calls={"x/Y.z()V": 1})},
                 {a: counts(1200), b: counts(10, calls={"x/Y.z()V": 3})}, parse_tolerances("total=5%|50"))
     assert v.headline() == ("REGRESSED: a.B#c()V total 1,000 -> 1,200 (+200, +20.0%; tolerance 5%|50); "
-                            "a.B#d()V calls x/Y.z()V 1 -> 3 (+2)")
+                            "a.B#d()V call x/Y.z(...) 1 -> 3 (+2; its own work is not counted); a.B#d()V total unchanged")
     text = render_verdict(v, "cmd")
     assert "    total               1,000 -> 1,200        +200 (+20.0%)  outside tolerance" in text
     improved = compare({a: counts(1000)}, {a: counts(900)}, {})
@@ -125,4 +128,53 @@ def test_under_strict_a_shift_only_in_the_callees_inclusive_counts_is_named_on_t
     now = {**counts(10), "inclusive": {"total": 20, "calls": {}, "opcodes": {"nop": 19, "pop": 1}, "methods": []}}
     verdict = compare({m: base}, {m: now}, {}, strict=True)
     assert verdict.status == "changed"
-    assert verdict.headline() == "CHANGED: inclusive opcodes nop 20 -> 19 (-1) (strict: any change fails)"
+    assert verdict.headline() == "CHANGED: inclusive opcodes nop 20 -> 19 (-1); inclusive unchanged (strict: any change fails)"
+
+
+def inclusive_counts(total, inclusive_total, calls=None, methods=()):
+    own = counts(total, calls=calls)
+    own["inclusive"] = {"calls": {}, "methods": ["a.B#c()V", *methods], "opcodes": {"nop": inclusive_total},
+                        "total": inclusive_total}
+    return own
+
+
+def test_calls_that_moved_to_counted_methods_reshape_the_test_when_the_work_stays_within_tolerance():
+    """A block of c() extracted into a private helper: c's own total falls, a call to the helper
+    appears, and the inclusive total (c's work with the helper's) grows by the call's few instructions."""
+    m = "a.B#c()V"
+    base = {m: inclusive_counts(100, 100)}
+    now = {m: inclusive_counts(60, 104, calls={"a/B.helper(I)I": 1}, methods=["a.B#helper(I)I"])}
+    loose = compare(base, now, parse_tolerances("inclusive=5%"))
+    assert loose.status == "reshaped" and not loose.failed
+    assert loose.headline() == ("reshaped: new call a/B.helper(...) 0 -> 1 (+1; its work is counted in inclusive); "
+                                "inclusive +4.0%; only calls moved, and their work is counted within tolerance")
+    assert "only calls rose, to methods whose work inclusive counts" in render_verdict(loose, "cmd")
+    # the work itself beyond its tolerance: a regression, named first
+    tight = compare(base, now, {})
+    assert tight.status == "regressed"
+    assert tight.headline().startswith("REGRESSED: inclusive 100 -> 104 (+4, +4.0%)")
+    # strict: any change fails
+    assert compare(base, now, parse_tolerances("inclusive=5%"), strict=True).status == "changed"
+
+
+def test_a_call_whose_work_is_not_counted_still_fails_beside_counted_ones():
+    m = "a.B#c()V"
+    base = {m: inclusive_counts(100, 100)}
+    now = {m: inclusive_counts(100, 102, calls={"a/B.helper(I)I": 1, "java/util/List.contains(Ljava/lang/Object;)Z": 500},
+                               methods=["a.B#helper(I)I"])}
+    v = compare(base, now, parse_tolerances("inclusive=5%"))
+    assert v.status == "regressed"
+    assert v.headline().startswith("REGRESSED: new call java/util/List.contains(...) 0 -> 500 (+500; its own work is "
+                                   "not counted); new call a/B.helper(...) 0 -> 1 (+1; its work is counted in inclusive)")
+
+
+def test_which_calls_inclusive_counts_cover():
+    from pytest_bytecount.regression.compare import counted_in
+
+    entry = inclusive_counts(1, 1, methods=["a.Circle#area()D", "a.B#helper(I)I", "a.MyList#size()I"])
+    assert counted_in(entry, "a/B.helper(I)I") == "inclusive"  # the callee itself ran for the method
+    assert counted_in(entry, "a/Shape.area()D") == "inclusive"  # through an application interface
+    assert counted_in(entry, "a/B.helper(J)I") is None  # another overload did not run
+    assert counted_in(entry, "java/util/List.size()I") is None  # a JDK signature: never assumed counted
+    assert counted_in(entry, "indy applyAsInt()Ljava/util/function/IntUnaryOperator;") is None
+    assert counted_in(counts(1), "a/B.helper(I)I") is None  # without inclusive counts nothing is covered
