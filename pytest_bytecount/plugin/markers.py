@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from ..regression.compare import ToleranceError, parse_tolerances
+from ..regression.compare import ToleranceError, named_metrics, parse_tolerances
 
 MARKER = "bytecount"
 MARKER_OPTIONS = {"tolerance", "strict", "abrupt", "allocations", "inclusive", "max_invocations", "in_place"}
@@ -96,7 +96,8 @@ def marker_problems(item, weights_active: Callable[[], bool]) -> list:
     problems += [f"{item.nodeid}: {p}" for p in option_problems(marker.args, marker.kwargs)]
     if "tolerance" in marker.kwargs:
         try:
-            if "cost" in parse_tolerances(marker.kwargs["tolerance"] or "") and not weights_active():
+            parse_tolerances(marker.kwargs["tolerance"] or "")
+            if "cost" in named_metrics(marker.kwargs["tolerance"] or "") and not weights_active():
                 problems.append(f"{item.nodeid}: tolerance {marker.kwargs['tolerance']!r} {NO_WEIGHTS}")
         except (ToleranceError, AttributeError):
             pass  # option_problems named it

@@ -14,8 +14,8 @@ import pytest
 from .. import __version__
 from ..counting.targets import TargetError
 from ..regression.baseline import BaselineError
-from ..regression.compare import (ToleranceError, compare, idle_targets, over_limit, parse_tolerances, render_idle,
-                                  render_over_limit, render_verdict)
+from ..regression.compare import (ToleranceError, compare, idle_targets, named_metrics, over_limit, parse_tolerances,
+                                  render_idle, render_over_limit, render_verdict)
 from ..regression.determinism import DeterminismCheck, check_in_fresh_loader
 from ..regression.results import ResultsFile, TestResult, as_json
 from ..regression.scaling import ScalingError, check_stored, compare_scaling, render_scaling
@@ -112,7 +112,7 @@ class BytecountSession:
                 self._weights = load_weights(settings.weights) if settings.weights else None
             except (ConfigError, ToleranceError, WeightsError) as e:
                 raise pytest.UsageError(f"bytecount: {e}") from None
-            if "cost" in self._default_tolerances and self._weights is None:
+            if "cost" in named_metrics(settings.tolerance) and self._weights is None:
                 raise pytest.UsageError(f"bytecount: the default tolerance {settings.tolerance!r} {NO_WEIGHTS}")
             self._settings = settings
         return self._settings

@@ -37,17 +37,23 @@ class Tolerance:
 _ONE = re.compile(r"^\s*(\d+(?:\.\d+)?%|\d+)\s*$")
 
 
+ALL = "all"  # a tolerance for every metric at once; one named beside it wins
+
+
 def parse_tolerances(spec: str, base: Optional[dict] = None) -> dict:
-    """``"total=5%|100, calls=2"`` -> {metric: Tolerance}, for any of the metrics in ``METRICS``."""
+    """``"total=5%|100, calls=2"`` -> {metric: Tolerance}, for any of the metrics in ``METRICS``; ``all=5%``
+    sets every metric, except those the same spec names."""
     out = dict(base or {})
     if not spec or not spec.strip():
         return out
+    named, every = {}, None
     for item in spec.split(","):
         if "=" not in item:
             raise ToleranceError(f"bad tolerance {item.strip()!r}: expected METRIC=VALUE such as total=5%|100")
         metric, value = (x.strip() for x in item.split("=", 1))
-        if metric not in METRICS:
-            raise ToleranceError(f"bad tolerance metric {metric!r}: expected one of {', '.join(METRICS)}")
+        if metric != ALL and metric not in METRICS:
+            raise ToleranceError(f"bad tolerance metric {metric!r}: expected one of {', '.join(METRICS)}, or {ALL} "
+                                 f"for every metric")
         absolute, relative = 0, 0.0
         for part in value.split("|"):
             m = _ONE.match(part)
@@ -57,8 +63,19 @@ def parse_tolerances(spec: str, base: Optional[dict] = None) -> dict:
                 relative = float(part.strip()[:-1]) / 100
             else:
                 absolute = int(part)
-        out[metric] = Tolerance(absolute, relative)
+        if metric == ALL:
+            every = Tolerance(absolute, relative)
+        else:
+            named[metric] = Tolerance(absolute, relative)
+    if every is not None:
+        out.update(dict.fromkeys(METRICS, every))
+    out.update(named)
     return out
+
+
+def named_metrics(spec: str) -> set:
+    """The metrics a tolerance spec names itself (``all`` names none): a ``cost`` tolerance needs weights."""
+    return {item.split("=", 1)[0].strip() for item in (spec or "").split(",") if "=" in item} - {ALL}
 
 
 def ran(entry: Optional[dict]) -> bool:

@@ -178,3 +178,27 @@ def test_which_calls_inclusive_counts_cover():
     assert counted_in(entry, "java/util/List.size()I") is None  # a JDK signature: never assumed counted
     assert counted_in(entry, "indy applyAsInt()Ljava/util/function/IntUnaryOperator;") is None
     assert counted_in(counts(1), "a/B.helper(I)I") is None  # without inclusive counts nothing is covered
+
+
+def test_all_sets_every_metric_and_a_metric_named_beside_it_wins():
+    from pytest_bytecount.counting.counts import METRICS
+    from pytest_bytecount.regression.compare import named_metrics
+
+    t = parse_tolerances("all=5%")
+    assert set(t) == set(METRICS) and set(t.values()) == {Tolerance(0, 0.05)}
+    # the order does not matter: a metric named itself keeps its own tolerance
+    for spec in ("all=5%, calls=10", "calls=10, all=5%"):
+        t = parse_tolerances(spec)
+        assert t["calls"] == Tolerance(10, 0.0) and t["total"] == Tolerance(0, 0.05)
+    # over the defaults: all replaces them, and a named metric still wins
+    t = parse_tolerances("all=1%", parse_tolerances("total=50, invocations=2"))
+    assert t["total"] == Tolerance(0, 0.01) and t["invocations"] == Tolerance(0, 0.01)
+    assert named_metrics("all=5%, total=3") == {"total"} and named_metrics("all=5%") == set()
+    # `total=5%` alone leaves calls at 0: a call that rises still fails; `all=5%` loosens both
+    m = "a.B#c()V"
+    base, now = {m: counts(1000, calls={"x/Y.z()V": 100})}, {m: counts(1040, calls={"x/Y.z()V": 104})}
+    assert compare(base, now, parse_tolerances("total=5%")).status == "regressed"
+    assert compare(base, now, parse_tolerances("all=5%")).status == "passed"
+    # a relative tolerance never admits a call that was not made before (5% of 0 is 0)
+    assert compare(base, {m: counts(1000, calls={"x/Y.z()V": 100, "x/Y.w()V": 1})},
+                   parse_tolerances("all=5%")).status == "regressed"
