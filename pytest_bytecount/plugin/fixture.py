@@ -24,6 +24,7 @@ class BytecountFixture:
         self.in_place = in_place  # counted where the application loads the classes (jvm.in_place)
         self._weights = weights  # known once the settings are: instrumenting reads them first
         self.targets = marker.targets
+        self.inclusive = marker.inclusive
         if java.unusable:
             pytest.fail(java.unusable, pytrace=False)
         self._loaders = java.loaders_for(marker.targets, marker.abrupt, marker.allocations, marker.inclusive, in_place)
@@ -84,19 +85,23 @@ class BytecountFixture:
         self.scaling_result = None
         return old
 
-    def scaling(self, sizes, run, metric: str = "total", method: Optional[str] = None) -> ScalingResult:
+    def scaling(self, sizes, run, metric: Optional[str] = None, method: Optional[str] = None) -> ScalingResult:
         """Call ``run(n)`` for each n in ``sizes`` and fit each counted method's counts per run against
         1, log n, n, n log n, n^2, n^3 and 2^n (see :mod:`pytest_bytecount.regression.scaling`).
 
-        ``metric`` is ``total``, ``invocations`` or ``calls``; ``method`` (a method id or pattern) limits the
-        check to some of the marked methods. After the test the orders are compared with the baseline's:
-        a worse one fails the test. One check per test.
+        ``metric`` is ``total``, ``invocations``, ``calls`` or ``inclusive``; by default the counted work:
+        ``inclusive`` when the marker has ``inclusive=True``, else ``total``. ``method`` (a method id or
+        pattern) limits the check to some of the marked methods. After the test the orders are compared
+        with the baseline's: a worse one fails the test. One check per test.
         """
         if self.scaling_result is not None:
             raise ScalingError("bytecount.scaling() was already called in this test; make one complexity check "
                                "per test (parametrize the test for more)")
         sizes = check_sizes(sizes)
-        check_metric(metric)
+        metric = check_metric(metric if metric is not None else "inclusive" if self.inclusive else "total")
+        if metric == "inclusive" and not self.inclusive:
+            raise ScalingError("scaling(metric='inclusive') fits the inclusive counts, which this test does not "
+                               "take: mark it with inclusive=True")
         values: dict = {}
         before = self.counts()
         for n in sizes:

@@ -330,8 +330,8 @@ class BytecountSession:
             if result.status not in VERDICTS or result.status == "new":
                 return  # no baseline, or the test was not judged: the counts verdict already says why
             status = verdict.status
-            accept = None if result.status in FAILING else f"pytest {shlex.quote(item.nodeid)} --bytecount-update"
-            text = render_scaling(verdict, accept)
+            rerecord = f"pytest {shlex.quote(item.nodeid)} --bytecount-update"
+            text = render_scaling(verdict, None if result.status in FAILING else rerecord, rerecord)
         if not text:
             return
         # a status that is not a verdict on counts (not-run, nondeterministic, failed, ...) outranks every one

@@ -39,7 +39,8 @@ from .status import worse
 
 ORDERS = ("1", "log n", "n", "n log n", "n^2", "n^3", "2^n")
 RANK = {order: i for i, order in enumerate(ORDERS)}
-METRICS = ("total", "invocations", "calls")  # the counts' metrics a check may fit: every method has them
+METRICS = ("total", "invocations", "calls", "inclusive")  # the counts' metrics a check may fit (inclusive: with
+# inclusive=True on the marker, and then the default)
 MIN_SIZES = 4
 TIE_FACTOR = 1.25
 EXACT = 1e-4
@@ -174,8 +175,9 @@ class MethodScaling:
 
 
 def metric_value(counts: Optional[dict], metric: str) -> int:
-    """One number of a method's counts: ``total``, ``invocations`` or ``calls`` (all calls summed)."""
-    return read_metric(counts, metric) if counts else 0
+    """One number of a method's counts: ``total``, ``invocations``, ``calls`` (all calls summed) or
+    ``inclusive`` (the inclusive total)."""
+    return (read_metric(counts, metric) or 0) if counts else 0
 
 
 def check_metric(metric: str) -> str:
@@ -222,7 +224,7 @@ class ScalingResult:
     def __str__(self) -> str:
         lines = []
         for method, s in sorted(self.methods.items()):
-            lines.append(f"{method}: {s.describe()}")
+            lines.append(f"{method}: {s.describe()}{_fitted(self.metric)}")
             lines += _table(self.sizes, [(self.metric, s.values)])
             lines.append("    fits: " + _fits_text(s.fits))
         return "\n".join(lines)
@@ -341,28 +343,37 @@ def _no_longer_fits(now: MethodScaling, order: str) -> bool:
     return old is None or (old > WORSE_FACTOR * best and old > WORSE_MIN)
 
 
-def render_scaling(verdict: ScalingVerdict, accept_command: Optional[str]) -> str:
-    """What a reviewer reads when a complexity check fails or improves (empty when nothing to say)."""
+def _fitted(metric: str) -> str:
+    """Which metric an order was fitted on, said when it is not the usual ``total``."""
+    return "" if metric in ("total", "") else f" (fitted on {metric})"
+
+
+def render_scaling(verdict: ScalingVerdict, accept_command: Optional[str], rerecord: Optional[str] = None) -> str:
+    """What a reviewer reads when a complexity check fails or improves (empty when nothing to say).
+    ``rerecord``: the command that re-records the test's baseline, for a check whose metric changed."""
     lines = []
+    fitted = _fitted(verdict.metric)
     for c in verdict.changes:
         base, now = c.stored, c.now
         if c.status == "same":
             continue
         if c.status == "new":
-            lines.append(f"{c.method}: no complexity baseline (now {now.describe()})")
+            lines.append(f"{c.method}: no complexity baseline (now {now.describe()}{fitted})")
             continue
         if c.status == "gone":
             lines.append(f"{c.method}: the baseline holds a complexity check ({base['order']}) that this test no "
                          f"longer makes")
             continue
         if c.status == "metric":
-            lines.append(f"{c.method}: the baseline's complexity check measures {base.get('metric', 'total')}, "
-                         f"this test measures {verdict.metric}")
+            lines.append(f"{c.method}: the baseline's order ({base['order']}) was fitted on "
+                         f"{base.get('metric', 'total')}, and this check fits {verdict.metric} (now "
+                         f"{now.describe()}): orders of two metrics are not compared. Re-record the baseline"
+                         + (f": {rerecord}" if rerecord else " with --bytecount-update"))
             continue
         label = "COMPLEXITY GOT WORSE" if c.status == "worse" else "complexity improved; baseline is stale"
         exponent = base.get("exponent")
         was = f"{base['order']}" + (f" (exponent {exponent:.2f})" if isinstance(exponent, (int, float)) else "")
-        lines.append(f"{c.method}: {label}: {was} -> {now.describe()}")
+        lines.append(f"{c.method}: {label}: {was} -> {now.describe()}{fitted}")
         rows = [("baseline", base["values"])] if base["sizes"] == verdict.sizes else []
         rows.append(("now", now.values))
         lines += _table(verdict.sizes, rows)

@@ -14,7 +14,7 @@ import textwrap
 import pytest
 
 from tests.support.javac import compile_java
-from tests.support.pytest_project import JDK17, run
+from tests.support.pytest_project import JDK17, java_project, run
 
 
 MERGE_SORT = '''
@@ -262,3 +262,87 @@ def test_xdist_workers_measure_and_the_controller_records_the_order(project, bui
     result.assert_outcomes(passed=2, failed=2)
     result.stdout.fnmatch_lines([f"*{SORT}: COMPLEXITY GOT WORSE: n log n (exponent 1.24) -> n^2, exponent 1.85*"])
     assert result.ret == pytest.ExitCode.TESTS_FAILED
+
+
+# With inclusive=True the work a target does through the application's methods it calls is counted; a helper
+# that turns quadratic leaves the target's own body as it was, so only a check on the inclusive counts sees it.
+DISTINCT = '''
+package shop;
+
+public class Distinct {
+    public static int count(int[] sorted) {
+        return distinct(sorted);
+    }
+
+    private static int distinct(int[] sorted) {
+        int d = 0;
+        for (int i = 0; i < sorted.length; i++) {
+            BODY
+        }
+        return d;
+    }
+}
+'''
+LINEAR = "if (i == 0 || sorted[i] != sorted[i - 1]) { d++; }"
+QUADRATIC = ("boolean seen = false; for (int j = 0; j < i; j++) { if (sorted[j] == sorted[i]) { seen = true; break; } }"
+             " if (!seen) { d++; }")
+
+INCLUSIVE_TESTS = '''
+import jpype
+import pytest
+
+@pytest.mark.bytecount("shop.Distinct#count", inclusive=True)
+def test_distinct_scales(bytecount):
+    Distinct = bytecount.jclass("shop.Distinct")
+    print(bytecount.scaling([64, 128, 256, 512], lambda n: Distinct.count(jpype.JArray(jpype.JInt)(range(n)))METRIC))
+'''
+COUNT = "shop.Distinct#count([I)I"
+
+
+def inclusive_project(pytester, body: str, metric: str = "") -> None:
+    java_project(pytester, {"shop/Distinct.java": DISTINCT.replace("BODY", body)},
+                 {"test_distinct": INCLUSIVE_TESTS.replace("METRIC", metric)})
+
+
+def test_with_inclusive_counts_the_check_fits_the_inclusive_work_and_sees_a_helper_turn_quadratic(pytester):
+    inclusive_project(pytester, LINEAR)
+    record = run(pytester, "--bytecount-update", "-s")
+    record.assert_outcomes(passed=1)
+    record.stdout.fnmatch_lines([f"*{COUNT}: n, exponent 1.00 (fitted on inclusive)", "    n*64*128*256*512",
+                                 "    inclusive  *"])
+    stored = json.loads((pytester.path / "bytecount" / "test_distinct.json").read_text())
+    assert stored["tests"]["test_distinct_scales"]["scaling"][COUNT]["metric"] == "inclusive"
+
+    inclusive_project(pytester, QUADRATIC)
+    result = run(pytester, "--bytecount-tolerance=all=10000%")  # only the order decides
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([f"{COUNT}: COMPLEXITY GOT WORSE: n (exponent 1.00) -> n^2, exponent * "
+                                 f"(fitted on inclusive)"])
+    # the target's own body is the same: fitted on its flat total, the order would not have moved
+    inclusive_project(pytester, QUADRATIC, ", metric='total'")
+    flat = run(pytester, "--bytecount-update", "-s")
+    flat.stdout.fnmatch_lines([f"*{COUNT}: 1, exponent *"])
+
+
+def test_an_order_fitted_on_another_metric_asks_to_be_re_recorded(pytester):
+    inclusive_project(pytester, LINEAR, ", metric='total'")
+    run(pytester, "--bytecount-update").assert_outcomes(passed=1)
+    inclusive_project(pytester, LINEAR)
+    result = run(pytester)
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([f"{COUNT}: the baseline's order (1) was fitted on total, and this check fits "
+                                 f"inclusive (now n, exponent 1.00): orders of two metrics are not compared. "
+                                 f"Re-record the baseline: pytest test_distinct.py::test_distinct_scales "
+                                 f"--bytecount-update"])
+    run(pytester, "--bytecount-update").assert_outcomes(passed=1)
+    run(pytester).assert_outcomes(passed=1)
+
+
+def test_an_inclusive_check_needs_inclusive_counts(pytester):
+    inclusive_project(pytester, LINEAR, ", metric='inclusive'")
+    (pytester.path / "test_distinct.py").write_text(
+        (pytester.path / "test_distinct.py").read_text().replace(", inclusive=True", ""))
+    result = run(pytester, "--bytecount-update")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines(["*ScalingError: scaling(metric='inclusive') fits the inclusive counts, which this "
+                                 "test does not take: mark it with inclusive=True*"])

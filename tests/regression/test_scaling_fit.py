@@ -253,7 +253,10 @@ def test_new_gone_and_other_metric_checks_are_reported():
     assert "a.B#g()V: the baseline holds a complexity check (n) that this test no longer makes" in render_scaling(gone, None)
     other = compare_scaling(_stored("n", [13 * n for n in SIZES], metric="invocations"), r)
     assert other.status == "changed"
-    assert "measures invocations, this test measures total" in render_scaling(other, None)
+    text = render_scaling(other, None, "pytest t.py::test_f --bytecount-update")
+    assert ("a.B#f(I)V: the baseline's order (n) was fitted on invocations, and this check fits total (now n, "
+            "exponent 1.00): orders of two metrics are not compared. Re-record the baseline: "
+            "pytest t.py::test_f --bytecount-update") in text
 
 
 def test_printing_a_result_shows_orders_values_and_fits():
