@@ -1,0 +1,17 @@
+package cat.foreach;
+
+/** Counts the readings of a sensor log above the alarm threshold. */
+public final class Sensor {
+    private Sensor() {
+    }
+
+    public static int alarms(double[] readings, double threshold) {
+        int alarms = 0;
+        for (double reading : readings) {
+            if (reading > threshold) {
+                alarms++;
+            }
+        }
+        return alarms;
+    }
+}

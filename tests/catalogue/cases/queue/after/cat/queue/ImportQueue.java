@@ -1,0 +1,26 @@
+package cat.queue;
+
+import java.util.ArrayList;
+import java.util.List;
+
+/** Runs the import tasks in arrival order; a task of more rows than a chunk imports one chunk and goes to the back. */
+public final class ImportQueue {
+    private ImportQueue() {
+    }
+
+    public static int chunks(int[] taskRows, int chunkRows) {
+        List<Integer> queue = new ArrayList<>();
+        for (int rows : taskRows) {
+            queue.add(rows);
+        }
+        int chunks = 0;
+        while (!queue.isEmpty()) {
+            int rows = queue.remove(0);
+            if (rows > chunkRows) {
+                queue.add(rows - chunkRows);
+            }
+            chunks++;
+        }
+        return chunks;
+    }
+}

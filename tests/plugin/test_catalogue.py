@@ -1,0 +1,87 @@
+"""The catalogue of realistic Java changes (tests/catalogue), judged end to end: one project holding every
+case, baselines recorded on the BEFORE sources, then one run on the AFTER sources.
+
+What is asserted follows from the kind of change alone, whatever the plugin does inside: a change that
+does much more work fails its test, and a change that leaves the target's bytecode as it was passes.
+``python benchmarks/catalogue.py`` prints the same run as a table, with each verdict's first line.
+"""
+
+from __future__ import annotations
+
+from tests.catalogue import CASES, first_line, outcomes, use_sources, verdicts, write_project
+from tests.support.pytest_project import JDK17, run
+
+# The judging run's pytest outcome per case; None: not asserted (yet), because the kind of change alone
+# does not decide it. Every AFTER version does the same as its BEFORE version for the test's input.
+EXPECTED = {
+    # regressions: the AFTER version does 10x or more the work at the test's input size
+    "dedupe": "failed",  # a HashSet.add per id -> a List.contains scan of the result per id: O(n^2), in the JDK
+    "lookup": "failed",  # HashMap -> TreeMap: each put and get walks ~15 tree levels of String compareTo, in the JDK
+    "search": "failed",  # binary search -> linear scan, in the target's own loop: log n -> n steps per look-up
+    "memo": "failed",  # memo removed: 201 calls of the recursive target -> 369,511 calls
+    "linked": "failed",  # get(i) on a LinkedList walks from an end: O(n^2) in the JDK where ArrayList is O(n)
+    "concat": "failed",  # String += copies the whole line per field: O(n^2) bytes, in the JDK
+    "sortonce": "failed",  # one clone and sort -> a clone and sort per scanned barcode: 500 sorts instead of 1
+    "prefix": "failed",  # O(1) per range from prefix sums -> a loop over each range's days, in the target
+    "earlyexit": "failed",  # the scan stops at the first empty slot -> always runs to the aisle's end
+    "queue": "failed",  # ArrayList.remove(0) shifts the whole queue per take: O(n^2) element moves, in the JDK
+    "regex": "failed",  # the regex compiled once -> compiled again by String.matches for every log line
+    "inchelper": "failed",  # inclusive: the helper the target calls goes from one pass to a nested loop
+    "inccall": "failed",  # inclusive: an O(n) min/max pass -> a call to the application's O(n^2) insertion sort
+    # harmless changes
+    "rename": "passed",  # renamed locals and a comment: the target's bytecode is the same, only lines shift
+    "reorder": "passed",  # methods reordered, a javadoc added: the target's bytecode is the same, lines shift
+    "linkedset": None,  # LinkedHashSet links each new entry: a few more JDK instructions per element
+    "appendonly": None,  # LinkedList appends a node where ArrayList grows an array: other JDK work of the same order
+    "extract": "passed",  # a loop moved into a helper: the same work plus one call (inclusive=5% tolerates it)
+    "foreach": None,  # an enhanced for keeps the array and its length in locals: a few instructions per pass
+}
+
+
+# Cases whose AFTER version swaps a collection class: the target's code is other code (javap shows another
+# class), though its raw code bytes, indexes into the constant pool, are the same.
+SWAPPED_COLLECTION = ("lookup", "linked", "linkedset", "appendonly")
+# Regressions whose extra work is all inside the JDK, where the default counts stop: the first line must name
+# the call and say that its own work is not counted.
+WORK_IN_THE_JDK = {"dedupe": "java/util/List.contains(...)", "regex": "java/lang/String.matches(...)"}
+
+
+def test_the_expectations_cover_the_catalogue_and_follow_each_kind():
+    assert sorted(EXPECTED) == sorted(case.name for case in CASES)
+    assert {case.name for case in CASES if EXPECTED[case.name] == "failed"} == {
+        case.name for case in CASES if case.kind == "regression"}
+    for name in (*SWAPPED_COLLECTION, *WORK_IN_THE_JDK):
+        assert name in EXPECTED
+
+
+def test_regressions_fail_and_unchanged_bytecode_passes(pytester):
+    write_project(pytester.path, CASES, java_home=JDK17)
+    record = run(pytester, "--bytecount-update", "--junitxml=record.xml")
+    assert outcomes(pytester.path / "record.xml") == {case.name: "passed" for case in CASES}, record.stdout.str()
+
+    use_sources(pytester.path, "after", CASES)
+    run(pytester, "--bytecount-json=results.json", "--junitxml=judge.xml")
+    judged = outcomes(pytester.path / "judge.xml")
+    results = verdicts(pytester.path / "results.json")
+    # the AFTER versions still pass functionally: recorded anew, every test passes
+    rerecord = run(pytester, "--bytecount-update", "--junitxml=rerecord.xml")
+    assert outcomes(pytester.path / "rerecord.xml") == {case.name: "passed" for case in CASES}, rerecord.stdout.str()
+
+    wrong = {name: f"{judged.get(name)}, expected {expected}: "
+                   f"{first_line(results.get(name, {}).get('message', '')) or '(no verdict text)'}"
+             for name, expected in EXPECTED.items() if expected is not None and judged.get(name) != expected}
+    assert wrong == {}
+
+    # and for the right reason
+    for name in SWAPPED_COLLECTION:
+        message = results[name]["message"]
+        assert "the method's bytecode changed since the baseline" in message and "same bytecode" not in message, name
+    for name, call in WORK_IN_THE_JDK.items():
+        assert first_line(results[name]["message"]).startswith(f"REGRESSED: new call {call} "), name
+        assert "its own work is not counted" in first_line(results[name]["message"]), name
+    # the extracted helper: only a call moved, and its work is counted in inclusive
+    assert results["extract"]["status"] == "reshaped"
+    assert first_line(results["extract"]["message"]).startswith(
+        "reshaped: new call cat/extract/Shipping.totalGrams(...) 0 -> 2 (+2; its work is counted in inclusive)")
+    # the renamed and reordered code: not judged at all, since nothing moved
+    assert results["rename"]["status"] == results["reorder"]["status"] == "passed"
