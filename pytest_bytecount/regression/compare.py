@@ -126,8 +126,10 @@ class Change:
             return f"{self.metric} {self.base:,} -> {self.now:,} ({detail})"
         callee = _short_signature(self.call) if short else self.call
         if self.now > self.base:
-            detail += "; its own work is not counted" if self.counted is None else \
-                f"; its work is counted in {self.counted}"
+            counted = self.counted
+            if short and counted is not None and "#" in counted:
+                counted = counted.partition("(")[0]
+            detail += "; its own work is not counted" if counted is None else f"; its work is counted in {counted}"
         return f"{'new call' if self.base == 0 else 'call'} {callee} {self.base:,} -> {self.now:,} ({detail})"
 
     def __str__(self) -> str:
@@ -163,6 +165,18 @@ def counted_in(entry: Optional[dict], signature: str) -> Optional[str]:
     if not owner.startswith(JDK_PACKAGES) and any(m.endswith(member) for m in methods):
         return "inclusive"
     return None
+
+
+def counted_method(signature: str, counted: Iterable[str]) -> Optional[str]:
+    """The method id among ``counted`` (the methods the test counted) that a call to ``signature`` runs,
+    when the call names it exactly (``cat/memo/Routes.walk(I)J`` -> ``cat.memo.Routes#walk(I)J``): the
+    callee's work is then counted in its own entry (recursion, or another marked method)."""
+    head, paren, rest = signature.partition("(")
+    owner, _, name = head.rpartition(".")
+    if signature.startswith("indy ") or not paren or not owner:
+        return None
+    method = f"{owner.replace('/', '.')}#{name}({rest}"
+    return method if method in counted else None
 
 
 def work_metric(entry: Optional[dict]) -> str:
@@ -234,8 +248,9 @@ def compare(baseline: Optional[dict], now: dict, tolerances: dict, strict: bool 
     A method that did not run (absent, or all zero) counts as 0 on that side: one that starts running is
     a rise from 0 and one that stops is a fall to 0, judged like any other.
 
-    A method whose only figures beyond tolerance are calls whose callees' work another of its metrics
-    counts (:func:`counted_in`: an application method under ``inclusive``), while every metric stays
+    A method whose only figures beyond tolerance are calls whose callees' work is counted (another of its
+    metrics counts it, :func:`counted_in`: an application method under ``inclusive``; or the callee is a
+    method the test counts, :func:`counted_method`, judged in its own entry), while every metric stays
     within tolerance, is ``reshaped``: the work moved between methods, and what it costs is judged by
     that metric. Unless strict, it passes."""
     if baseline is None:
@@ -248,7 +263,8 @@ def compare(baseline: Optional[dict], now: dict, tolerances: dict, strict: bool 
         changes = diff(b, n)
         metrics, calls, opcodes, inclusive = changes.scalars, changes.calls, changes.opcodes, changes.inclusive
         rises = [Change(m, bv, nv, tolerances.get(m, Tolerance())) for m, bv, nv in metrics] + \
-            [Change(f"calls {k}", bv, nv, tolerances.get("calls", Tolerance()), counted_in(n, k))
+            [Change(f"calls {k}", bv, nv, tolerances.get("calls", Tolerance()),
+                    counted_in(n, k) or counted_method(k, now))
              for k, bv, nv in calls]
         over = [c for c in rises if not c.tolerance.allows(c.base, c.now)]
         if over and all(c.call is not None and c.counted is not None for c in over):
@@ -302,8 +318,9 @@ def render_verdict(verdict: Verdict, accept_command: str, top: int = 5,
         label = {"regressed": "REGRESSED", "improved": "improved", "changed": "changed", "reshaped": "reshaped"}[d.status]
         lines.append(f"{d.method}: {label}")
         if d.status == "reshaped":
-            lines.append(f"    only calls rose, to methods whose work {d.work[0]} counts, and {d.work[0]} stayed "
-                         f"within its tolerance: the test passes (strict checking fails it)")
+            where = sorted({c.counted for c in d.tripped if c.counted is not None})
+            lines.append(f"    only calls rose, to methods whose work is counted (in {_listed(where)}), and every "
+                         f"metric stayed within its tolerance: the test passes (strict checking fails it)")
         if d.presence == "started":
             lines.append("    did not run when the baseline was recorded, runs now")
         elif d.presence == "stopped":

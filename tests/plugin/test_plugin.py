@@ -120,6 +120,30 @@ def test_same_code_on_another_path_is_told_apart_from_changed_code(project):
     result.stdout.fnmatch_lines(["*invocations * 465 -> 753*", "*same bytecode as the baseline*"])
 
 
+def test_a_baseline_with_the_raw_bytes_hash_is_compared_without_the_claim_and_upgraded_when_re_recorded(project):
+    """Older baselines hashed the raw code bytes (``bytecode_sha256``), which stay the same when only the
+    constant-pool entries they point at change: such a hash proves nothing about the code, so the verdict
+    claims neither way, and re-recording replaces it with the code fingerprint."""
+    run(project, "--bytecount-update").assert_outcomes(passed=4)
+    path = project.path / "bytecount" / "test_demo.json"
+    data = json.loads(path.read_text())
+    for entry in data["tests"].values():
+        for method in entry["methods"].values():
+            method["bytecode_sha256"] = "0" * 64
+            del method["code_fingerprint"]
+    path.write_text(json.dumps(data, indent=2, sort_keys=True))
+    run(project).assert_outcomes(passed=4)  # still readable, and the counts still pass
+    project.makepyfile(test_demo=TESTS.replace("fib(12) == 144", "fib(13) == 233").replace("== 465", "== 753"))
+    result = run(project, "-k", "fib")
+    result.assert_outcomes(failed=1, deselected=3)
+    result.stdout.fnmatch_lines(["*invocations * 465 -> 753*"])
+    assert "same bytecode" not in result.stdout.str() and "bytecode changed" not in result.stdout.str()
+    run(project, "--bytecount-update").assert_outcomes(passed=4)
+    upgraded = json.loads(path.read_text())
+    methods = [m for entry in upgraded["tests"].values() for m in entry["methods"].values()]
+    assert methods and all("code_fingerprint" in m and "bytecode_sha256" not in m for m in methods)
+
+
 def test_tolerances_from_the_marker_and_the_config(project):
     run(project, "--bytecount-update").assert_outcomes(passed=4)
     # one more iinc per turn of the sort's inner loop, n(n-1)/2 turns on reversed input: +45 and +1,225

@@ -148,7 +148,7 @@ def test_calls_that_moved_to_counted_methods_reshape_the_test_when_the_work_stay
     assert loose.status == "reshaped" and not loose.failed
     assert loose.headline() == ("reshaped: new call a/B.helper(...) 0 -> 1 (+1; its work is counted in inclusive); "
                                 "inclusive +4.0%; only calls moved, and their work is counted within tolerance")
-    assert "only calls rose, to methods whose work inclusive counts" in render_verdict(loose, "cmd")
+    assert "only calls rose, to methods whose work is counted (in inclusive), and every metric stayed" in render_verdict(loose, "cmd")
     # the work itself beyond its tolerance: a regression, named first
     tight = compare(base, now, {})
     assert tight.status == "regressed"
@@ -166,6 +166,27 @@ def test_a_call_whose_work_is_not_counted_still_fails_beside_counted_ones():
     assert v.status == "regressed"
     assert v.headline().startswith("REGRESSED: new call java/util/List.contains(...) 0 -> 500 (+500; its own work is "
                                    "not counted); new call a/B.helper(...) 0 -> 1 (+1; its work is counted in inclusive)")
+
+
+def test_a_call_to_a_method_the_test_counts_is_judged_in_that_method_s_own_entry():
+    """A recursive call, or a call to another marked method: the callee's work has an entry of its own,
+    so the call is churn, and the callee's entry says whether the work grew."""
+    walk, sign = "a.R#walk(I)J", "a/R.walk(I)J"
+    # memoisation removed: the recursive calls rise with the method's own total, the total decides
+    v = compare({walk: counts(100, calls={sign: 10})}, {walk: counts(9000, calls={sign: 900})}, {})
+    assert v.status == "regressed"
+    assert v.headline() == ("REGRESSED: total 100 -> 9,000 (+8,900, +8900.0%); call a/R.walk(...) 10 -> 900 "
+                            "(+890; its work is counted in a.R#walk)")
+    # the work of a loop moved into another marked method: each method is judged on its own work
+    c, helper = "a.B#c()V", "a.B#helper(I)I"
+    base = {c: counts(100)}
+    moved = {c: counts(60, calls={"a/B.helper(I)I": 1}), helper: counts(40)}
+    verdict = compare(base, moved, {})
+    assert verdict.status == "regressed"
+    assert {d.method: d.status for d in verdict.diffs} == {c: "reshaped", helper: "regressed"}  # new work is the helper's
+    # the same call to a method the test does not count is not assumed counted
+    alone = compare(base, {c: counts(60, calls={"a/B.helper(I)I": 1})}, {})
+    assert alone.status == "regressed" and "its own work is not counted" in alone.headline()
 
 
 def test_which_calls_inclusive_counts_cover():
