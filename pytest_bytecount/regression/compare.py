@@ -221,6 +221,8 @@ class Verdict:
         several = len({d.method for d, _ in items}) > 1
         shown_items = items[:limit]
         parts = [(f"{d.method} {c.text(short=True)}" if several else c.text(short=True)) for d, c in shown_items]
+        if len(items) > limit:
+            parts.append(f"and {len(items) - limit} more")
         methods = {d.method: d for d, _ in shown_items}
         for d in methods.values():  # each method's work, once, unless it tripped
             metric, base, now = d.work
@@ -228,8 +230,6 @@ class Verdict:
                 figure = "unchanged" if base == now else f"{base:,} -> {now:,}" if not base else _pct(base, now)
                 parts.append(f"{d.method} {metric} {figure}" if several else f"{metric} {figure}")
         shown = "; ".join(parts)
-        if len(items) > limit:
-            shown += f"; and {len(items) - limit} more"
         label = {"regressed": "REGRESSED", "changed": "CHANGED", "improved": "improved", "reshaped": "reshaped"}[
             self.status]
         if self.status == "changed":

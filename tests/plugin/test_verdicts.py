@@ -234,13 +234,15 @@ def test_the_first_line_names_the_call_that_failed_the_test_and_so_does_the_html
     out = result.stdout.str().splitlines()
     first = out[out.index(next(line for line in out if line.startswith("_") and "test_distinct" in line)) + 1]
     assert first.startswith("REGRESSED: ")
-    assert "calls java/util/Set.add(Ljava/lang/Object;)Z 0 -> 10 (+10)" in first
-    assert "total" not in first  # the total fell: it is not what failed
+    # the call is named, with the note that its own work (inside the JDK) is not counted
+    assert "new call java/util/Set.add(...) 0 -> 10 (+10; its own work is not counted)" in first
+    # the work figure comes last, with its direction: the total fell, and is not what failed
+    assert first.endswith("; total -79.3%")
     page = (pytester.path / "report" / "index.html").read_text()
     card = page[page.index('<section class="method"'):]
     card = card[:card.index("</section>")]
     assert '<p class="tripped regressed">outside tolerance: ' in card
-    assert "calls java/util/Set.add(Ljava/lang/Object;)Z 0 -&gt; 10 (+10)" in card
+    assert "new call java/util/Set.add(Ljava/lang/Object;)Z 0 -&gt; 10 (+10; its own work is not counted)" in card
     results = json.loads((pytester.path / "results.json").read_text())
     assert results["test_shop.py::test_distinct"]["status"] == "regressed"
 
