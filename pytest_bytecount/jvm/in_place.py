@@ -81,7 +81,9 @@ class InPlaceLoaders:
                                f"(without in_place=True)") from None
         self.counter = counter
         self.refused: list = []
-        self._counters: dict = {}  # (loader, Counters name) -> its Java Class, defined once per loader
+        # (loader, Counters name) -> its Java class, defined once per loader for the JVM's life: tests of other
+        # markers that count the same class with the same methods share it (its name is keyed by them)
+        self._counters: dict = jvm.defined
         self._matched: dict = {}  # internal name -> whether a pattern's class part matches it
         # the matched classes of the classpath, as Java looks them up among the loaded classes at each test's
         # start (a class of another name that a pattern matches is counted when it loads during a test)

@@ -160,6 +160,9 @@ class JvmSession:
         self.agent = agent
         self._started = False
         self.adopted: Optional[RunningJvm] = None  # the JVM found running, when pytest-bytecount did not start it
+        # classes defined in loaders pytest-bytecount does not own (counting in place), (loader, internal name)
+        # -> the Java class: a loader defines a name once for the JVM's life, whichever test asked first
+        self.defined: dict = {}
 
     def start(self) -> None:
         import jpype

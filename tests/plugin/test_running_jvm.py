@@ -266,3 +266,30 @@ def test_with_no_classpath_configured_the_running_jvms_own_is_used(pytester):
     result = run(pytester, "--bytecount-update")
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines(["bytecount: classpath of the running JVM (no classpath is configured)"])
+
+
+def test_a_class_counted_in_place_by_tests_of_different_target_sets_is_defined_once(pytester):
+    """The Counters class of a class counted in place lives in the class's own loader for the rest of the
+    JVM's life; a second test marking the same method beside other targets reuses it (its name is keyed by
+    the class's counted methods and bytes, not by the marker), and still counts its own run only."""
+    project(pytester, THROUGH_PLUGIN, {"test_mixed": """
+        import json, pytest
+        import wrapper
+
+        @pytest.mark.bytecount("app.Work#sum", "app.Squares#square", in_place=True)
+        def test_both(bytecount):
+            assert wrapper.total(10) == 45 and wrapper.square(3) == 9
+            assert set(bytecount.counts()) == {"app.Work#sum(I)I", "app.Squares#square(I)I"}
+
+        @pytest.mark.bytecount("app.Work#sum", in_place=True)
+        def test_work_alone(bytecount):
+            assert wrapper.total(4) == 6
+            with open("alone.json", "w") as f:
+                json.dump(bytecount.counts(), f)
+    """})
+    result = run(pytester, "--bytecount-update")
+    result.assert_outcomes(passed=2)
+    alone = json.loads((pytester.path / "alone.json").read_text())
+    assert list(alone) == ["app.Work#sum(I)I"]
+    assert (alone["app.Work#sum(I)I"]["invocations"], alone["app.Work#sum(I)I"]["total"]) == (1, 9 * 4 + 13)
+    run(pytester).assert_outcomes(passed=2)
