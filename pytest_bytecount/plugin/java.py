@@ -17,7 +17,8 @@ from ..jvm.javac import JavacError, compile_sources
 from ..counting.per_class import ClassCounter
 from ..jvm.in_place import InPlaceError, InPlaceLoaders
 from ..jvm.loaders import LoadTimeLoaders
-from ..jvm.session import JvmChoice, JvmError, JvmSession, choose_jvm, jvm_running, running_jvm_choice
+from ..jvm.session import (JvmChoice, JvmError, JvmSession, check_jpype_options, choose_jvm, jvm_running,
+                           running_jvm_choice)
 from .config import ConfigError, Settings, classpath_entries, compile_classpath_entries, nothing_configured
 from .project_cache import project_cache, remove_unused
 from ..regression.sources import SourceLines
@@ -95,7 +96,7 @@ class JavaContext:
         """The version of the JVM the tests run on, once it runs."""
         return self._jvm.version if self._jvm is not None and self._jvm.started else None
 
-    def start_jvm(self, options, classpath) -> JvmSession:
+    def start_jvm(self, options, classpath, jpype_options: Optional[dict] = None) -> JvmSession:
         """Start the JVM now, with the application's class path and options added to the settings' (for
         :func:`pytest_bytecount.start_jvm`)."""
         if jvm_running():
@@ -103,7 +104,8 @@ class JavaContext:
                            "first to start one (call it in conftest.py's pytest_configure)")
         root = self._settings().root
         self._jvm = JvmSession(self.jvm_choice(), [*self._settings().jvm_options, *options],
-                               [Path(root, c) for c in classpath], agent=True)
+                               [Path(root, c) for c in classpath], agent=True,
+                               jpype_options=check_jpype_options(jpype_options or {}))
         self._jvm.start()
         return self._jvm
 

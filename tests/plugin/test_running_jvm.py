@@ -12,6 +12,8 @@ import subprocess
 import textwrap
 from pathlib import Path
 
+import pytest
+
 from tests.support.pytest_project import JDK17, run
 
 SOURCES = {
@@ -293,3 +295,38 @@ def test_a_class_counted_in_place_by_tests_of_different_target_sets_is_defined_o
     assert list(alone) == ["app.Work#sum(I)I"]
     assert (alone["app.Work#sum(I)I"]["invocations"], alone["app.Work#sum(I)I"]["total"]) == (1, 9 * 4 + 13)
     run(pytester).assert_outcomes(passed=2)
+
+
+def test_start_jvm_passes_jpype_s_own_keywords_on_and_names_those_it_cannot_take(pytester):
+    """konlpy and jaydebeapi start their JVMs with convertStrings=True: their Python code calls str methods on
+    what Java returns. start_jvm takes the keyword, and counting works with it, in place and per test."""
+    project(pytester, THROUGH_PLUGIN.replace('classpath=["classes"])', 'classpath=["classes"], convertStrings=True)'),
+            {"test_strings": """
+        import jpype, pytest
+        import wrapper
+
+        def test_strings_are_python_strings():
+            version = jpype.JClass("java.lang.System").getProperty("java.version")
+            assert isinstance(version, str) and version.rsplit(".", 1)
+
+        @pytest.mark.bytecount("app.Work#sum", in_place=True)
+        def test_in_place(bytecount):
+            assert wrapper.total(10) == 45
+            assert bytecount.counts()["app.Work#sum(I)I"]["total"] == 9 * 10 + 13
+
+        @pytest.mark.bytecount("app.Work#sum")
+        def test_own_loader(bytecount):
+            assert bytecount.jclass("app.Work").sum(4) == 6
+            assert bytecount.counts()["app.Work#sum(I)I"]["total"] == 9 * 4 + 13
+    """})
+    run(pytester, "--bytecount-update").assert_outcomes(passed=3)
+    run(pytester).assert_outcomes(passed=3)
+
+    pytester.makeconftest(THROUGH_PLUGIN.replace('classpath=["classes"])',
+                                                 'classpath=["classes"], interrupt=True, convertString=True)'))
+    result = run(pytester)
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([
+        "*bytecount: start_jvm() cannot take interrupt: pytest-bytecount handles SIGINT and SIGTERM itself*; "
+        "convertString: not a keyword of jpype.startJVM that start_jvm passes on (it takes convertStrings, "
+        "ignoreUnrecognized; class path entries go in classpath=)"])
