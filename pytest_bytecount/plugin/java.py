@@ -37,6 +37,7 @@ class JavaContext:
         self._classpath: Optional[Classpath] = None
         self._cache_folder: Optional[Path] = None
         self._jvm_choice: Optional[JvmChoice] = None
+        self._unmet_choice: Optional[str] = None  # the settings' JVM, when none could be chosen and one ran
         self._jvm: Optional[JvmSession] = None
         self._batches: dict = {}  # (targets, options) -> LoadTimeLoaders
         self.unusable: Optional[str] = None  # why no counted test can run (every one fails with it)
@@ -84,7 +85,14 @@ class JavaContext:
                 if running is None:
                     raise pytest.UsageError(f"bytecount: {e}") from None
                 self._jvm_choice = running  # no JVM of its own to choose, but one runs: it is adopted
+                self._unmet_choice = f"{self._asked_for(s)}: {e}; the tests run on the JVM already running"
         return self._jvm_choice
+
+    @staticmethod
+    def _asked_for(s: Settings) -> str:
+        """The JVM the settings ask for, as the user wrote it."""
+        parts = ([f"java-home {s.java_home}"] if s.java_home else []) + ([f'jvm = "{s.jvm}"'] if s.jvm != "server" else [])
+        return ", ".join(parts) or "the JVM"
 
     def jvm(self) -> JvmSession:
         if self._jvm is None:
@@ -126,11 +134,14 @@ class JavaContext:
         if jvm is None or jvm.adopted is None or self._adoption_in_header:
             return []
         return [f"the tests ran on {jvm.describe()}"] + [f"not applied to the running JVM: {line}"
-                                                          for line in jvm.not_applied()]
+                                                          for line in self.not_applied()]
 
     def not_applied(self) -> list:
         """The settings a JVM found running could not take (see :meth:`JvmSession.not_applied`)."""
-        return [] if self._jvm is None else self._jvm.not_applied()
+        if self._jvm is None:
+            return []
+        return ([self._unmet_choice] if self._unmet_choice and self._jvm.adopted is not None else []) + \
+            self._jvm.not_applied()
 
     def source_lines(self) -> SourceLines:
         """Source lines for failures: ``source-path``, then ``sources``, then the classpath's folders."""

