@@ -212,7 +212,7 @@ class BytecountSession:
         if marker is None:
             return
         if when == "setup" and report.outcome != "passed":  # never ran: still one status per test
-            _carry(item, report, self._result(item, "skipped" if report.skipped else "error"))
+            _carry(item, report, self._result(item, _skipped(report) if report.skipped else "error"))
         elif when == "call" and item.stash.get(_fixture_key, None) is not None:
             _carry(item, report, self._judge(item, marker, item.stash[_fixture_key], report))
 
@@ -245,7 +245,7 @@ class BytecountSession:
             result.status = determinism.status
             return result
         if report.outcome != "passed":  # the test's own failure: its counts are not judged
-            result.status = "skipped" if report.skipped else "failed"
+            result.status = _skipped(report) if report.skipped else "failed"
             return result
         if marker.max_invocations is None:
             try:
@@ -483,3 +483,8 @@ class BytecountSession:
         if self._results_file is not None:
             self._results_file.close()
         self.java.close()
+
+
+def _skipped(report) -> str:
+    """The status of a test pytest reports as skipped: ``xfailed`` when an xfail marker expected its failure."""
+    return "xfailed" if hasattr(report, "wasxfail") else "skipped"

@@ -11,7 +11,7 @@ from __future__ import annotations
 PASSING = ("passed", "improved", "reshaped", "recorded")
 # the test failed because of its counts, or was not judged
 FAILING = ("regressed", "changed", "new", "not-run", "nondeterministic", "unchecked", "failed", "error", "unwritten")
-STATUSES = PASSING + FAILING + ("skipped",)
+STATUSES = PASSING + FAILING + ("skipped", "xfailed")
 
 # the verdicts of a comparison with the baseline (counts, or a complexity check), mildest first: a test
 # shows the worst of its verdicts; every other status is not a verdict on counts and outranks them all
@@ -33,6 +33,7 @@ MEANING = {
     "error": "the counts could not be read or judged",
     "unwritten": "its baseline could not be written (--bytecount-update), so the test fails",
     "skipped": "the test was skipped",
+    "xfailed": "the test failed as its xfail marker expects, so its counts were not judged",
 }
 
 
