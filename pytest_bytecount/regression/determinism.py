@@ -153,11 +153,15 @@ class DeterminismCheck:
         if self.in_place:
             lines.append("In place, the classes keep their static fields from test to test, so these counts "
                          "depend on what ran before (test order, -k, how xdist spreads the tests). Likely causes: "
-                         f"static caches, lazy initialization or static counters; else {CAUSES}. Count this test "
-                         "in its own class loader (without in_place=True), where statics start fresh.")
+                         "static caches, lazy initialization or static counters; or an object from a fixture that "
+                         "both runs share (the second run reuses it: a connection's statement or query cache, a "
+                         f"warmed-up parser), where a fresh one per run would start cold; else {CAUSES}. Count this "
+                         "test in its own class loader (without in_place=True), where statics start fresh, and "
+                         "make what the fixture returns the same for both runs (or build it inside the test).")
         else:
             lines.append(f"A baseline of this test would be flaky. Likely causes: {CAUSES}, or Python state kept "
-                         "between runs (module globals, caches) that changes what the test does.")
+                         "between runs (module globals, caches, an object from a fixture that both runs share) "
+                         "that changes what the test does.")
         return "\n".join(lines)
 
 

@@ -226,7 +226,9 @@ def test_static_state_carries_over_in_place_the_determinism_check_says_so_and_a_
     result.stdout.fnmatch_lines([
         "*counts differ between two runs of this test in place, the second starting from the static state the "
         "first left*",
-        "*total*1,120*12*-1,108*"])
+        "*total*1,120*12*-1,108*",
+        "In place, the classes keep their static fields from test to test*; or an object from a fixture that both "
+        "runs share (the second run reuses it: a connection's statement or query cache*"])
 
 
 def test_a_jvm_started_by_a_fixture_is_adopted_and_the_summary_says_so(pytester):
