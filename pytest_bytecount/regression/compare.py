@@ -218,17 +218,23 @@ class Verdict:
             items = [(d, Change(f"opcodes {k}", b, n)) for d in decisive for k, b, n in d.opcode_changes[:1]]
             items = items or [(d, Change(f"{title} {k}", b, n)) for d in decisive
                               for title, changes in d.inclusive_changes[:1] for k, b, n in changes[:1]]
-        several = len({d.method for d, _ in items}) > 1
         shown_items = items[:limit]
-        parts = [(f"{d.method} {c.text(short=True)}" if several else c.text(short=True)) for d, c in shown_items]
-        if len(items) > limit:
-            parts.append(f"and {len(items) - limit} more")
-        methods = {d.method: d for d, _ in shown_items}
-        for d in methods.values():  # each method's work, once, unless it tripped
+        by_method: dict = {}  # method -> the texts of its figures, in the order they decided
+        for d, c in shown_items:
+            by_method.setdefault(d.method, (d, []))[1].append(c.text(short=True))
+        for d, texts in by_method.values():  # each method's work, once, unless it tripped
             metric, base, now = d.work
             if not any(c.metric == metric for e, c in items if e.method == d.method):
                 figure = "unchanged" if base == now else f"{base:,} -> {now:,}" if not base else _pct(base, now)
-                parts.append(f"{d.method} {metric} {figure}" if several else f"{metric} {figure}")
+                texts.append(f"{metric} {figure}")
+        if len(by_method) == 1:
+            parts = next(iter(by_method.values()))[1]
+        else:  # one group per method, named once, its descriptor only where two shown share a name
+            names = [m.partition("(")[0] for m in by_method]
+            parts = [f"{m if names.count(m.partition('(')[0]) > 1 else m.partition('(')[0]}: {', '.join(texts)}"
+                     for m, (_, texts) in by_method.items()]
+        if len(items) > limit:
+            parts.append(f"and {len(items) - limit} more")
         shown = "; ".join(parts)
         label = {"regressed": "REGRESSED", "changed": "CHANGED", "improved": "improved", "reshaped": "reshaped"}[
             self.status]

@@ -203,7 +203,7 @@ def test_a_method_that_starts_running_is_a_rise_from_zero_and_one_that_stops_a_f
     result = run(pytester)
     result.assert_outcomes(failed=1)
     result.stdout.fnmatch_lines([
-        "REGRESSED: shop.Inventory#indexOf(I)I total 0 -> * (+*); shop.Inventory#indexOf(I)I invocations 0 -> 1 (+1);*",
+        "REGRESSED: shop.Inventory#indexOf: total 0 -> * (+*), invocations 0 -> 1 (+1); shop.Inventory#total: *",
         "shop.Inventory#indexOf(I)I: REGRESSED",
         "    did not run when the baseline was recorded, runs now",
     ])

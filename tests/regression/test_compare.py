@@ -66,8 +66,12 @@ def test_the_first_line_names_each_tripped_figure_with_its_tolerance_and_the_met
     a, b = "a.B#c()V", "a.B#d()V"
     v = compare({a: counts(1000), b: counts(10, calls={"x/Y.z()V": 1})},
                 {a: counts(1200), b: counts(10, calls={"x/Y.z()V": 3})}, parse_tolerances("total=5%|50"))
-    assert v.headline() == ("REGRESSED: a.B#c()V total 1,000 -> 1,200 (+200, +20.0%; tolerance 5%|50); "
-                            "a.B#d()V call x/Y.z(...) 1 -> 3 (+2; its own work is not counted); a.B#d()V total unchanged")
+    # each method named once, without its descriptor when no other shown method has its name
+    assert v.headline() == ("REGRESSED: a.B#c: total 1,000 -> 1,200 (+200, +20.0%; tolerance 5%|50); "
+                            "a.B#d: call x/Y.z(...) 1 -> 3 (+2; its own work is not counted), total unchanged")
+    overloads = compare({a: counts(10), "a.B#c(I)V": counts(10)}, {a: counts(20), "a.B#c(I)V": counts(30)}, {})
+    assert overloads.headline() == ("REGRESSED: a.B#c()V: total 10 -> 20 (+10, +100.0%); "
+                                    "a.B#c(I)V: total 10 -> 30 (+20, +200.0%)")
     text = render_verdict(v, "cmd")
     assert "    total               1,000 -> 1,200        +200 (+20.0%)  outside tolerance" in text
     improved = compare({a: counts(1000)}, {a: counts(900)}, {})
