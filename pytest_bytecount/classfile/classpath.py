@@ -71,6 +71,8 @@ class Classpath:
     """Entries in order; the first entry holding a class wins, as on the JVM."""
 
     entries: list
+    # how a message names an entry the user did not write (classes compiled from their sources, say): entry -> text
+    labels: dict = field(default_factory=dict, repr=False)
     _index: Optional[dict] = field(default=None, repr=False)
     _jars: dict = field(default_factory=dict, repr=False)
 
@@ -138,3 +140,7 @@ class Classpath:
 
     def as_string(self) -> str:
         return os.pathsep.join(str(e) for e in self.entries)
+
+    def describe(self) -> str:
+        """The entries as a message names them: each by its label when it has one, else by its path."""
+        return os.pathsep.join(self.labels.get(str(e), str(e)) for e in self.entries)

@@ -58,9 +58,11 @@ class TargetPattern:
         text = text.strip()
         m = _PATTERN.match(text)
         if not m or m.group("cls").endswith(".") or ".." in m.group("cls"):
+            meant = _with_hash(text)
             raise TargetError(
                 f"bad target pattern {text!r}: expected pkg.Cls, pkg.Cls#method, pkg.Cls#method(desc), "
-                f"pkg.Cls#* or a class glob such as pkg.* / pkg.**")
+                f"pkg.Cls#* or a class glob such as pkg.* / pkg.**"
+                + (f"; a method is named after '#': did you mean {meant}?" if meant else ""))
         cls_part = m.group("cls")
         nested = cls_part.endswith(".**") and len(cls_part) > 3
         regex = _class_regex(cls_part[:-3]) + r"(?:[.$].*)?" if nested else _class_regex(cls_part)
@@ -172,10 +174,13 @@ def resolve_targets(patterns: Iterable[str], classpath: Classpath) -> dict[str, 
 
 def _no_match_message(pat: TargetPattern, classes, names, dotted, classpath) -> str:
     if not classes:
+        method_hint = _method_written_as_member(pat.text, set(dotted.values()))
+        if method_hint:
+            return f"target {pat.text!r} matches no class on the classpath; {method_hint}"
         close = near_classes(pat.text.split("#")[0], dotted.values())
         hint = f"; did you mean {', '.join(close)}?" if close else ""
         return (f"target {pat.text!r} matches no class on the classpath "
-                f"({counted(len(names), 'class', 'classes')} in {classpath.as_string()}){hint}")
+                f"({counted(len(names), 'class', 'classes')} in {classpath.describe()}){hint}")
     methods = []
     for n in classes[:50]:
         cf = parse_class(classpath, n)
@@ -183,6 +188,25 @@ def _no_match_message(pat: TargetPattern, classes, names, dotted, classpath) -> 
     wanted = pat.text if pat.descriptor else pat.text + "("
     close = difflib.get_close_matches(wanted, methods, n=5, cutoff=0.5) or methods[:5]
     return f"target {pat.text!r} matches no method; near misses: {', '.join(close)}"
+
+
+def _with_hash(text: str) -> Optional[str]:
+    """``pkg.Cls#method(desc)`` for ``pkg.Cls::method(desc)`` or ``pkg.Cls.method(desc)``, or None."""
+    m = re.fullmatch(r"([\w$.]+?)(?:::|\.)([\w$<>]+)(\(.*)?", text)
+    return f"{m.group(1)}#{m.group(2)}{m.group(3) or ''}" if m and "#" not in text else None
+
+
+def _method_written_as_member(text: str, classes: set) -> Optional[str]:
+    """For ``pkg.Cls.method`` or ``pkg.Cls::method`` (a method written the way Java code or a method
+    reference names it), the advice to write ``pkg.Cls#method``; None when no class is named so."""
+    if "#" in text:
+        return None
+    head, paren, rest = text.partition("(")
+    for sep in ("::", "."):
+        owner, found, name = head.rpartition(sep)
+        if found and owner in classes and name:
+            return f"a method is named after '#': did you mean {owner}#{name}{paren}{rest}?"
+    return None
 
 
 def near_classes(wanted: str, dotted_names: Iterable[str], n: int = 5) -> list:
@@ -208,4 +232,4 @@ def missing_class_message(name: str, classpath: Classpath) -> str:
     close = near_classes(binary, [n.replace("/", ".") for n in names])
     if close:
         return f"{text}; did you mean {', '.join(close)}?"
-    return f"{text} ({counted(len(names), 'class', 'classes')} in {classpath.as_string()})"
+    return f"{text} ({counted(len(names), 'class', 'classes')} in {classpath.describe()})"

@@ -54,6 +54,7 @@ class JavaContext:
     def classpath(self) -> Classpath:
         if self._classpath is None:
             s = self._settings()
+            labels: dict = {}
             try:
                 entries = self._running_classpath() if nothing_configured(s) and jvm_running() else []
                 entries = entries or classpath_entries(s)
@@ -61,9 +62,10 @@ class JavaContext:
                     compiled = compile_sources([Path(p) for p in s.sources], s, [str(e) for e in entries],
                                                self.cache_folder(), self._say, compile_classpath_entries(s))
                     entries.insert(0, compiled)
+                    labels = {str(compiled): "the classes compiled from " + ", ".join(str(p) for p in s.sources)}
             except (ClasspathError, ConfigError, JavacError) as e:
                 raise pytest.UsageError(f"bytecount: {e}") from None
-            self._classpath = Classpath(entries)
+            self._classpath = Classpath(entries, labels)
         return self._classpath
 
     def _running_classpath(self) -> list:
@@ -191,32 +193,37 @@ class JavaContext:
         key = (targets, abrupt, allocations, inclusive, in_place)
         loaders = self._batches.get(key)
         if loaders is None:
-            cache = None if self._config.option.bytecount_no_cache else self.cache_folder()
-            try:
-                made = ClassCounter(self.classpath(), targets, abrupt=abrupt, allocations=allocations,
-                                    cache_dir=cache and cache / "counted", inclusive=inclusive, in_place=in_place)
-                made.check()
-            except (TargetError, ClassFormatError) as e:
-                pytest.fail(f"bytecount: {e}", pytrace=False)
-            try:
-                jvm, entries = self.jvm(), self.classpath().entries
-                loaders = InPlaceLoaders(jvm, made) if in_place else LoadTimeLoaders(jvm, made, entries)
-            except JvmError as e:
-                self.unusable = f"bytecount: {e}"
-                pytest.fail(self.unusable, pytrace=False)
-            except InPlaceError as e:
-                pytest.fail(f"bytecount: {e}", pytrace=False)
+            loaders, failure = self._make_loaders(targets, abrupt, allocations, inclusive, in_place)
+            if failure:
+                pytest.fail(failure, pytrace=False)  # outside the except: no "during handling" chain
             self._batches[key] = loaders
         return loaders
+
+    def _make_loaders(self, targets, abrupt, allocations, inclusive, in_place):
+        """(the loaders, None), or (None, why they cannot be made)."""
+        cache = None if self._config.option.bytecount_no_cache else self.cache_folder()
+        try:
+            made = ClassCounter(self.classpath(), targets, abrupt=abrupt, allocations=allocations,
+                                cache_dir=cache and cache / "counted", inclusive=inclusive, in_place=in_place)
+            made.check()
+        except (TargetError, ClassFormatError) as e:
+            return None, f"bytecount: {e}"
+        try:
+            jvm, entries = self.jvm(), self.classpath().entries
+            return (InPlaceLoaders(jvm, made) if in_place else LoadTimeLoaders(jvm, made, entries)), None
+        except JvmError as e:
+            self.unusable = f"bytecount: {e}"
+            return None, self.unusable
+        except InPlaceError as e:
+            return None, f"bytecount: {e}"
 
     def new_loader(self, loaders):
         """A fresh loader (a :class:`~pytest_bytecount.jvm.loaders.Handle`)."""
         try:
-            handle = loaders.new()
+            return loaders.new()
         except JvmError as e:  # the JVM does not start: this and every later counted test fail with it
             self.unusable = f"bytecount: {e}"
-            pytest.fail(self.unusable, pytrace=False)
-        return handle
+        pytest.fail(self.unusable, pytrace=False)
 
     @property
     def refused(self) -> set:

@@ -275,8 +275,11 @@ def test_made_up_class(bytecount):
 '''})
     result = run(pytester)
     result.assert_outcomes(errors=1)
-    assert re.search(r"^bytecount: target 'shop.Nope#total' matches no class on the classpath \(1 class in \S+\); "
-                     r"did you mean shop.Inventory\?$", result.stdout.str(), re.M), result.stdout.str()
+    # the classes come from the sources setting: the message names the sources, not the cache folder
+    assert re.search(r"^bytecount: target 'shop.Nope#total' matches no class on the classpath \(1 class in the "
+                     r"classes compiled from \S+/src\); did you mean shop.Inventory\?$", result.stdout.str(), re.M), \
+        result.stdout.str()
+    assert ".bytecount-cache" not in result.stdout.str()
 
     classes = compile_java(pytester.path / "src", options=["-g"])
     out = pytester.path / "out"
@@ -293,3 +296,23 @@ def test_made_up_class(bytecount):
     assert cli.returncode == 2
     assert cli.stderr == (f"bytecount: error: class shop.Torn ({torn}) is not a valid class file: constant_pool_count "
                           f"2 cannot fit in the 1 byte left in the class file\n")
+
+
+@pytest.mark.parametrize("written, meant", [
+    ("shop.Inventory.total", "shop.Inventory#total"),
+    ("shop.Inventory::total", "shop.Inventory#total"),
+    ("shop.Inventory.total([I)I", "shop.Inventory#total([I)I"),
+])
+def test_a_method_written_with_a_dot_or_colons_gets_the_pattern_with_a_hash(pytester, written, meant):
+    java_project(pytester, {"shop/Inventory.java": INVENTORY}, {"test_typo": f'''
+import pytest
+
+@pytest.mark.bytecount("{written}")
+def test_typo(bytecount):
+    pass
+'''})
+    result = run(pytester)
+    result.assert_outcomes(errors=1)
+    # a pattern the syntax allows is looked up first ("matches no class"); one it does not is bad at once
+    result.stdout.fnmatch_lines([f"bytecount: *'{written}'* a method is named after '#': did you mean {meant}?"])
+    assert "During handling of the above exception" not in result.stdout.str()  # said once
