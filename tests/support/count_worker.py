@@ -44,7 +44,7 @@ def main(jobs_file: str, results_file: str) -> int:
         with ClassDir(batch) as classes:
             loader = session.loader(classes.path, classpath.entries)
             try:
-                session.run_main(loader, job["main"], job.get("args", []))
+                session.run_main(session.main_method(loader, job["main"]), job.get("args", []))
             except Exception as e:  # noqa: BLE001 - reported per job
                 results.append({"error": f"{job['main']}: {e}"})
                 continue
@@ -59,7 +59,7 @@ def _load_time(session: JvmSession, classpath: Classpath, job: dict) -> dict:
                            job.get("allocations", False), inclusive=job.get("inclusive", False))
     handle = LoadTimeLoaders(session, counter, classpath.entries).new()
     try:
-        session.run_main(handle.loader, job["main"], job.get("args", []))
+        session.run_main(session.main_method(handle.loader, job["main"]), job.get("args", []))
     except Exception as e:  # noqa: BLE001 - reported per job
         return {"error": f"{job['main']}: {e}"}
     return _like_a_batch(handle.counts(), job)
@@ -71,7 +71,7 @@ def _in_place(session: JvmSession, classpath: Classpath, job: dict) -> dict:
     handle = InPlaceLoaders(session, counter).new()
     application = session.loader_without_instrumentation(classpath.entries)  # the application's own loader
     try:
-        session.run_main(application, job["main"], job.get("args", []))
+        session.run_main(session.main_method(application, job["main"]), job.get("args", []))
     except Exception as e:  # noqa: BLE001 - reported per job
         return {"error": f"{job['main']}: {e}"}
     finally:
