@@ -112,8 +112,9 @@ class SessionHooks:
 
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_setup(self, item) -> None:
-        """An application may start its JVM in any test or fixture."""
+        """An application may start its JVM in any test or fixture; a misused marker fails its own test."""
         self.session.guard_signals()
+        self.session.check_use(item)
 
     def pytest_runtest_logfinish(self, nodeid, location) -> None:
         """After each test: a JVM its fixtures started has its fault handlers noted while they are in place."""

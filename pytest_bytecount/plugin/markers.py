@@ -1,5 +1,5 @@
 """``@pytest.mark.bytecount``: its options read into one typed object, and the checks of its use made at
-collection (a wrong marker is one UsageError before any test runs)."""
+collection (a wrong marker fails its own test, before its setup)."""
 
 from __future__ import annotations
 

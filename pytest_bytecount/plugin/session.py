@@ -34,6 +34,7 @@ from .summary import Summary, Unwritten, markdown
 
 _fixture_key = pytest.StashKey[BytecountFixture]()
 _determinism_key = pytest.StashKey[DeterminismCheck]()
+_misuse_key = pytest.StashKey[list]()  # what collection found wrong with a test's marker or fixture
 _result_key = pytest.StashKey[TestResult]()  # the result of the test's call, while its verdicts are made
 WORKER_MODULES = "bytecount_modules"  # in an xdist worker's workeroutput: the modules it collected in full
 NOT_WRITTEN = "not written"  # the key in pytest's statistics of the files that could not be written
@@ -96,7 +97,6 @@ class BytecountSession:
         self.results: dict = {}  # nodeid -> TestResult (for the summary, --bytecount-json, updates)
         json_out = opt.bytecount_json
         self._results_file = ResultsFile(Path(json_out)) if json_out and not self.is_worker else None
-        self.bad_markers = False
         self.collection = FullCollection()
         self.interrupted = False  # the session ended by Ctrl-C, SIGTERM or a collection error
         self.lost_tests: dict = {}  # baseline path -> node ids of the tests whose entries could not be written
@@ -151,24 +151,29 @@ class BytecountSession:
             return None
 
     def collected(self, items) -> None:
-        """Every misuse of the marker or the fixture at once, as one UsageError; then the counted tests."""
+        """The counted tests. A misuse of the marker or the fixture is its test's own: kept for it, the test
+        errors with it at setup (:meth:`check_use`), and a test that does not run is not judged."""
         def weights_active() -> bool:
             self.settings()  # loads the weight table, if any
             return self._weights is not None
 
-        problems = [p for item in items for p in marker_problems(item, weights_active)]
-        if problems:
-            self.bad_markers = True
-            raise pytest.UsageError("bytecount: bad use of the marker or the fixture:\n  " + "\n  ".join(problems))
+        for item in items:
+            problems = marker_problems(item, weights_active)
+            if problems:
+                item.stash[_misuse_key] = problems
         self.baselines.collect([item for item in items if is_marked(item)])
+
+    def check_use(self, item) -> None:
+        """Before a test's setup: the misuse of the marker or the fixture collection found in it, if any."""
+        problems = item.stash.get(_misuse_key, None)
+        if problems:
+            pytest.fail("bytecount: bad use of the marker or the fixture: " + "; ".join(problems), pytrace=False)
 
     def collection_finished(self, items) -> None:
         """Check the session-wide setup once, before any test runs: the settings, the classpath (javac
         runs here for ``sources``) and the JVM's files. A problem is one UsageError, not one error per
         test; on an xdist worker, where a UsageError would crash the worker, every counted test fails
         with it instead. The JVM itself starts with the first counted test."""
-        if self.bad_markers:  # called even so (pytest runs it in a finally): say that first
-            return
         if self.config.option.collectonly or not any(is_marked(item) for item in items):
             return
         try:

@@ -206,7 +206,7 @@ def test_a_corrupt_baseline_is_a_clear_error_and_is_not_overwritten(project):
     assert sorted(baseline(project)["tests"]) == ["test_fib", "test_sort[10]", "test_sort[50]"]
 
 
-def test_bad_marker_arguments_are_reported_at_collection_naming_the_test(pytester):
+def test_bad_marker_arguments_fail_each_test_with_its_own_mistake(pytester):
     pytester.makepyfile(test_bad='''
         import pytest
         @pytest.mark.bytecount(42)
@@ -220,14 +220,16 @@ def test_bad_marker_arguments_are_reported_at_collection_naming_the_test(pyteste
         @pytest.mark.bytecount("a.B", in_place=True, inclusive=True)
         def test_five(bytecount): pass
     ''')
+    pytester.makepyprojecttoml('[tool.bytecount]\nclasspath = ["."]\n')
     result = run(pytester)
-    result.stderr.fnmatch_lines(["*test_bad.py::test_one: @pytest.mark.bytecount needs one or more target patterns*",
+    result.assert_outcomes(errors=5)  # each test errors with its own mistake, before anything is counted
+    result.stdout.fnmatch_lines(["*test_bad.py::test_one: @pytest.mark.bytecount needs one or more target patterns*",
                                  "*test_bad.py::test_two: unknown @pytest.mark.bytecount option(s) [[]'tolerence'[]]*",
                                  "*test_bad.py::test_three: max_invocations must be a whole number >= 0, got '0'",
                                  "*test_bad.py::test_four: in_place must be True or False, got 'yes'",
                                  "*test_bad.py::test_five: inclusive counts are made in the test's own class loader "
-                                 "only: drop in_place=True or inclusive=True"])
-    assert result.ret == pytest.ExitCode.USAGE_ERROR
+                                 "only: drop in_place=True or inclusive=True"], consecutive=False)
+    assert "Traceback" not in result.stdout.str()
 
 
 def test_bad_in_place_and_source_path_settings_are_usage_errors(pytester):

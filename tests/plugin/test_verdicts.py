@@ -139,7 +139,9 @@ def test_max_invocations_zero_is_the_explicit_must_not_run_check(pytester):
     run(pytester, "-k", "never").assert_outcomes(passed=1, deselected=1)
 
 
-def test_a_marked_test_without_the_fixture_and_the_fixture_without_a_marker_are_collection_errors(pytester):
+def test_a_marked_test_without_the_fixture_and_the_fixture_without_a_marker_are_their_own_tests_errors(pytester):
+    """A misused test errors on its own, naming the mistake; the others run, and one that -k leaves out is
+    not judged at all."""
     shop(pytester, '''
         @pytest.mark.bytecount("shop.Inventory#total")
         def test_forgot_the_fixture():
@@ -150,16 +152,25 @@ def test_a_marked_test_without_the_fixture_and_the_fixture_without_a_marker_are_
 
         def test_plain():
             pass
+
+        @pytest.mark.bytecount("shop.Inventory#total")
+        def test_total(bytecount):
+            assert inventory(bytecount, 1, 2).total() == 3
     ''')
-    result = run(pytester)
-    assert result.ret == pytest_usage_error()
-    result.stderr.fnmatch_lines([
-        "*test_shop.py::test_forgot_the_fixture is marked @pytest.mark.bytecount but does not use the bytecount "
-        "fixture*",
-        "*test_shop.py::test_forgot_the_marker uses the bytecount fixture but has no @pytest.mark.bytecount marker*",
+    result = run(pytester, "--bytecount-update")
+    result.assert_outcomes(passed=2, errors=2)
+    result.stdout.fnmatch_lines([
+        "*bytecount: bad use of the marker or the fixture: test_shop.py::test_forgot_the_fixture is marked "
+        "@pytest.mark.bytecount but does not use the bytecount fixture*",
+        "*bytecount: bad use of the marker or the fixture: test_shop.py::test_forgot_the_marker uses the bytecount "
+        "fixture but has no @pytest.mark.bytecount marker*",
     ])
-    assert "test_plain" not in result.stderr.str()
     assert "Traceback" not in result.stdout.str() + result.stderr.str()
+    assert list(baseline(pytester)) == ["test_total"]
+    # deselected, the misused tests are not judged: the run passes
+    result = run(pytester, "-k", "total or plain")
+    result.assert_outcomes(passed=2, deselected=2)
+    assert result.ret == 0
 
 
 def test_the_fixture_fetched_at_run_time_without_a_marker_fails_without_a_plugin_traceback(pytester):
