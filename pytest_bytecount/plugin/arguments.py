@@ -3,6 +3,7 @@ for its root folder before it knows this plugin's options, takes the value for a
 
 from __future__ import annotations
 
+import shlex
 from pathlib import Path
 from typing import Optional, Sequence
 
@@ -38,3 +39,28 @@ def misplaced_value(args: Sequence[str], cwd: Path) -> Optional[str]:
                     f"folder to test and looks for its root folder there (it does so before it knows "
                     f"pytest-bytecount's options), and would write its .pytest_cache into it")
     return None
+
+
+# the options that decide what a re-recording counts and where it writes: a command the summary prints for
+# re-recording repeats those given on the command line (addopts apply by themselves)
+RECORDING_OPTIONS = ("--bytecount-classpath", "--bytecount-classpath-file", "--bytecount-sources",
+                     "--bytecount-java-home", "--bytecount-jvm", "--bytecount-jvm-option", "--bytecount-baseline-dir",
+                     "--bytecount-weights")
+
+
+def recording_options(args: Sequence[str]) -> tuple:
+    """The options of ``args`` among :data:`RECORDING_OPTIONS`, each as ``--option=value``, in their order."""
+    out = []
+    args = list(args)
+    for i, arg in enumerate(args):
+        name, eq, value = str(arg).partition("=")
+        if name in RECORDING_OPTIONS and eq:
+            out.append(f"{name}={value}")
+        elif name in RECORDING_OPTIONS and i + 1 < len(args):
+            out.append(f"{name}={args[i + 1]}")
+    return tuple(out)
+
+
+def update_command(nodeids: Sequence[str], options: Sequence[str] = (), update: str = "--bytecount-update") -> str:
+    """``pytest IDS [OPTIONS] --bytecount-update``, each part quoted for a POSIX shell."""
+    return " ".join(["pytest", *(shlex.quote(n) for n in nodeids), *(shlex.quote(o) for o in options), update])

@@ -4,7 +4,6 @@ written and said at the end. The hooks (:mod:`.hooks`) only hand their arguments
 from __future__ import annotations
 
 import os
-import shlex
 from dataclasses import replace
 from pathlib import Path
 from typing import Optional
@@ -29,6 +28,7 @@ from .config import (ConfigError, Settings, configured_classpath, found_build_la
                      nothing_configured, options_given)
 from .fixture import BytecountFixture
 from .java import JavaContext
+from .arguments import recording_options, update_command
 from .markers import NO_WEIGHTS, BytecountMarker, is_marked, marker_problems, unmarked
 from .summary import Summary, Unwritten, markdown
 
@@ -89,6 +89,7 @@ class BytecountSession:
         self.update: Optional[str] = opt.bytecount_update  # None, "all" or "new"
         self.strict: bool = opt.bytecount_strict
         self.check_determinism: bool = opt.bytecount_check_determinism
+        self.options = recording_options(config.invocation_params.args)  # repeated in re-recording commands
         self._settings: Optional[Settings] = None
         self._default_tolerances: dict = {}  # from the settings, once read
         self._weights: Optional[WeightTable] = None  # from the settings, once read
@@ -267,7 +268,7 @@ class BytecountSession:
         else:
             over = over_limit(now, marker.max_invocations)
             if over:
-                return _fail(report, result, "regressed", render_over_limit(over, marker.max_invocations))
+                return _fail(report, result, "over-limit", render_over_limit(over, marker.max_invocations))
         return self._compare(item, marker, result, report)
 
     def _compare(self, item, marker: BytecountMarker, result: TestResult, report) -> TestResult:
@@ -289,7 +290,7 @@ class BytecountSession:
         result.method_status = {d.method: d.status for d in verdict.diffs}
         result.tripped = {d.method: [str(c) for c in d.tripped] for d in verdict.diffs if d.tripped}
         result.status = verdict.status
-        accept = f"pytest {shlex.quote(item.nodeid)} --bytecount-update"
+        accept = result.accept = update_command([item.nodeid], self.options)
         if verdict.status == "new":
             result.message = f"bytecount: no baseline for {key} in {path}.\nRecord it with: {accept}"
         elif verdict.status != "passed":
@@ -335,7 +336,7 @@ class BytecountSession:
             if result.status not in VERDICTS or result.status == "new":
                 return  # no baseline, or the test was not judged: the counts verdict already says why
             status = verdict.status
-            rerecord = f"pytest {shlex.quote(item.nodeid)} --bytecount-update"
+            rerecord = update_command([item.nodeid], self.options)
             text = render_scaling(verdict, None if result.status in FAILING else rerecord, rerecord)
         if not text:
             return
@@ -464,7 +465,7 @@ class BytecountSession:
                        notes=tuple(b.notes) + tuple(late), refused=tuple(sorted(self.java.refused)),
                        hints=tuple(sorted({h for r in self.results.values() for h in r.hints})),
                        written=tuple(str(p) for p in sorted(b.written)),
-                       html_report=None if self.html_report is None else str(self.html_report))
+                       html_report=None if self.html_report is None else str(self.html_report), options=self.options)
 
     def _shown(self, path) -> str:
         """A path as the summary shows it: relative to the rootdir when inside it."""

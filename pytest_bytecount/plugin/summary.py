@@ -3,21 +3,22 @@
 
 from __future__ import annotations
 
-import shlex
 from dataclasses import dataclass, field
 from typing import Optional
 
 from ..regression.status import STATUSES
+from .arguments import update_command
 
 SHOWN = 10  # test ids listed per status
 
 
-def accept_command(nodeids: list, update: str = "--bytecount-update", limit: int = SHOWN) -> str:
-    """One command that re-records these tests: their ids, or, for more than ``limit``, their modules."""
+def accept_command(nodeids: list, update: str = "--bytecount-update", limit: int = SHOWN, options=()) -> str:
+    """One command that re-records these tests: their ids, or, for more than ``limit``, their modules, with
+    the ``options`` in force that decide what is recorded and where (``--bytecount-baseline-dir=...``)."""
     targets = sorted(nodeids)
     if len(targets) > limit:
         targets = sorted({n.split("::", 1)[0] for n in targets})
-    return "pytest " + " ".join(shlex.quote(t) for t in targets) + f" {update}"
+    return update_command(targets, options, update)
 
 
 @dataclass(frozen=True)
@@ -56,6 +57,7 @@ class Summary:
     hints: tuple = ()  # lines that may explain counts (nested classes a class pattern left out ran)
     written: tuple = ()  # baseline files written
     html_report: Optional[str] = None  # where the HTML report was written
+    options: tuple = ()  # the command line's options that a re-recording command repeats (arguments.py)
 
     def tally(self) -> dict:
         out = {s: 0 for s in STATUSES}
@@ -94,6 +96,8 @@ class Summary:
             ("improved", "improved, the baseline is stale", "to accept them"),
             ("reshaped", "reshaped: only calls to counted methods moved, the work within tolerance", "to accept them"),
             ("not-run", "not run: a target never ran, so nothing is guarded", None),
+            ("over-limit", "over the limit: a method ran more often than the marker's max_invocations allows "
+                           "(fix the code, or raise max_invocations)", None),
             ("nondeterministic", "nondeterministic: counts differ between two runs", None),
             ("unchecked", "determinism unchecked", None),
             ("unwritten", "not written: the baseline file could not be written", None),
@@ -101,7 +105,7 @@ class Summary:
         for status, title, verb in groups:
             ids = self._ids(status)
             if ids:
-                out += self._group(title, ids, f"{verb}: {accept_command(ids)}" if verb else None)
+                out += self._group(title, ids, f"{verb}: {accept_command(ids, options=self.options)}" if verb else None)
         if self.interrupted and self.updating:
             recorded = self._ids("recorded")
             if recorded:
@@ -121,8 +125,8 @@ class Summary:
                 out.append(f"  {path}: its test module {module} no longer exists"
                            + ("" if removed else " (if it moved, move this file with it)"))
             if not removed:
-                args = " ".join(shlex.quote(a) for a in self.run_args)  # a later, whole run removes them
-                out.append(f"  to remove them: pytest {args + ' ' if args else ''}--bytecount-update")
+                # a later, whole run removes them
+                out.append(f"  to remove them: {update_command(self.run_args, self.options)}")
         return out
 
     def terminal_lines(self) -> list:

@@ -415,5 +415,6 @@ def over_limit(counts: dict, limit: int) -> list:
 def render_over_limit(over: list, limit: int) -> str:
     first = "; ".join(f"{m} ran {n:,} time{'s' if n != 1 else ''}" for m, n in over[:3])
     more = f"; and {len(over) - 3} more" if len(over) > 3 else ""
-    return (f"REGRESSED: {first}{more}, more than max_invocations={limit} allows\n"
-            f"The marker's max_invocations={limit} caps how often each matched method may run in this test.")
+    return (f"OVER THE LIMIT: {first}{more}, more than max_invocations={limit} allows\n"
+            f"The marker's max_invocations={limit} caps how often each matched method may run in this test. "
+            f"Fix the code, or raise the marker's limit: --bytecount-update does not change it.")

@@ -43,6 +43,7 @@ class TestResult:
     test_outcome: Optional[str] = None  # pytest's outcome, once the result reached the controller
     hints: list = field(default_factory=list)  # lines that may explain the counts (plugin.fixture hints)
     mode: Optional[str] = None  # "in-place" when counted where the application loads the classes
+    accept: Optional[str] = None  # the command that re-records this test, with the options in force
 
     def to_dict(self) -> dict:
         out = {"nodeid": self.nodeid, "baseline": self.baseline, "key": self.key, "status": self.status,
@@ -50,7 +51,7 @@ class TestResult:
                "baseline_counts": self.baseline_counts, "method_status": self.method_status,
                "tripped": self.tripped, "message": self.message}
         optional = {"weights": self.weights, "scaling": self.scaling, "test_outcome": self.test_outcome,
-                    "hints": self.hints or None, "mode": self.mode}
+                    "hints": self.hints or None, "mode": self.mode, "accept": self.accept}
         out.update((name, value) for name, value in optional.items() if value is not None)  # only when set
         return out
 

@@ -10,7 +10,7 @@ from __future__ import annotations
 # the test passed
 PASSING = ("passed", "improved", "reshaped", "recorded")
 # the test failed because of its counts, or was not judged
-FAILING = ("regressed", "changed", "new", "not-run", "nondeterministic", "unchecked", "failed", "error", "unwritten")
+FAILING = ("regressed", "changed", "new", "not-run", "over-limit", "nondeterministic", "unchecked", "failed", "error", "unwritten")
 STATUSES = PASSING + FAILING + ("skipped", "xfailed")
 
 # the verdicts of a comparison with the baseline (counts, or a complexity check), mildest first: a test
@@ -27,6 +27,7 @@ MEANING = {
     "changed": "a count changed under strict checking",
     "new": "no baseline yet",
     "not-run": "a target pattern matched methods none of which ran",
+    "over-limit": "a matched method ran more often than the marker's max_invocations allows",
     "nondeterministic": "counts differ between two runs of the test",
     "unchecked": "the determinism check could not run",
     "failed": "the test itself failed, so its counts were not judged",

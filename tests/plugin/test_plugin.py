@@ -317,3 +317,30 @@ def test_the_jvm_shuts_down_cleanly_with_pytest_faulthandler_enabled(project):
         result = project.runpytest_subprocess("-p", "no:cacheprovider", "--bytecount-update", timeout=600)
         assert result.ret == 0, result.stderr.str()[-2000:]
         assert "Fatal Python error" not in result.stderr.str()
+
+
+def test_printed_commands_repeat_the_options_that_decide_where_and_what_is_recorded(project):
+    """Followed as printed, a command must record where this run looks: with --bytecount-baseline-dir=bl
+    the command that records a missing baseline carries the option, or it writes somewhere else."""
+    result = run(project, "--bytecount-baseline-dir=bl", "--bytecount-tolerance=total=5%", "-k", "fib")
+    result.assert_outcomes(failed=1, deselected=3)
+    result.stdout.fnmatch_lines([
+        "Record it with: pytest test_demo.py::test_fib --bytecount-baseline-dir=bl --bytecount-update",
+        "  to record them: pytest test_demo.py::test_fib --bytecount-baseline-dir=bl --bytecount-update",
+    ])
+    assert "tolerance=total" not in result.stdout.str().split("Record it with:")[1]  # not an option of recording
+    # the command, run as printed, records what the run looks for
+    run(project, "test_demo.py::test_fib", "--bytecount-baseline-dir=bl", "--bytecount-update").assert_outcomes(passed=1)
+    run(project, "--bytecount-baseline-dir=bl", "-k", "fib").assert_outcomes(passed=1, deselected=3)
+    assert (project.path / "bl").is_dir() and not (project.path / "bytecount").exists()
+
+
+def test_the_options_a_recording_repeats_are_read_in_either_spelling():
+    from pytest_bytecount.plugin.arguments import recording_options, update_command
+
+    args = ["-k", "fib", "--bytecount-baseline-dir", "bl", "--bytecount-weights=default", "--bytecount-json=r.json",
+            "--bytecount-jvm-option=-Xss8m", "--bytecount-strict"]
+    assert recording_options(args) == ("--bytecount-baseline-dir=bl", "--bytecount-weights=default",
+                                       "--bytecount-jvm-option=-Xss8m")
+    assert update_command(["t.py::test_a[x y]"], ("--bytecount-baseline-dir=my bl",)) == \
+        "pytest 't.py::test_a[x y]' '--bytecount-baseline-dir=my bl' --bytecount-update"

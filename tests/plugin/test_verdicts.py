@@ -133,8 +133,14 @@ def test_max_invocations_zero_is_the_explicit_must_not_run_check(pytester):
     ''')
     result = run(pytester, "--bytecount-update")
     result.assert_outcomes(passed=1, failed=1)
-    result.stdout.fnmatch_lines(["REGRESSED: shop.Inventory#indexOf(I)I ran 2 times, more than max_invocations=1 "
+    result.stdout.fnmatch_lines(["OVER THE LIMIT: shop.Inventory#indexOf(I)I ran 2 times, more than max_invocations=1 "
                                  "allows"])
+    # the summary does not offer --bytecount-update, which cannot change a limit the marker sets
+    result.stdout.fnmatch_lines(["1 recorded, 1 over-limit",
+                                 "over the limit: a method ran more often than the marker's max_invocations allows "
+                                 "(fix the code, or raise max_invocations) (1):",
+                                 "  test_shop.py::test_reserve_looks_up_once"])
+    assert "to accept" not in result.stdout.str()
     assert baseline(pytester)["test_lookup_never_deduplicates"]["methods"] == {}
     run(pytester, "-k", "never").assert_outcomes(passed=1, deselected=1)
 
