@@ -19,7 +19,8 @@ from ..jvm.in_place import InPlaceError, InPlaceLoaders
 from ..jvm.loaders import LoadTimeLoaders
 from ..jvm.session import (JvmChoice, JvmError, JvmSession, check_jpype_options, choose_jvm, jvm_running,
                            running_jvm_choice)
-from .config import ConfigError, Settings, classpath_entries, compile_classpath_entries, nothing_configured
+from .config import (ConfigError, Settings, classpath_entries, compile_classpath_entries, configured_classpath,
+                     found_build_layout, nothing_configured)
 from .project_cache import project_cache, remove_unused
 from ..regression.sources import SourceLines
 
@@ -60,7 +61,7 @@ class JavaContext:
                 entries = entries or classpath_entries(s)
                 if s.sources:
                     compiled = compile_sources([Path(p) for p in s.sources], s, [str(e) for e in entries],
-                                               self.cache_folder(), self._say, compile_classpath_entries(s))
+                                               self.cache_folder(), self.say, compile_classpath_entries(s))
                     entries.insert(0, compiled)
                     labels = {str(compiled): "the classes compiled from " + ", ".join(str(p) for p in s.sources)}
             except (ClasspathError, ConfigError, JavacError) as e:
@@ -129,6 +130,23 @@ class JavaContext:
             return self._jvm.describe()
         return self.jvm_choice().describe()
 
+    def header_lines(self) -> list:
+        """What the pytest header says of the JVM, the settings it could not apply and the classpath."""
+        lines = [f"bytecount: using {self.header()}"]
+        lines += [f"bytecount: not applied to the running JVM: {line}" for line in self.not_applied()]
+        s = self._settings()
+        configured = configured_classpath(s)
+        if configured is not None:
+            lines.append(f"bytecount: classpath {configured}")
+        elif not s.sources:
+            layout = found_build_layout(s.root)
+            if layout is not None:
+                table = "no classpath is configured" if s.source_file else "no [tool.bytecount] table"
+                lines.append(f"bytecount: classpath {layout[0]} ({layout[1]} layout; {table})")
+            elif nothing_configured(s) and jvm_running():
+                lines.append("bytecount: classpath of the running JVM (no classpath is configured)")
+        return lines
+
     def adopted_after_header(self) -> list:
         """Lines for a JVM adopted that the header did not name (it started later, from a fixture say): what
         the header would have said."""
@@ -172,7 +190,7 @@ class JavaContext:
         return (f"{text}\nThe uninstrumented class loads, so this is a bug in pytest-bytecount {__version__}: "
                 f"please report it with the class file.")
 
-    def _say(self, line: str) -> None:
+    def say(self, line: str) -> None:
         """A line on the terminal, outside output capture (the controller's, under xdist)."""
         reporter = self._config.pluginmanager.get_plugin("terminalreporter")
         capture = self._config.pluginmanager.get_plugin("capturemanager")

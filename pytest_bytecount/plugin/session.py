@@ -24,8 +24,7 @@ from .baselines import Baselines, baseline_key
 from ..jvm import signals
 from ..jvm.session import jvm_running
 from .collection import FullCollection
-from .config import (ConfigError, Settings, configured_classpath, found_build_layout, load_settings,
-                     nothing_configured, options_given)
+from .config import ConfigError, Settings, load_settings, options_given
 from .fixture import BytecountFixture
 from .java import JavaContext
 from .arguments import recording_options, update_command
@@ -135,19 +134,7 @@ class BytecountSession:
         try:
             if self.is_worker or not self.configured():
                 return None
-            lines = [f"bytecount: using {self.java.header()}"]
-            lines += [f"bytecount: not applied to the running JVM: {line}" for line in self.java.not_applied()]
-            s = self.settings()
-            configured = configured_classpath(s)
-            if configured is not None:
-                lines.append(f"bytecount: classpath {configured}")
-            elif not s.sources:
-                layout = found_build_layout(s.root)
-                if layout is not None:
-                    lines.append(f"bytecount: classpath {layout[0]} ({layout[1]} layout; no classpath is configured)")
-                elif nothing_configured(s) and jvm_running():
-                    lines.append("bytecount: classpath of the running JVM (no classpath is configured)")
-            return lines
+            return self.java.header_lines()
         except pytest.UsageError:
             return None
 
@@ -181,6 +168,9 @@ class BytecountSession:
             self.settings()
             self.java.classpath()
             self.java.jvm_choice()
+            if not self.configured():  # the header said nothing: say what the counted tests will use
+                for line in self.java.header_lines():
+                    self.java.say(line)
         except pytest.UsageError as e:
             if not self.is_worker:
                 raise

@@ -316,3 +316,20 @@ def test_typo(bytecount):
     # a pattern the syntax allows is looked up first ("matches no class"); one it does not is bad at once
     result.stdout.fnmatch_lines([f"bytecount: *'{written}'* a method is named after '#': did you mean {meant}?"])
     assert "During handling of the above exception" not in result.stdout.str()  # said once
+
+
+def test_without_a_table_the_counted_tests_say_which_classes_and_jvm_they_use(pytester):
+    """No [tool.bytecount] table: the header stays quiet (the project may not count anything), and once
+    collection finds a counted test, the same lines name the JVM and the classpath it falls back to."""
+    src = pytester.path / "src" / "shop"
+    src.mkdir(parents=True)
+    (src / "Inventory.java").write_text(INVENTORY)
+    subprocess.run([str(Path(JDK17) / "bin" / "javac"), "-d", str(pytester.path / "target" / "classes"),
+                    str(src / "Inventory.java")], check=True)
+    pytester.makepyfile(test_inventory=COUNTED)
+    result = run(pytester)
+    result.assert_outcomes(passed=1, failed=1)  # no baseline yet
+    result.stdout.fnmatch_lines(["collected 2 items", "bytecount: using Java *",
+                                 "bytecount: classpath target/classes (Maven layout; no [[]tool.bytecount[]] table)"])
+    quiet = run(pytester, "-k", "plain")
+    assert not any(line.startswith("bytecount: using") for line in quiet.stdout.lines)
