@@ -24,7 +24,7 @@ class BytecountFixture:
         self.in_place = in_place  # counted where the application loads the classes (jvm.in_place)
         self._weights = weights  # known once the settings are: instrumenting reads them first
         self.targets = marker.targets
-        self.inclusive = marker.inclusive
+        self._inclusive = marker.inclusive
         if java.unusable:
             pytest.fail(java.unusable, pytrace=False)
         self._loaders = java.loaders_for(marker.targets, marker.abrupt, marker.allocations, marker.inclusive, in_place)
@@ -98,8 +98,8 @@ class BytecountFixture:
             raise ScalingError("bytecount.scaling() was already called in this test; make one complexity check "
                                "per test (parametrize the test for more)")
         sizes = check_sizes(sizes)
-        metric = check_metric(metric if metric is not None else "inclusive" if self.inclusive else "total")
-        if metric == "inclusive" and not self.inclusive:
+        metric = check_metric(metric if metric is not None else "inclusive" if self._inclusive else "total")
+        if metric == "inclusive" and not self._inclusive:
             raise ScalingError("scaling(metric='inclusive') fits the inclusive counts, which this test does not "
                                "take: mark it with inclusive=True")
         values: dict = {}

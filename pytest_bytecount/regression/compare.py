@@ -222,19 +222,20 @@ class Verdict:
         by_method: dict = {}  # method -> the texts of its figures, in the order they decided
         for d, c in shown_items:
             by_method.setdefault(d.method, (d, []))[1].append(c.text(short=True))
-        for d, texts in by_method.values():  # each method's work, once, unless it tripped
+        more = [f"and {len(items) - limit} more"] if len(items) > limit else []
+        work: dict = {}  # method -> its work figure, unless that figure tripped (then it is shown already)
+        for d, _ in by_method.values():
             metric, base, now = d.work
             if not any(c.metric == metric for e, c in items if e.method == d.method):
                 figure = "unchanged" if base == now else f"{base:,} -> {now:,}" if not base else _pct(base, now)
-                texts.append(f"{metric} {figure}")
-        if len(by_method) == 1:
-            parts = next(iter(by_method.values()))[1]
+                work[d.method] = [f"{metric} {figure}"]
+        if len(by_method) == 1:  # the figures, then how many more, then the work figure
+            method, (_, texts) = next(iter(by_method.items()))
+            parts = texts + more + work.get(method, [])
         else:  # one group per method, named once, its descriptor only where two shown share a name
             names = [m.partition("(")[0] for m in by_method]
-            parts = [f"{m if names.count(m.partition('(')[0]) > 1 else m.partition('(')[0]}: {', '.join(texts)}"
-                     for m, (_, texts) in by_method.items()]
-        if len(items) > limit:
-            parts.append(f"and {len(items) - limit} more")
+            parts = [f"{m if names.count(m.partition('(')[0]) > 1 else m.partition('(')[0]}: "
+                     f"{', '.join(texts + work.get(m, []))}" for m, (_, texts) in by_method.items()] + more
         shown = "; ".join(parts)
         label = {"regressed": "REGRESSED", "changed": "CHANGED", "improved": "improved", "reshaped": "reshaped"}[
             self.status]
