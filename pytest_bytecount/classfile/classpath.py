@@ -8,6 +8,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Iterable, Optional, Union
 
+from ..wording import counted
+
 
 class ClasspathError(ValueError):
     """A classpath entry that does not exist or cannot be read."""
@@ -26,21 +28,56 @@ def _check(p: Path, written: str) -> Path:
         raise ClasspathError(f"classpath entry {p} does not exist")
     if p.is_file() and not zipfile.is_zipfile(p):
         raise ClasspathError(f"classpath entry {p} is a file but not a jar (zip) archive")
-    if p.is_dir() and not _holds_class_files(p):
+    first = _first_class_file(p) if p.is_dir() else None
+    if p.is_dir() and first is None:
         jars = sorted(q.name for q in p.iterdir() if q.is_file() and _is_jar(q))
         if jars:  # java -cp takes a folder as a root of class files: its jars would be ignored
             raise ClasspathError(
                 f"classpath entry {p} is a folder of {len(jars)} jar(s) ({', '.join(jars[:3])}"
                 f"{', ...' if len(jars) > 3 else ''}) with no class files; a folder entry is a root of class "
                 f"files, as for java -cp: write {str(Path(written) / '*')!r} for every jar in it")
+        sources = sum(1 for _ in zip(range(1000), p.rglob("*.java")))
+        if sources:
+            raise ClasspathError(
+                f"classpath entry {p} holds Java sources ({counted(sources, '.java file')}{'+' if sources == 1000 else ''})"
+                f" and no class files: the classpath takes compiled classes. To have the sources compiled, give the "
+                f"folder as sources (sources = [\"{written}\"] in [tool.bytecount], or --bytecount-sources)")
+    if first is not None:
+        _check_package_root(p, written, first)
     return p
 
 
-def _holds_class_files(folder: Path) -> bool:
-    for _dirpath, _dirs, files in os.walk(folder):
-        if any(f.endswith(".class") for f in files):
-            return True
-    return False
+def _first_class_file(folder: Path) -> Optional[Path]:
+    """The first class file under ``folder`` in sorted order, or None."""
+    for dirpath, dirs, files in os.walk(folder):
+        dirs.sort()
+        found = sorted(f for f in files if f.endswith(".class") and f not in ("module-info.class", "package-info.class"))
+        if found:
+            return Path(dirpath) / found[0]
+    return None
+
+
+def _check_package_root(p: Path, written: str, class_file: Path) -> None:
+    """A folder entry must be the root of its classes' packages (``target/classes``, not
+    ``target/classes/com``): the class a file holds is named by its path under the entry (JVMS 4.1, this_class)."""
+    from .model import ClassFile
+    from .errors import ClassFormatError
+
+    rel = class_file.relative_to(p).with_suffix("").as_posix()
+    try:
+        name = ClassFile.parse(class_file.read_bytes()).name
+    except (ClassFormatError, OSError):
+        return  # an unreadable class says so itself when it is counted
+    if name == rel or not name.endswith("/" + rel):
+        return
+    depth = name.count("/") - rel.count("/")
+    root = p.parents[depth - 1]
+    if root.joinpath(*name.split("/")[:depth]) != p:
+        return
+    shown = Path(written).parents[depth - 1] if len(Path(written).parents) >= depth else root
+    raise ClasspathError(
+        f"classpath entry {p} is a package folder, not the root of its classes: {class_file.relative_to(p)} holds "
+        f"class {name.replace('/', '.')}, whose root is {root}; write \"{shown}\" instead")
 
 
 def expand_entry(written: str, base: Optional[Path] = None) -> list:

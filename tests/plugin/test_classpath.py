@@ -152,6 +152,14 @@ def test_no_classpath_and_no_build_folder_says_what_to_set(pytester):
             "a folder entry is a root of class files, as for java -cp: write 'lib/*' for every jar in it"),
     ("lib/*.war", "classpath entry 'lib/*.war' matches no file ({root}/lib/*.war)"),
     ("deps/*", "classpath entry 'deps/*': the folder {root}/deps does not exist"),
+    # one folder too deep: the entry is a package folder, and the message names the root to write instead
+    ("target/classes/shop", "classpath entry {root}/target/classes/shop is a package folder, not the root of its "
+                            "classes: Inventory.class holds class shop.Inventory, whose root is {root}/target/classes; "
+                            "write \"target/classes\" instead"),
+    # sources given as the classpath
+    ("src/main/java", "classpath entry {root}/src/main/java holds Java sources (1 .java file) and no class files: "
+                      "the classpath takes compiled classes. To have the sources compiled, give the folder as sources "
+                      "(sources = [\"src/main/java\"] in [tool.bytecount], or --bytecount-sources)"),
 ])
 def test_classpath_entries_that_cannot_work_are_usage_errors(pytester, entry, expected):
     shop(pytester)
