@@ -33,6 +33,9 @@ from .summary import Summary, Unwritten, markdown
 
 _fixture_key = pytest.StashKey[BytecountFixture]()
 _determinism_key = pytest.StashKey[DeterminismCheck]()
+# the statuses a hint may explain (nested classes left out ran): a passing or recorded test's hint stays in its
+# result (--bytecount-json) but is not repeated in the summary
+EXPLAINED = ("regressed", "changed", "improved", "reshaped", "not-run", "over-limit", "nondeterministic")
 _misuse_key = pytest.StashKey[list]()  # what collection found wrong with a test's marker or fixture
 _result_key = pytest.StashKey[TestResult]()  # the result of the test's call, while its verdicts are made
 WORKER_MODULES = "bytecount_modules"  # in an xdist worker's workeroutput: the modules it collected in full
@@ -453,7 +456,7 @@ class BytecountSession:
                        weights=tuple(sorted({r.weights for r in self.results.values() if r.weights is not None})),
                        unwritten=unwritten, interrupted=self.interrupted,
                        notes=tuple(b.notes) + tuple(late), refused=tuple(sorted(self.java.refused)),
-                       hints=tuple(sorted({h for r in self.results.values() for h in r.hints})),
+                       hints=tuple(sorted({h for r in self.results.values() if r.status in EXPLAINED for h in r.hints})),
                        written=tuple(str(p) for p in sorted(b.written)),
                        html_report=None if self.html_report is None else str(self.html_report), options=self.options)
 

@@ -182,3 +182,8 @@ def test_nested_classes_a_class_pattern_leaves_out_get_a_hint_and_dot_star_star_
     has_next = family["counts"]["txt.Words$Cursor#hasNext()Z"]
     assert (has_next["invocations"], has_next["total"]) == (4, 35)
     assert "txt.Words#count(Ljava/lang/String;)I" in family["counts"]
+    # where no verdict needs explaining, the hint stays in the results file and out of the terminal
+    result = run(pytester, "-k", "outer or family", "--bytecount-json=out.json")
+    result.assert_outcomes(passed=2, deselected=1)
+    assert "hint:" not in result.stdout.str()
+    assert json.loads((pytester.path / "out.json").read_text())["test_words.py::test_outer"]["hints"] == [hint]
