@@ -197,6 +197,7 @@ class MethodDiff:
     presence: Optional[str] = None  # "started": did not run in the baseline; "stopped": did not run now
     line_changes: list = field(default_factory=list)  # [LineChange] largest first (regression.lines)
     work: tuple = ("total", 0, 0)  # (metric, base, now): the method's work, as work_metric names it
+    renamed: Optional[str] = None  # the method of the other side with the same code (a rename, it seems)
 
 
 @dataclass
@@ -213,6 +214,12 @@ class Verdict:
         """The first line of the verdict: the status, the figures that decided it (baseline -> now), and
         each deciding method's work figure (its ``total``, or ``inclusive``) when that is not among them."""
         decisive = [d for d in self.diffs if d.status == self.status]
+        renamed = [f"renamed? {d.renamed.partition('(')[0]} -> {d.method.partition('(')[0]} (the same code and counts)"
+                   for d in decisive if d.renamed and not d.tripped and d.presence == "started"]
+        decisive = [d for d in decisive if not (d.renamed and not d.tripped)]
+        if renamed and not decisive:
+            return f"{'CHANGED' if self.status == 'changed' else 'reshaped'}: {'; '.join(renamed)}" + \
+                (" (strict: any change fails)" if self.status == "changed" else "")
         items = [(d, c) for d in decisive for c in d.tripped]
         if not items:  # strict, and only the opcode mix (or the callees' inclusive counts) shifted
             items = [(d, Change(f"opcodes {k}", b, n)) for d in decisive for k, b, n in d.opcode_changes[:1]]
@@ -236,7 +243,7 @@ class Verdict:
             names = [m.partition("(")[0] for m in by_method]
             parts = [f"{m if names.count(m.partition('(')[0]) > 1 else m.partition('(')[0]}: "
                      f"{', '.join(texts + work.get(m, []))}" for m, (_, texts) in by_method.items()] + more
-        shown = "; ".join(parts)
+        shown = "; ".join(renamed + parts)
         label = {"regressed": "REGRESSED", "changed": "CHANGED", "improved": "improved", "reshaped": "reshaped"}[
             self.status]
         if self.status == "changed":
@@ -265,8 +272,16 @@ def compare(baseline: Optional[dict], now: dict, tolerances: dict, strict: bool 
     baseline, now = that_ran(baseline), that_ran(now)
     diffs = []
     worst = "passed"
+    renamed = renames(baseline, now)
     for method in sorted(set(baseline) | set(now)):
         b, n = baseline.get(method), now.get(method)
+        other = renamed.get(method)
+        if other is not None and not diff(b or baseline[other], n or now[other]):
+            # a rename: the same code, and the same counts under the other name
+            diffs.append(MethodDiff(method, "changed" if strict else "reshaped", presence="started" if b is None
+                                    else "stopped", renamed=other))
+            worst = worse(worst, diffs[-1].status)
+            continue
         changes = diff(b, n)
         metrics, calls, opcodes, inclusive = changes.scalars, changes.calls, changes.opcodes, changes.inclusive
         rises = [Change(m, bv, nv, tolerances.get(m, Tolerance())) for m, bv, nv in metrics] + \
@@ -296,10 +311,25 @@ def compare(baseline: Optional[dict], now: dict, tolerances: dict, strict: bool 
         diffs.append(MethodDiff(method, status, metrics, opcodes, calls, code_changed, inclusive, tripped, presence,
                                 line_changes(b, n, None if code_changed is None else not code_changed)
                                 if status != "same" else [],
-                                (work, metric(b, work) or 0 if b else 0, metric(n, work) or 0 if n else 0)))
+                                (work, metric(b, work) or 0 if b else 0, metric(n, work) or 0 if n else 0), other))
         if status != "same":  # a method's "same" is the test's "passed"
             worst = worse(worst, status)
     return Verdict(worst, diffs, strict)
+
+
+def renames(baseline: dict, now: dict) -> dict:
+    """{method: the method of the other side} for each method that stopped running whose code fingerprint
+    equals that of one that started: a rename, most likely. Both directions are keyed."""
+    gone: dict = {}
+    for method, counts in baseline.items():
+        if method not in now and counts.get("code_fingerprint"):
+            gone.setdefault(counts["code_fingerprint"], []).append(method)
+    out: dict = {}
+    for method, counts in sorted(now.items()):
+        candidates = gone.get(counts.get("code_fingerprint") or "", [])
+        if method not in baseline and len(candidates) == 1:  # one candidate only: never guess between several
+            out[method], out[candidates[0]] = candidates[0], method
+    return out
 
 
 def _listed(items: list, limit: int = 3) -> str:
@@ -320,7 +350,11 @@ def render_verdict(verdict: Verdict, accept_command: str, top: int = 5,
     text, when ``source(method id, line)`` finds it)."""
     lines = [verdict.headline()]
     for d in verdict.diffs:
-        if d.status == "same":
+        if d.status == "same" or (d.renamed and not d.tripped and d.presence == "stopped"):
+            continue
+        if d.renamed and not d.tripped:
+            lines.append(f"{d.method}: renamed? it ran as {d.renamed} in the baseline: the same code, and the same "
+                         f"counts")
             continue
         label = {"regressed": "REGRESSED", "improved": "improved", "changed": "changed", "reshaped": "reshaped"}[d.status]
         lines.append(f"{d.method}: {label}")
@@ -329,9 +363,11 @@ def render_verdict(verdict: Verdict, accept_command: str, top: int = 5,
             lines.append(f"    only calls rose, to methods whose work is counted (in {_listed(where)}), and every "
                          f"metric stayed within its tolerance: the test passes (strict checking fails it)")
         if d.presence == "started":
-            lines.append("    did not run when the baseline was recorded, runs now")
+            lines.append("    did not run when the baseline was recorded, runs now"
+                         + (f"; renamed? the same code as {d.renamed}, which stopped" if d.renamed else ""))
         elif d.presence == "stopped":
-            lines.append("    ran when the baseline was recorded, did not run in this test")
+            lines.append("    ran when the baseline was recorded, did not run in this test"
+                         + (f"; renamed? the same code as {d.renamed}, which started" if d.renamed else ""))
         outside = {c.metric for c in d.tripped} if d.status == "regressed" else set()
         for name, b, n in d.metrics:
             mark = "  outside tolerance" if name in outside else ""

@@ -306,3 +306,25 @@ def test_the_summary_agrees_with_pytest_and_names_what_needs_attention(pytester)
     ])
     page = (pytester.path / "report" / "index.html").read_text()
     assert 'data-status="improved" data-count="2"' in page
+
+
+def test_a_renamed_method_reads_as_a_rename_and_passes_as_reshaped(pytester):
+    """indexOf renamed positionOf, its caller reserve following: under a class pattern that was a regression
+    (positionOf from 0) beside an improvement (indexOf to 0), with both methods dumped in full."""
+    shop(pytester, '''
+        @pytest.mark.bytecount("shop.Inventory")
+        def test_reserve(bytecount):
+            assert inventory(bytecount, 4, 5).reserve(5) == 5
+    ''')
+    run(pytester, "--bytecount-update").assert_outcomes(passed=1)
+    edit_java(pytester, "public int indexOf(int v) {", "public int positionOf(int v) {")
+    edit_java(pytester, "if (indexOf(v) < 0)", "if (positionOf(v) < 0)")
+    result = run(pytester, "-rA")
+    result.assert_outcomes(passed=1)
+    result.stdout.fnmatch_lines([
+        "reshaped: renamed? shop.Inventory#indexOf -> shop.Inventory#positionOf (the same code and counts); *",
+        "shop.Inventory#positionOf(I)I: renamed? it ran as shop.Inventory#indexOf(I)I in the baseline: the same "
+        "code, and the same counts",
+        "*1 reshaped*",
+    ])
+    assert "REGRESSED" not in result.stdout.str() and "improved" not in result.stdout.str()

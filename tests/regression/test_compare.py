@@ -227,3 +227,24 @@ def test_all_sets_every_metric_and_a_metric_named_beside_it_wins():
     # a relative tolerance never admits a call that was not made before (5% of 0 is 0)
     assert compare(base, {m: counts(1000, calls={"x/Y.z()V": 100, "x/Y.w()V": 1})},
                    parse_tolerances("all=5%")).status == "regressed"
+
+
+def test_a_method_renamed_with_the_same_code_reads_as_a_rename_not_a_regression_and_an_improvement():
+    old, new, caller = "a.B#sum(I)I", "a.B#total(I)I", "a.B#report()V"
+    base = {old: counts(100, sha="f1"), caller: counts(10, calls={"a/B.sum(I)I": 1})}
+    now = {new: counts(100, sha="f1"), caller: counts(10, calls={"a/B.total(I)I": 1})}
+    v = compare(base, now, {})
+    assert v.status == "reshaped" and not v.failed
+    assert v.headline().startswith("reshaped: renamed? a.B#sum -> a.B#total (the same code and counts); "
+                                   "new call a/B.total(...) 0 -> 1 (+1; its work is counted in a.B#total)")
+    text = render_verdict(v, "cmd")
+    assert "a.B#total(I)I: renamed? it ran as a.B#sum(I)I in the baseline: the same code, and the same counts" in text
+    assert "opcodes" not in text.split("a.B#total(I)I: renamed?")[1]  # no dump of the two sides
+    assert compare(base, now, {}, strict=True).status == "changed"
+    # the same code on another path: judged as before, and the note says what it may be
+    moved = compare({old: counts(100, sha="f1")}, {new: counts(300, sha="f1")}, {})
+    assert moved.status == "regressed"
+    assert "did not run when the baseline was recorded, runs now; renamed? the same code as a.B#sum(I)I, which " \
+           "stopped" in render_verdict(moved, "cmd")
+    # other code under a new name is no rename
+    assert compare({old: counts(100, sha="f1")}, {new: counts(100, sha="f2")}, {}).status == "regressed"
