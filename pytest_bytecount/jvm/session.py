@@ -18,6 +18,7 @@ from typing import Optional, Sequence
 
 from ..counting.runtime import RUNTIME_CLASS
 from . import signals
+from .modules import lacking
 
 
 class JvmError(RuntimeError):
@@ -37,7 +38,11 @@ class JvmChoice:
 
     def describe(self) -> str:
         variant = "" if self.libjvm.parent.name == "server" else f" ({self.libjvm.parent.name} VM)"
-        return f"Java {self.version}{variant} at {self.java_home} ({self.reason})"
+        missing = lacking(self.java_home)
+        reduced = "" if not missing else \
+            f"; a reduced runtime, without {', '.join(missing[:4])}{', ...' if len(missing) > 4 else ''}: " \
+            f"JAVA_HOME or java-home chooses a full JDK"
+        return f"Java {self.version}{variant} at {self.java_home} ({self.reason}{reduced})"
 
 
 # Where Debian and Ubuntu install their JDK packages; the Zero VM is a package of its own there.

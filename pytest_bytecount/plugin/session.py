@@ -245,6 +245,7 @@ class BytecountSession:
             return result
         if report.outcome != "passed":  # the test's own failure: its counts are not judged
             result.status = _skipped(report) if report.skipped else "failed"
+            self.java.explain_failure(report)
             return result
         if marker.max_invocations is None:
             try:

