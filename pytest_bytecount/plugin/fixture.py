@@ -24,6 +24,7 @@ class BytecountFixture:
         self.in_place = in_place  # counted where the application loads the classes (jvm.in_place)
         self._weights = weights  # known once the settings are: instrumenting reads them first
         self.targets = marker.targets
+        self._earlier: list = []  # the loaders reload() replaced
         self._inclusive = marker.inclusive
         if java.unusable:
             pytest.fail(java.unusable, pytrace=False)
@@ -56,6 +57,18 @@ class BytecountFixture:
         weights = self._weights()
         return counts if weights is None else weights.with_costs(counts)
 
+    def reload_note(self, methods: list) -> list:
+        """For a verdict that a target did not run: the reloads, which leave the earlier loaders' counts out
+        of the verdict, and which of ``methods`` ran in one of them."""
+        if not self._earlier:
+            return []
+        ran = sorted({m for h in self._earlier for m, c in self.counts_in(h).items()
+                      if m in methods and (c.get("invocations") or c.get("abrupt"))})
+        return [f"bytecount.reload() was called {len(self._earlier)} time(s) in this test: the verdict judges the "
+                f"counts of the last class loader only"
+                + (f", and {', '.join(ran)} ran before the last reload (bytecount.counts_in(loader) reads an "
+                   f"earlier loader's counts)" if ran else "")]
+
     def hints(self) -> list:
         """Lines that may explain the counts: nested classes a target's class pattern leaves out that ran."""
         return self._loaders.hints(self._handle)
@@ -81,6 +94,7 @@ class BytecountFixture:
         old = self._handle
         if self.in_place:  # one test counts in place at a time: the first run's classes are restored first
             old.close()
+        self._earlier.append(old)
         self._handle = self._java.new_loader(self._loaders)
         self.scaling_result = None
         return old

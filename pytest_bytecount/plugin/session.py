@@ -253,7 +253,8 @@ class BytecountSession:
             except TargetError as e:  # a glob whose classes have no method the pattern names
                 return _fail(report, result, "error", f"bytecount: {e}")
             if idle:
-                text = render_idle(idle, marker.abrupt)
+                text = "\n".join([render_idle(idle, marker.abrupt),
+                                  *fixture.reload_note([m for t in idle for m in t.methods])])
                 elsewhere = fixture.loaded_elsewhere([m for t in idle for m in t.methods])
                 if elsewhere:
                     text += "\n" + "\n".join(elsewhere) + "\nTo count the classes where the application loads " \

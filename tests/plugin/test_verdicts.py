@@ -328,3 +328,21 @@ def test_a_renamed_method_reads_as_a_rename_and_passes_as_reshaped(pytester):
         "*1 reshaped*",
     ])
     assert "REGRESSED" not in result.stdout.str() and "improved" not in result.stdout.str()
+
+
+def test_not_run_after_a_reload_says_the_verdict_judges_the_last_loader_only(pytester):
+    shop(pytester, '''
+        @pytest.mark.bytecount("shop.Inventory#total")
+        def test_warm_then_reload(bytecount):
+            assert inventory(bytecount, 1, 2).total() == 3
+            bytecount.reload()
+    ''')
+    result = run(pytester, "--bytecount-update")
+    result.assert_outcomes(failed=1)
+    result.stdout.fnmatch_lines([
+        "NOT RUN: target 'shop.Inventory#total' matched shop.Inventory#total()I, which did not run in this test",
+        "*",
+        "bytecount.reload() was called 1 time(s) in this test: the verdict judges the counts of the last class loader "
+        "only, and shop.Inventory#total()I ran before the last reload (bytecount.counts_in(loader) reads an earlier "
+        "loader's counts)",
+    ], consecutive=False)
