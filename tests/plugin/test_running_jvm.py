@@ -353,3 +353,67 @@ def test_a_jvm_the_settings_ask_for_and_cannot_have_is_listed_as_not_applied(pyt
     result.stdout.fnmatch_lines([
         f'bytecount: not applied to the running JVM: java-home {home}, jvm = "zero": *; the tests run on the JVM '
         f'already running'])
+
+
+INDY = """
+package app;
+
+import java.util.function.IntUnaryOperator;
+
+public class Indy {
+    static final String NAME = "indy";
+
+    public static int work(int n) {
+        final int m = n;
+        IntUnaryOperator f = x -> x + m;
+        String s = NAME + n + "x";
+        return f.applyAsInt(1) + s.length();
+    }
+}
+"""
+
+
+def test_in_place_the_code_fingerprint_does_not_depend_on_whether_the_class_was_loaded_before_the_test(pytester,
+                                                                                                    monkeypatch):
+    """A class loaded before the test is retransformed from the bytes the JVM reconstitutes, whose constant
+    pool is laid out anew (here: a lambda and a string concatenation, both invokedynamic); one loaded during
+    the test comes from its file. The fingerprint resolves every operand, so both, and the test's own loader,
+    give the same one: rerunning a test alone never reads as changed bytecode."""
+    src = pytester.path / "src" / "app"
+    src.mkdir(parents=True)
+    (src / "Indy.java").write_text(INDY)
+    subprocess.run([str(Path(JDK17) / "bin" / "javac"), "-g", "-d", str(pytester.path / "classes"),
+                    str(src / "Indy.java")], check=True)
+    pytester.makepyprojecttoml(f'[tool.bytecount]\nclasspath = ["classes"]\njava-home = "{JDK17}"\n')
+    pytester.makeconftest("""
+        import os, pytest_bytecount
+
+        def pytest_configure(config):
+            pytest_bytecount.start_jvm(config, classpath=["classes"])
+            if os.environ.get("PRELOAD"):
+                import jpype
+                jpype.JClass("app.Indy").work(1)
+    """)
+    pytester.makepyfile(test_indy="""
+        import jpype, pytest
+
+        @pytest.mark.bytecount("app.Indy#work", in_place=True)
+        def test_in_place(bytecount):
+            assert jpype.JClass("app.Indy").work(3) == 4 + 6
+
+        @pytest.mark.bytecount("app.Indy#work")
+        def test_own_loader(bytecount):
+            assert bytecount.jclass("app.Indy").work(3) == 4 + 6
+    """)
+
+    def fingerprints() -> set:
+        tests = json.loads((pytester.path / "bytecount" / "test_indy.json").read_text())["tests"]
+        return {t["methods"]["app.Indy#work(I)I"]["code_fingerprint"] for t in tests.values()}
+
+    run(pytester, "--bytecount-update").assert_outcomes(passed=2)
+    recorded = fingerprints()
+    assert len(recorded) == 1  # in place, from the file's bytes, and in the test's own loader
+    monkeypatch.setenv("PRELOAD", "1")
+    run(pytester).assert_outcomes(passed=2)
+    run(pytester, "--bytecount-update").assert_outcomes(passed=2)
+    assert fingerprints() == recorded  # from the reconstituted bytes: the same
