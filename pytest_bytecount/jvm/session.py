@@ -187,6 +187,10 @@ class JvmSession:
         self.choice = choice
         self.options = list(options)
         self.classpath = [str(c) for c in classpath]  # the JVM's own class path (start_jvm's callers)
+        # the configured classpath, also on the class path of a JVM the plugin starts for its tests, so that
+        # jpype.JClass and an application's own code find the classes (the tests' own loaders never ask the
+        # system class loader: their parent is the platform class loader)
+        self.configured_classpath: list = []
         self.agent = agent
         self.jpype_options = dict(jpype_options or {})  # JPYPE_OPTIONS an application asked for (start_jvm)
         self._started = False
@@ -209,7 +213,8 @@ class JvmSession:
         signals.before_jvm_start()
         try:
             # interrupt=False: SIGINT and SIGTERM do not end the process at once; .signals passes them to Python
-            jpype.startJVM(str(self.choice.libjvm), *options, classpath=self.classpath or None,
+            classpath = self.classpath or self.configured_classpath or None
+            jpype.startJVM(str(self.choice.libjvm), *options, classpath=classpath,
                            **{"convertStrings": False, **self.jpype_options, "interrupt": False})
         except Exception as e:  # JPype raises plain OSError/RuntimeError here
             raise JvmError(f"could not start {self.choice.describe()}: {e}") from e

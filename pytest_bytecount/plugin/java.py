@@ -241,6 +241,8 @@ class JavaContext:
             return None, f"bytecount: {e}"
         try:
             jvm, entries = self.jvm(), self.classpath().entries
+            if not jvm.started and not jvm.classpath:  # the plugin starts it: the system class loader sees them too
+                jvm.configured_classpath = [str(e) for e in entries]
             return (InPlaceLoaders(jvm, made) if in_place else LoadTimeLoaders(jvm, made, entries)), None
         except JvmError as e:
             self.unusable = f"bytecount: {e}"

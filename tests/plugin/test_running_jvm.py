@@ -417,3 +417,32 @@ def test_in_place_the_code_fingerprint_does_not_depend_on_whether_the_class_was_
     run(pytester).assert_outcomes(passed=2)
     run(pytester, "--bytecount-update").assert_outcomes(passed=2)
     assert fingerprints() == recorded  # from the reconstituted bytes: the same
+
+
+def test_the_configured_classpath_is_the_jvm_s_own_when_the_plugin_starts_it(pytester):
+    """classpath is as for java -cp: with no conftest starting the JVM, jpype.JClass finds the configured
+    classes too, so code reached through an application's wrapper is counted in place (the docs' example);
+    the tests' own loaders still load their own copies (their parent is the platform class loader), with
+    fresh statics: Squares fills its table in each."""
+    project(pytester, "", {"test_plain_jvm": """
+        import json, jpype, pytest
+        import wrapper
+
+        @pytest.mark.bytecount("app.Work#sum", in_place=True)
+        def test_through_the_wrapper(bytecount):
+            assert wrapper.total(10) == 45
+            assert bytecount.counts()["app.Work#sum(I)I"]["total"] == 9 * 10 + 13
+
+        def test_plain_after():
+            assert wrapper.square(4) == 16  # the system class loader's copy
+
+        @pytest.mark.bytecount("app.Squares#square")
+        @pytest.mark.parametrize("i", [2, 3])
+        def test_own_loader(bytecount, i):
+            Squares = bytecount.jclass("app.Squares")
+            assert Squares.square(i) == i * i
+            assert Squares.class_.getClassLoader() != jpype.JClass("app.Squares").class_.getClassLoader()
+            assert bytecount.counts()["app.Squares#square(I)I"]["total"] == FIRST
+    """.replace("FIRST", str(FIRST))})
+    result = run(pytester, "--bytecount-update", "-p", "no:randomly")
+    result.assert_outcomes(passed=4)
