@@ -213,8 +213,12 @@ class JvmSession:
         signals.before_jvm_start()
         try:
             # interrupt=False: SIGINT and SIGTERM do not end the process at once; .signals passes them to Python
-            classpath = self.classpath or self.configured_classpath or None
-            jpype.startJVM(str(self.choice.libjvm), *options, classpath=classpath,
+            # as JPype would, the entries jpype.addClassPath gathered (and $CLASSPATH) follow the configured ones
+            gathered = [e for e in jpype.getClassPath(True).split(os.pathsep) if e] if self.configured_classpath else []
+            classpath = self.classpath or self.configured_classpath + [e for e in gathered
+                                                                        if e not in self.configured_classpath] or None
+            start = getattr(jpype.startJVM, "original", jpype.startJVM)  # JPype's own, under the plugin's take-over
+            start(str(self.choice.libjvm), *options, classpath=classpath,
                            **{"convertStrings": False, **self.jpype_options, "interrupt": False})
         except Exception as e:  # JPype raises plain OSError/RuntimeError here
             raise JvmError(f"could not start {self.choice.describe()}: {e}") from e

@@ -66,6 +66,7 @@ def pytest_load_initial_conftests(early_config, parser, args) -> None:
 def pytest_configure(config) -> None:
     config.addinivalue_line("markers", MARKER_HELP)
     session = config.stash[session_key] = BytecountSession(config)
+    session.take_over_app_start()
     config.pluginmanager.register(SessionHooks(session), "bytecount-plugin")
     config.pluginmanager.register(ScalingHooks(session), "bytecount-scaling")
     # after every pytest_unconfigure, faulthandler's included, which hands the fault signals back to the

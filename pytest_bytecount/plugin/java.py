@@ -14,6 +14,7 @@ from ..classfile import ClassFormatError
 from ..classfile.classpath import Classpath, ClasspathError
 from ..counting.targets import TargetError
 from ..jvm.javac import JavacError, compile_sources
+from ..jvm.agent import agent_jar
 from ..jvm.modules import missing_module
 from ..counting.per_class import ClassCounter
 from ..jvm.in_place import InPlaceError, InPlaceLoaders
@@ -22,6 +23,7 @@ from ..jvm.session import (JvmChoice, JvmError, JvmSession, check_jpype_options,
                            running_jvm_choice)
 from .config import (ConfigError, Settings, classpath_entries, compile_classpath_entries, configured_classpath,
                      found_build_layout, nothing_configured)
+from .app_start import AppStart
 from .project_cache import project_cache, remove_unused
 from ..regression.sources import SourceLines
 
@@ -45,6 +47,9 @@ class JavaContext:
         self.unusable: Optional[str] = None  # why no counted test can run (every one fails with it)
         self._source_lines: Optional[SourceLines] = None
         self._adoption_in_header = False  # the pytest header named the JVM as one found running
+        # an application's own jpype.startJVM goes through the plugin while the session runs (app_start.py)
+        self.app_start = AppStart(lambda: f"-javaagent:{agent_jar()}",
+                                  lambda: self._jvm is not None and self._jvm.started and self._jvm.adopted is None)
 
     def cache_folder(self) -> Path:
         """``.bytecount-cache`` next to pyproject.toml; its first use in a run drops entries long unused."""
@@ -160,6 +165,11 @@ class JavaContext:
                 lines.append("bytecount: classpath of the running JVM (no classpath is configured)")
         return lines
 
+    def late_notes(self) -> list:
+        """What the summary says that the header could not: a JVM adopted later, and what an application's
+        own jpype.startJVM asked for that could not apply."""
+        return self.adopted_after_header() + self.app_start.notes
+
     def adopted_after_header(self) -> list:
         """Lines for a JVM adopted that the header did not name (it started later, from a fixture say): what
         the header would have said."""
@@ -264,6 +274,7 @@ class JavaContext:
         return {message for loaders in self._batches.values() for message in loaders.refused}
 
     def close(self) -> None:
+        self.app_start.remove()
         for loaders in self._batches.values():
             loaders.close()
         if self._jvm is not None:

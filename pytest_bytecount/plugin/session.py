@@ -440,7 +440,7 @@ class BytecountSession:
     def summary(self) -> Optional[Summary]:
         """The ``bytecount`` section of the terminal summary; None when there is nothing to say."""
         b = self.baselines
-        late = self.java.adopted_after_header()  # the header could not say it: the JVM started later
+        late = self.java.late_notes()  # the header could not say it: the JVM started later, an app's own start
         if self.is_worker or not (self.results or b.stale or b.stale_files or self.java.refused or b.unwritten
                                   or self.unwritten_files or b.notes or late):
             return None
@@ -473,6 +473,14 @@ class BytecountSession:
         """The paths this run was given on the command line (none when pytest used its testpaths)."""
         args = self.config.invocation_params.args
         return tuple(a for a in self.config.args if a in args and not a.startswith("-"))
+
+    def take_over_app_start(self) -> None:
+        """In a project that configures pytest-bytecount, an application's jpype.startJVM is the plugin's."""
+        try:
+            if self.configured():
+                self.java.app_start.install()
+        except pytest.UsageError:
+            pass  # unusable settings: said once after collection
 
     def guard_signals(self) -> None:
         """With a JVM in the process, whoever started it: the JVM handles its faults and Python its

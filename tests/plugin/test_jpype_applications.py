@@ -1,0 +1,157 @@
+"""The shapes of real JPype applications, as they start the JVM: ``jpype.addClassPath`` before anything
+starts it, a lazy ``jpype.startJVM`` of their own on the first call (tabula-py, konlpy, jaydebeapi), before
+or after the plugin started the JVM for a counted test. Each works without a conftest of its own, and the
+application's classes are counted in place.
+"""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import textwrap
+import zipfile
+from pathlib import Path
+
+from tests.support.pytest_project import JDK17, run
+
+WORK = """
+package app;
+
+public class Work {
+    public static int sum(int n) { int s = 0; for (int i = 0; i < n; i++) s += i; return s; }
+    public static String hello(String who) { return "hello " + who; }
+}
+"""
+
+# an application that starts the JVM itself, lazily, with its own jar: tabula-py and jaydebeapi's shape
+# (convertStrings=True, the class path as a -D option or a keyword)
+LAZY_APP = """
+import os
+import jpype
+
+JAR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "app.jar")
+
+
+def _jvm():
+    if not jpype.isJVMStarted():
+        jpype.startJVM(jpype.getDefaultJVMPath(), "-Djava.class.path=" + JAR, convertStrings=True)
+
+
+def total(n):
+    _jvm()
+    return int(jpype.JClass("app.Work").sum(n))
+
+
+def greet(who):
+    _jvm()
+    return jpype.JClass("app.Work").hello(who)
+"""
+
+# one that calls startJVM on first use whatever runs, and falls back to a subprocess when that fails
+# (tabula-py's shape)
+EAGER_APP = """
+import os
+import jpype
+
+JAR = os.path.join(os.path.dirname(os.path.abspath(__file__)), "app.jar")
+mode = None
+
+
+def total(n):
+    global mode
+    if mode is None:
+        try:
+            jpype.startJVM(classpath=[JAR])
+            mode = "jpype"
+        except OSError:
+            mode = "subprocess"
+    if mode != "jpype":
+        raise RuntimeError("fell back to a subprocess: the JVM did not take the application's class path")
+    return int(jpype.JClass("app.Work").sum(n))
+"""
+
+COUNTED_FIRST = """
+import pytest
+
+@pytest.mark.bytecount("own.Thing#get")
+def test_a_counted_test_starts_the_jvm(bytecount):
+    assert bytecount.jclass("own.Thing").get() == 7
+"""
+
+THING = "package own;\npublic class Thing { public static int get() { return 7; } }\n"
+EXTRA = "package extra;\npublic class Extra { public static int get() { return 11; } }\n"
+
+
+def application_project(pytester) -> Path:
+    """app.jar in two application packages; own.Thing compiled into classes/; extra.jar, which only a
+    conftest's jpype.addClassPath names. The configured classpath: classes/ and one app.jar, where the
+    targets counted in place are found."""
+    root = pytester.path
+    for rel, text in {"src/app/Work.java": WORK, "src/own/Thing.java": THING, "src/extra/Extra.java": EXTRA}.items():
+        (root / rel).parent.mkdir(parents=True, exist_ok=True)
+        (root / rel).write_text(text)
+    javac = str(Path(JDK17) / "bin" / "javac")
+    subprocess.run([javac, "-d", str(root / "jarclasses"), str(root / "src/app/Work.java")], check=True)
+    subprocess.run([javac, "-d", str(root / "classes"), str(root / "src/own/Thing.java")], check=True)
+    subprocess.run([javac, "-d", str(root / "extraclasses"), str(root / "src/extra/Extra.java")], check=True)
+    with zipfile.ZipFile(root / "extra.jar", "w") as jar:
+        jar.write(root / "extraclasses/extra/Extra.class", "extra/Extra.class")
+    for app, text in {"lazyapp": LAZY_APP, "eagerapp": EAGER_APP}.items():
+        (root / app).mkdir()
+        (root / app / "__init__.py").write_text(textwrap.dedent(text))
+        with zipfile.ZipFile(root / app / "app.jar", "w") as jar:
+            jar.write(root / "jarclasses/app/Work.class", "app/Work.class")
+    pytester.makepyprojecttoml(f'[tool.bytecount]\nclasspath = ["classes", "lazyapp/app.jar"]\n'
+                               f'java-home = "{JDK17}"\n')
+    return root
+
+
+def in_place_total(name: str, app: str, n: int) -> str:
+    return f"""
+@pytest.mark.bytecount("app.Work#sum", in_place=True)
+def {name}(bytecount):
+    assert {app}.total({n}) == {n * (n - 1) // 2}
+    assert bytecount.counts()["app.Work#sum(I)I"]["invocations"] == 1
+"""
+
+
+def test_an_application_that_starts_the_jvm_lazily_first_gets_its_jvm_with_the_plugins_agent(pytester):
+    """Its JVM, as it asks, with one option more, the agent: counting in place works in it."""
+    application_project(pytester)
+    pytester.makepyfile(test_lazy="import pytest\nimport lazyapp\n\n"
+                        "def test_plain_first():\n"
+                        "    assert lazyapp.greet('you').rsplit(' ', 1) == ['hello', 'you']  # convertStrings=True\n"
+                        + in_place_total("test_counted_in_place", "lazyapp", 10) + COUNTED_FIRST)
+    result = run(pytester, "--bytecount-update", "-p", "no:randomly")
+    result.assert_outcomes(passed=3)
+    result.stdout.fnmatch_lines(["bytecount: the tests ran on Java 17* at *, already running in this process "
+                                 "(pytest-bytecount did not start it)"])
+    assert "not applied" not in result.stdout.str()  # the agent included
+    stored = json.loads((pytester.path / "bytecount" / "test_lazy.json").read_text())["tests"]
+    assert stored["test_counted_in_place"]["methods"]["app.Work#sum(I)I"]["invocations"] == 1
+
+
+def test_an_application_that_starts_the_jvm_after_the_plugin_did_gets_its_jar_added(pytester):
+    application_project(pytester)
+    pytester.makepyfile(test_after=textwrap.dedent(COUNTED_FIRST) + "\nimport eagerapp, lazyapp\n"
+                        + in_place_total("test_eager_app_after", "eagerapp", 10)
+                        + in_place_total("test_lazy_app_after", "lazyapp", 4))
+    result = run(pytester, "--bytecount-update", "-p", "no:randomly")
+    result.assert_outcomes(passed=3)
+    assert "fell back to a subprocess" not in result.stdout.str()
+
+
+def test_jars_added_before_the_start_are_on_the_plugins_jvm(pytester):
+    root = application_project(pytester)
+    pytester.makeconftest(f"""
+        import jpype
+        jpype.addClassPath({str(root / "extra.jar")!r})  # as an application's import does
+    """)
+    pytester.makepyfile(test_added=textwrap.dedent(COUNTED_FIRST) + """
+import jpype
+
+def test_plain_after():
+    assert jpype.JClass("extra.Extra").get() == 11
+    assert jpype.JClass("extra.Extra").class_.getClassLoader() == jpype.JClass("java.lang.ClassLoader").getSystemClassLoader()
+""")
+    run(pytester, "--bytecount-update", "-p", "no:randomly").assert_outcomes(passed=2)
