@@ -26,15 +26,21 @@ VALUE_OPTIONS = {
 
 def misplaced_value(args: Sequence[str], cwd: Path) -> Optional[str]:
     """What is wrong with ``args`` (pytest's command line, addopts included), or None: an option of this
-    plugin followed by its value as a separate argument that names an existing path (pytest then chose its
-    root folder, and the folders to test, from it), or ``--bytecount-update new``."""
+    plugin followed by its value as a separate argument that names an existing path outside the folder
+    pytest runs in (pytest took its root folder from it: a JDK, say), or ``--bytecount-update new``. A path
+    inside the project (``build/cp.txt``) leaves pytest's root where the project's configuration is."""
     args = list(args)
+
+    def outside(value: str) -> bool:
+        path = (cwd / value).resolve()
+        return path.exists() and Path(cwd).resolve() not in (path, *path.parents)
+
     for i, arg in enumerate(args[:-1]):
         value = args[i + 1]
         if arg == "--bytecount-update" and value == "new" and not (cwd / value).exists():
             return ("write --bytecount-update=new, with '=': after a space, pytest takes 'new' for a file or "
                     "folder to test")
-        if arg in VALUE_OPTIONS and not value.startswith("-") and (cwd / value).exists():
+        if arg in VALUE_OPTIONS and not value.startswith("-") and outside(value):
             return (f"give {arg} its value with '=': {arg}={value}. After a space, pytest takes {value} for a "
                     f"folder to test and looks for its root folder there (it does so before it knows "
                     f"pytest-bytecount's options), and would write its .pytest_cache into it")
