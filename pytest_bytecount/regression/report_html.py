@@ -12,6 +12,7 @@ from __future__ import annotations
 import hashlib
 import html
 import math
+import re
 import shlex
 from pathlib import Path
 from typing import Callable, Iterable, Optional
@@ -53,8 +54,10 @@ code, .mono { font-family: ui-monospace, monospace; font-size: 12.5px; }
 p.tripped { font-weight: 600; } p.tripped.regressed { color: #c0392b; } p.tripped.improved, p.tripped.reshaped { color: #2b6cb0; }
 table { border-collapse: collapse; width: 100%; margin: .5em 0; }
 th, td { border-bottom: 1px solid #e4e8ec; padding: .25em .5em; text-align: left; vertical-align: top; }
-td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; white-space: nowrap; }
-td.id { word-break: break-all; }
+td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; } td.num { white-space: nowrap; }
+td.id { min-width: 20ch; overflow-wrap: anywhere; }
+.wide { overflow-x: auto; } svg.chart { max-width: 100%; height: auto; }
+p.tripped, .meta code, code.accept, h3 { overflow-wrap: anywhere; }
 .up { color: #c0392b; } .down { color: #27864a; }
 section.method, section.scaling { border: 1px solid #d5dbe1; border-radius: 8px; padding: 1em; margin: 1em 0; }
 svg text { font: 12px ui-monospace, monospace; fill: #1d232a; }
@@ -85,6 +88,12 @@ def _delta(base: int, now: int) -> str:
 
 def _anchor(nodeid: str, method: str) -> str:
     return "m-" + hashlib.sha1(f"{nodeid}\0{method}".encode("utf-8", "surrogatepass")).hexdigest()[:12]
+
+
+def _breakable(text: str) -> str:
+    """``text`` escaped, with a line-break opportunity after each separator of an id (``.``, ``/``, ``#``,
+    ``::``, ``(``, ``;``, ``[``), so that a narrow column breaks ids where they read well."""
+    return re.sub(r"(::|[./#(;\[])", r"\1<wbr>", esc(text))
 
 
 def _short(text: str, limit: int = 46) -> str:
@@ -143,7 +152,9 @@ def changes_chart(title: str, changes: list, top: int = TOP, width: int = 760) -
     if not changes:
         return f'<p class="no-changes">no {esc(title)} changed</p>'
     shown = changes[:top]
-    label_w, bar_max, row_h = 330, 220, 20
+    label_w, bar_max, row_h = 350, 220, 20  # 46 characters of 12 px monospace, and a gap
+    values = [f"{n - b:+,}  ({b:,} \u2192 {n:,})" for _, b, n in shown]
+    width = max(width, label_w + bar_max + 6 + round(7.4 * max(len(v) for v in values)) + 4)
     biggest = max(abs(n - b) for _, b, n in shown) or 1
     rows = []
     for i, (key, b, n) in enumerate(shown):
@@ -154,7 +165,7 @@ def changes_chart(title: str, changes: list, top: int = TOP, width: int = 760) -
         rows.append(f'<text x="0" y="{y + 14}"><title>{esc(key)}</title>{esc(_short(key))}</text>'
                     f'<rect class="bar delta" data-key="{esc(key)}" data-delta="{d}" x="{label_w}" y="{y + 3}" '
                     f'width="{w}" height="{row_h - 6}" fill="{color}"><title>{esc(key)}: {b:,} -&gt; {n:,}</title></rect>'
-                    f'<text x="{label_w + w + 6}" y="{y + 14}">{d:+,}  ({b:,} \u2192 {n:,})</text>')
+                    f'<text x="{label_w + w + 6}" y="{y + 14}">{esc(values[i])}</text>')
     height = len(shown) * row_h + 4
     more = f'<p class="meta">and {len(changes) - top} more</p>' if len(changes) > top else ""
     return (f'<svg class="chart changes {esc(title)}" role="img" width="{width}" height="{height}" '
@@ -253,10 +264,15 @@ def _summary(results: dict) -> str:
     return f'<ul class="summary">{items}</ul>'
 
 
+def _invocations(base: Optional[int], now: Optional[int]) -> str:
+    """One cell for both sides: the count when it is the same, else baseline &rarr; now."""
+    shown = [_n(v) if v is not None else "&ndash;" for v in (base, now)]
+    return shown[1] if base == now else f"{shown[0]} &rarr; {shown[1]}"
+
+
 def _table(results: dict, sections: set) -> str:
     head = ('<tr><th>test</th><th>test status</th><th>method</th><th>method status</th><th class="num">baseline total</th>'
-            '<th class="num">total now</th><th class="num">&Delta; total</th><th class="num">baseline invocations</th>'
-            '<th class="num">invocations now</th></tr>')
+            '<th class="num">total now</th><th class="num">&Delta; total</th><th class="num">invocations</th></tr>')
     rows = []
     for nodeid, r in sorted(results.items()):
         now, base = r.get("counts") or {}, r.get("baseline_counts") or {}
@@ -270,16 +286,15 @@ def _table(results: dict, sections: set) -> str:
                 cls = "up" if nt > bt else "down" if nt < bt else ""
                 delta = f'<span class="{cls}">{esc(_delta(bt, nt))}</span>' if nt != bt else "0"
             anchor = _anchor(nodeid, method)
-            name = f'<a href="#{anchor}">{esc(method)}</a>' if anchor in sections else esc(method)
-            rows.append(f'<tr data-test="{esc(nodeid)}" data-method="{esc(method)}"><td class="id mono">{esc(nodeid)}</td>'
+            name = f'<a href="#{anchor}">{_breakable(method)}</a>' if anchor in sections else _breakable(method)
+            rows.append(f'<tr data-test="{esc(nodeid)}" data-method="{esc(method)}"><td class="id mono">{_breakable(nodeid)}</td>'
                         f'<td>{_status(r.get("status", ""))}</td><td class="id mono">{name}</td>'
                         f'<td>{_status(statuses.get(method, ""))}</td>'
                         f'<td class="num baseline-total">{_n(bt) if bt is not None else "&ndash;"}</td>'
                         f'<td class="num now-total">{_n(nt) if nt is not None else "&ndash;"}</td>'
                         f'<td class="num">{delta}</td>'
-                        f'<td class="num">{_n(bi) if bi is not None else "&ndash;"}</td>'
-                        f'<td class="num">{_n(ni) if ni is not None else "&ndash;"}</td></tr>')
-    return f'<table class="all">{head}{"".join(rows)}</table>'
+                        f'<td class="num">{_invocations(bi, ni)}</td></tr>')
+    return f'<div class="wide"><table class="all">{head}{"".join(rows)}</table></div>'
 
 
 def _method_section(nodeid: str, result: dict, method: str, status: str,

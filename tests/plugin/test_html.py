@@ -183,3 +183,35 @@ def test_the_regressed_methods_source_is_annotated_with_counts_per_line(demo, tm
     # drawn: the hottest colour spans the row, source included
     _, _, pixels = read_png(screenshot(page, tmp_path / "tall.png", height=2400))
     assert longest_run(pixels, heat(1, 1)) >= 800
+
+
+LONG = '''
+import jpype
+import pytest
+
+@pytest.mark.bytecount("demo.Sorting#insertionSort")
+@pytest.mark.parametrize("n", [400], ids=["a_reversed_array_of_four_hundred_ints_sorted_in_place"])
+def test_insertion_sort_of_a_reversed_array_keeps_its_cost_within_the_recorded_budget(bytecount, n):
+    a = jpype.JArray(jpype.JInt)(list(range(n, 0, -1)))
+    bytecount.jclass("demo.Sorting").insertionSort(a)
+'''
+
+
+@pytest.mark.parametrize("width", [1400, 1000])
+def test_the_report_fits_the_window_and_keeps_ids_readable(pytester, tmp_path, width):
+    """Long test ids, a large delta: nothing runs past the window, a table stays inside its box, an id
+    cell keeps 20 characters a line at least, and no chart label is cut at its chart's edge."""
+    if find_chromium() is None:
+        pytest.skip("no chromium on PATH to render the report (Debian: apt-get install chromium; CI installs it)")
+    from tests.support.chromium import layout
+
+    project = demo_project(pytester, {"test_long_names": LONG})
+    run(project, "--bytecount-update").assert_outcomes(passed=1)
+    path = project.path / "src" / "demo" / "Sorting.java"
+    path.write_text(path.read_text().replace("a[j + 1] = x;", "a[j + 1] = x; for (int k = 0; k < 40; k++) { x += 0; }"))
+    run(project, "--bytecount-html=report").assert_outcomes(failed=1)
+    measured = layout(project.path / "report" / "index.html", width)
+    assert measured["page"] <= measured["viewport"], measured
+    assert measured["tables_past_their_box"] == 0, measured
+    assert measured["narrowest_id_chars"] >= 19.5, measured
+    assert measured["cut_labels"] == [], measured

@@ -171,3 +171,50 @@ class Dom(HTMLParser):
     @property
     def text(self) -> str:
         return self.elements[0][2] if self.elements else ""
+
+
+LAYOUT_SCRIPT = """
+<script>
+(function () {
+  var probe = document.createElement('span');
+  probe.className = 'mono'; probe.textContent = 'MMMMMMMMMM';
+  document.body.appendChild(probe);
+  var ch = probe.getBoundingClientRect().width / 10;
+  probe.remove();
+  var ids = Array.prototype.map.call(document.querySelectorAll('td.id'), function (td) {
+    return td.getBoundingClientRect().width / ch; });
+  var cut = [];
+  document.querySelectorAll('svg.chart').forEach(function (svg) {
+    var box = svg.viewBox.baseVal;
+    svg.querySelectorAll('text').forEach(function (t) {
+      var b = t.getBBox();
+      if (b.x + b.width > box.width + 0.5) cut.push(t.textContent);
+    });
+  });
+  var wide = Array.prototype.filter.call(document.querySelectorAll('table'), function (t) {
+    return t.getBoundingClientRect().width > t.parentElement.clientWidth + 0.5; }).length;
+  var out = {viewport: window.innerWidth, page: document.documentElement.scrollWidth, tables_past_their_box: wide,
+             narrowest_id_chars: ids.length ? Math.min.apply(null, ids) : null, cut_labels: cut};
+  var pre = document.createElement('pre'); pre.id = 'layout-result'; pre.textContent = JSON.stringify(out);
+  document.body.appendChild(pre);
+})();
+</script>
+"""
+
+
+def layout(page: Path, width: int, height: int = 900) -> dict:
+    """How ``page`` lays out in a ``width`` px window: ``viewport`` and ``page`` widths (the page overflows
+    when wider), the tables wider than their box (``tables_past_their_box``), the narrowest id cell in
+    characters (``narrowest_id_chars``) and the chart labels drawn past their chart's edge (``cut_labels``). Measured by a script added to a copy of the page."""
+    import json
+    import re
+
+    probe = page.with_name(f"layout-{width}.html")
+    probe.write_text(page.read_text(encoding="utf-8").replace("</body>", LAYOUT_SCRIPT + "</body>"), encoding="utf-8")
+    try:
+        dom = _run(probe, f"--window-size={width},{height}", "--dump-dom").stdout
+    finally:
+        probe.unlink()
+    m = re.search(r'<pre id="layout-result">(.*?)</pre>', dom, re.S)
+    assert m, "the layout script did not run"
+    return json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&").replace("&lt;", "<").replace("&gt;", ">"))
