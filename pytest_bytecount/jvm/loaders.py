@@ -39,15 +39,21 @@ class CountingError(RuntimeError):
 class Handle:
     """One test's class loader (``loader``, a Java object) and what it counted."""
 
-    def __init__(self, loader, read, counted: Optional["_Counted"] = None):
+    def __init__(self, loader, read, counted: Optional["_Counted"] = None, start: Optional[dict] = None,
+                 owner: bool = True):
         self.loader = loader
         self._read = read
         self.counted = counted
+        # a loader shared by several tests (a wider loader scope): each counts from the values at its start
+        self.start: dict = start or {}  # internal name -> the class's counter values when this handle began
+        self.owner = owner  # closes the loader; a handle on a shared loader leaves it open
 
     def counts(self) -> dict:
         return self._read(self)
 
     def close(self) -> None:
+        if not self.owner:
+            return
         try:
             self.loader.close()
         except Exception:  # noqa: BLE001 - best effort
@@ -147,16 +153,29 @@ class LoadTimeLoaders:
         return [nested_hint(pattern, [d for d in names if d in loaded])
                 for pattern, names in sorted(self.left_out.items()) if loaded.intersection(names)]
 
+    def shared(self, base: Handle) -> Handle:
+        """A handle on ``base``'s loader whose counts start now (a loader scope wider than one test: the
+        classes stay loaded, with their statics, and each test counts its own run)."""
+        return Handle(base.loader, self._counts, base.counted, start=self._values(base), owner=False)
+
+    def _values(self, handle: Handle) -> dict:
+        """The raw counter values of every class counted in ``handle``'s loader so far."""
+        counted = handle.counted
+        return {name: [0] * cls.size if name not in counted.counters else
+                self.jvm.read_counters(handle.loader, cls.size, cls.counters_name)
+                for name, cls in counted.classes.items()}
+
     def _counts(self, handle: Handle) -> dict:
         counted = handle.counted
         if counted.error is not None:
             raise CountingError(counted.error)
         out: dict = {}
+        values = self._values(handle)
         for name in sorted(counted.classes):
             cls = counted.classes[name]
-            values = [0] * cls.size if name not in counted.counters else \
-                self.jvm.read_counters(handle.loader, cls.size, cls.counters_name)
-            out.update(cls.counts(values, lines=True))
+            start = handle.start.get(name)
+            ran = values[name] if start is None else [a - b for a, b in zip(values[name], start)]
+            out.update(cls.counts(ran, lines=True))
         if self.counter.inclusive:
             self._add_inclusive(handle, out)
         return dict(sorted(out.items()))

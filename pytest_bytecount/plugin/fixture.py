@@ -19,7 +19,7 @@ class BytecountFixture:
     """What a test sees as ``bytecount``: classes loaded with its targets counted, and the counts so far."""
 
     def __init__(self, java: JavaContext, marker: BytecountMarker, weights: Callable[[], Optional[WeightTable]],
-                 in_place: bool = False):
+                 in_place: bool = False, shared: Optional[str] = None):
         self._java = java
         self.in_place = in_place  # counted where the application loads the classes (jvm.in_place)
         self._weights = weights  # known once the settings are: instrumenting reads them first
@@ -29,7 +29,8 @@ class BytecountFixture:
         if java.unusable:
             pytest.fail(java.unusable, pytrace=False)
         self._loaders = java.loaders_for(marker.targets, marker.abrupt, marker.allocations, marker.inclusive, in_place)
-        self._handle = java.new_loader(self._loaders)
+        # shared: the module or session whose tests share one loader (loader_scope); None: the test's own
+        self._handle = java.new_loader(self._loaders, shared)
         self.scaling_result: Optional[ScalingResult] = None  # set by scaling(), checked after the test
 
     def jclass(self, name: str):

@@ -44,6 +44,7 @@ class JavaContext:
         self._unmet_choice: Optional[str] = None  # the settings' JVM, when none could be chosen and one ran
         self._jvm: Optional[JvmSession] = None
         self._batches: dict = {}  # (targets, options) -> LoadTimeLoaders
+        self._shared: dict = {}  # (loaders, module node id or "session") -> the Handle of a shared loader
         self.unusable: Optional[str] = None  # why no counted test can run (every one fails with it)
         self._source_lines: Optional[SourceLines] = None
         self._adoption_in_header = False  # the pytest header named the JVM as one found running
@@ -260,10 +261,16 @@ class JavaContext:
         except InPlaceError as e:
             return None, f"bytecount: {e}"
 
-    def new_loader(self, loaders):
-        """A fresh loader (a :class:`~pytest_bytecount.jvm.loaders.Handle`)."""
+    def new_loader(self, loaders, shared: Optional[str] = None):
+        """A fresh loader (a :class:`~pytest_bytecount.jvm.loaders.Handle`); with ``shared`` (a module's node
+        id, or "session"), a handle on the one loader those tests share, counting from now."""
         try:
-            return loaders.new()
+            if shared is None:
+                return loaders.new()
+            key = (id(loaders), shared)
+            if key not in self._shared:
+                self._shared[key] = loaders.new()
+            return loaders.shared(self._shared[key])
         except JvmError as e:  # the JVM does not start: this and every later counted test fail with it
             self.unusable = f"bytecount: {e}"
         pytest.fail(self.unusable, pytrace=False)
@@ -275,6 +282,8 @@ class JavaContext:
 
     def close(self) -> None:
         self.app_start.remove()
+        for handle in self._shared.values():
+            handle.close()
         for loaders in self._batches.values():
             loaders.close()
         if self._jvm is not None:

@@ -9,10 +9,12 @@ from typing import Callable, Optional
 from ..regression.compare import ToleranceError, named_metrics, parse_tolerances
 
 MARKER = "bytecount"
-MARKER_OPTIONS = {"tolerance", "strict", "abrupt", "allocations", "inclusive", "max_invocations", "in_place"}
+MARKER_OPTIONS = {"tolerance", "strict", "abrupt", "allocations", "inclusive", "max_invocations", "in_place",
+                  "loader_scope"}
+LOADER_SCOPES = ("test", "module", "session")
 MARKER_HELP = (
     "bytecount(*targets, tolerance=None, strict=None, abrupt=False, allocations=False, inclusive=False, "
-    "max_invocations=None, in_place=None): count executed bytecode of the target Java methods (pkg.Cls#method, "
+    "max_invocations=None, in_place=None, loader_scope='test'): count executed bytecode of the target Java methods (pkg.Cls#method, "
     "pkg.Cls, pkg.**) and compare it with the stored baseline; every target must run, unless max_invocations "
     "caps it; in_place=True counts the classes where the application loads them (static state carries over)")
 NO_WEIGHTS = ("sets a cost tolerance, but no weight table is active: set [tool.bytecount] weights = \"default\" "
@@ -31,6 +33,7 @@ class BytecountMarker:
     inclusive: bool = False
     max_invocations: Optional[int] = None
     in_place: Optional[bool] = None  # None: as the in-place setting says
+    loader_scope: str = "test"  # how widely a loader is shared: test, module or session
 
     @classmethod
     def of(cls, item) -> Optional["BytecountMarker"]:
@@ -41,7 +44,7 @@ class BytecountMarker:
         kw = marker.kwargs
         return cls(tuple(marker.args), kw.get("tolerance") or "", bool(kw.get("strict")), bool(kw.get("abrupt")),
                    bool(kw.get("allocations")), bool(kw.get("inclusive")), kw.get("max_invocations"),
-                   None if kw.get("in_place") is None else bool(kw.get("in_place")))
+                   None if kw.get("in_place") is None else bool(kw.get("in_place")), kw.get("loader_scope") or "test")
 
 
 def is_marked(item) -> bool:
@@ -63,6 +66,12 @@ def option_problems(targets, options) -> list:
     if in_place and options.get("inclusive"):
         problems.append("inclusive counts are made in the test's own class loader only: drop in_place=True or "
                         "inclusive=True")
+    scope = options.get("loader_scope", "test")
+    if scope not in LOADER_SCOPES:
+        problems.append(f"loader_scope must be one of {', '.join(repr(s) for s in LOADER_SCOPES)}, got {scope!r}")
+    elif scope != "test" and (in_place or options.get("inclusive")):
+        other = "in_place=True (which counts in the application's loaders)" if in_place else "inclusive=True"
+        problems.append(f"loader_scope={scope!r} shares a test's own class loader; it does not go with {other}")
     limit = options.get("max_invocations")
     if limit is not None and (type(limit) is not int or limit < 0):
         problems.append(f"max_invocations must be a whole number >= 0, got {limit!r}")

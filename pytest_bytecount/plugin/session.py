@@ -12,7 +12,7 @@ import pytest
 
 from .. import __version__
 from ..counting.targets import TargetError
-from ..regression.baseline import BaselineError
+from ..regression.baseline import BaselineError, mode_changed
 from ..regression.compare import (ToleranceError, compare, idle_targets, named_metrics, over_limit, parse_tolerances,
                                   render_idle, render_over_limit, render_verdict)
 from ..regression.determinism import DeterminismCheck, check_in_fresh_loader
@@ -44,17 +44,6 @@ NOT_WRITTEN = "not written"  # the key in pytest's statistics of the files that 
 
 class NotWritten:
     """One file that could not be written, in pytest's statistics (its last line counts them)."""
-
-
-def _mode(mode: Optional[str]) -> str:
-    return "in place (in_place=True)" if mode == "in-place" else "in the test's own class loader"
-
-
-def mode_changed(stored: Optional[str], now: Optional[str], key: str, path: Path) -> str:
-    """The first line of a verdict whose baseline was counted another way (``mode`` in the baseline)."""
-    return (f"bytecount: the baseline of {key} in {path} was counted {_mode(stored)}, and this run counts "
-            f"{_mode(now)}: the counts below moved with that setting, which is not a regression of the code. "
-            f"Accept the new way with the command at the end.")
 
 
 def _carry(item, report, result: TestResult) -> None:
@@ -193,7 +182,8 @@ class BytecountSession:
         if marker is None:  # reached only through request.getfixturevalue: collection catches the rest
             pytest.fail(f"bytecount: {unmarked(node.nodeid)}", pytrace=False)
         in_place = self.settings().in_place if marker.in_place is None else marker.in_place
-        fixture = node.stash[_fixture_key] = BytecountFixture(self.java, marker, self.weights, in_place)
+        shared = {"module": node.nodeid.split("::")[0], "session": "session"}.get(marker.loader_scope)
+        fixture = node.stash[_fixture_key] = BytecountFixture(self.java, marker, self.weights, in_place, shared)
         return fixture
 
     def second_run(self, item) -> None:
@@ -230,7 +220,8 @@ class BytecountSession:
         except Exception as e:  # noqa: BLE001 - the JVM side failed: say so against this test
             return _fail(report, self._result(item, "error"), "error", f"bytecount: could not read the counts: {e}")
         result = self._result(item, "passed", now)
-        result.mode = "in-place" if fixture.in_place else None
+        result.mode = "in-place" if fixture.in_place else None if marker.loader_scope == "test" else \
+            f"{marker.loader_scope}-loader"
         result.hints = fixture.hints()
         for method, c in now.items():
             item.user_properties.append((f"bytecount {method} total", c["total"]))

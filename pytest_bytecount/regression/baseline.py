@@ -41,7 +41,21 @@ from typing import Callable, Iterator, Optional
 from ..counting.counts import REQUIRED_SCALARS, TABLES
 
 # how a test's counts were made, when not in its own class loader (the default, which the file leaves out)
-MODES = ("in-place",)
+MODES = ("in-place", "module-loader", "session-loader")
+
+
+def _mode(mode: Optional[str]) -> str:
+    if mode in ("module-loader", "session-loader"):
+        return f"in a class loader its {mode.split('-')[0]}'s tests share (loader_scope={mode.split('-')[0]!r})"
+    return "in place (in_place=True)" if mode == "in-place" else "in the test's own class loader"
+
+
+def mode_changed(stored: Optional[str], now: Optional[str], key: str, path: Path) -> str:
+    """The first line of a verdict whose baseline was counted another way (``mode`` in the baseline)."""
+    return (f"bytecount: the baseline of {key} in {path} was counted {_mode(stored)}, and this run counts "
+            f"{_mode(now)}: the counts below moved with that setting, which is not a regression of the code. "
+            f"Accept the new way with the command at the end.")
+
 
 try:
     import fcntl

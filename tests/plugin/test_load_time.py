@@ -6,6 +6,7 @@ get counted, the cache, and the verdicts that need to know what a pattern matche
 from __future__ import annotations
 
 import json
+import textwrap
 
 from tests.support.pytest_project import java_project, run
 
@@ -187,3 +188,68 @@ def test_nested_classes_a_class_pattern_leaves_out_get_a_hint_and_dot_star_star_
     result.assert_outcomes(passed=2, deselected=1)
     assert "hint:" not in result.stdout.str()
     assert json.loads((pytester.path / "out.json").read_text())["test_words.py::test_outer"]["hints"] == [hint]
+
+
+TAGGER = {"dict/Tagger.java": """
+    package dict;
+    import java.util.HashMap;
+    import java.util.Map;
+    public class Tagger {
+        static final Map<String, String> DICTIONARY = new HashMap<>();
+        static int loads;
+        static {   // the expensive start-up of a tagger: its dictionary, built once per class loader
+            loads++;
+            for (int i = 0; i < 20000; i++) DICTIONARY.put("w" + i, i % 2 == 0 ? "Noun" : "Verb");
+        }
+        public static int loads() { return loads; }
+        public static String tag(String word) {
+            String t = DICTIONARY.get(word);
+            return t == null ? "Unknown" : t;
+        }
+    }
+"""}
+
+
+def test_a_module_wide_loader_keeps_its_classes_and_each_test_counts_its_own_run(pytester):
+    """loader_scope="module": the tests of a module share one loader, so the dictionary is built once; each
+    test's counts are its own run (the counters at its end less those at its start), equal to what the
+    test's own loader counts."""
+    tests = """
+        import json, pytest
+
+        SEEN = []
+
+        def run(bytecount, words):
+            Tagger = bytecount.jclass("dict.Tagger")
+            SEEN.append((Tagger.class_.hashCode(), int(Tagger.loads())))
+            return [str(Tagger.tag(w)) for w in words]
+
+        @pytest.mark.bytecount("dict.Tagger#tag", loader_scope=SCOPE)
+        def test_one_word(bytecount):
+            assert run(bytecount, ["w2"]) == ["Noun"]
+
+        @pytest.mark.bytecount("dict.Tagger#tag", loader_scope=SCOPE)
+        def test_three_words(bytecount):
+            assert run(bytecount, ["w1", "w2", "zz"]) == ["Verb", "Noun", "Unknown"]
+
+        def test_zz_after():
+            with open("seen.json", "w") as f:
+                json.dump(SEEN, f)
+    """
+    java_project(pytester, TAGGER, {"test_tagger": tests.replace("SCOPE", "'module'")})
+    run(pytester, "--bytecount-update", "-p", "no:randomly").assert_outcomes(passed=3)
+    seen = json.loads((pytester.path / "seen.json").read_text())
+    assert seen[0] == seen[1] and seen[0][1] == 1  # one class, one dictionary, for both tests
+    shared = json.loads((pytester.path / "bytecount" / "test_tagger.json").read_text())["tests"]
+    assert shared["test_one_word"]["mode"] == "module-loader"
+    run(pytester, "-p", "no:randomly").assert_outcomes(passed=3)
+    # the test's own loader counts the same: each test's counts are its own run
+    (pytester.path / "test_tagger.py").write_text(textwrap.dedent(tests.replace("SCOPE", "'test'")))
+    result = run(pytester, "-p", "no:randomly", "--bytecount-json=results.json")
+    result.assert_outcomes(passed=3)  # the same counts against the module-wide baselines
+    own = json.loads((pytester.path / "results.json").read_text())
+    for name in ("test_one_word", "test_three_words"):
+        assert own[f"test_tagger.py::{name}"]["counts"] == {m: {k: v for k, v in c.items()}
+                                                           for m, c in shared[name]["methods"].items()}
+    seen = json.loads((pytester.path / "seen.json").read_text())
+    assert seen[0][0] != seen[1][0]  # a loader, and a dictionary, per test

@@ -219,16 +219,24 @@ def test_bad_marker_arguments_fail_each_test_with_its_own_mistake(pytester):
         def test_four(bytecount): pass
         @pytest.mark.bytecount("a.B", in_place=True, inclusive=True)
         def test_five(bytecount): pass
+        @pytest.mark.bytecount("a.B", loader_scope="class")
+        def test_six(bytecount): pass
+        @pytest.mark.bytecount("a.B", loader_scope="module", inclusive=True)
+        def test_seven(bytecount): pass
     ''')
     pytester.makepyprojecttoml('[tool.bytecount]\nclasspath = ["."]\n')
     result = run(pytester)
-    result.assert_outcomes(errors=5)  # each test errors with its own mistake, before anything is counted
+    result.assert_outcomes(errors=7)  # each test errors with its own mistake, before anything is counted
     result.stdout.fnmatch_lines(["*test_bad.py::test_one: @pytest.mark.bytecount needs one or more target patterns*",
                                  "*test_bad.py::test_two: unknown @pytest.mark.bytecount option(s) [[]'tolerence'[]]*",
                                  "*test_bad.py::test_three: max_invocations must be a whole number >= 0, got '0'",
                                  "*test_bad.py::test_four: in_place must be True or False, got 'yes'",
                                  "*test_bad.py::test_five: inclusive counts are made in the test's own class loader "
-                                 "only: drop in_place=True or inclusive=True"], consecutive=False)
+                                 "only: drop in_place=True or inclusive=True",
+                                 "*test_bad.py::test_six: loader_scope must be one of 'test', 'module', 'session', "
+                                 "got 'class'",
+                                 "*test_bad.py::test_seven: loader_scope='module' shares a test's own class loader; "
+                                 "it does not go with inclusive=True"], consecutive=False)
     assert "Traceback" not in result.stdout.str()
 
 
