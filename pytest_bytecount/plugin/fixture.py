@@ -77,10 +77,12 @@ class BytecountFixture:
     def loaded_elsewhere(self, methods) -> list:
         """Lines for the classes of ``methods`` (ids) that another class loader loaded: code the test reaches
         that way runs uncounted (the agent lists them; without it, none are found)."""
-        if self.in_place:
-            return []
         names = {MethodId.parse(m).class_name for m in methods}
         found = loaded_elsewhere(names)
+        if self.in_place:  # counted wherever it loads: say which class never loaded at all
+            return [f"no class {name.replace('/', '.')} was ever loaded in this JVM: the code ran elsewhere (a "
+                    f"subprocess, say, as an application that cannot start the JVM falls back to) or not at all"
+                    for name in sorted(names - set(found))]
         return [f"{name.replace('/', '.')} was loaded by {', '.join(loaders)}, where it runs uncounted"
                 for name, loaders in sorted(found.items())]
 

@@ -428,17 +428,18 @@ def idle_targets(patterns: Iterable[str], counts: dict, resolve: Optional[Callab
     return out
 
 
-def render_idle(idle: list, abrupt: bool, limit: int = 5) -> str:
+def render_idle(idle: list, abrupt: bool, limit: int = 5, in_place: bool = False) -> str:
     lines = []
     for t in idle:
         shown = ", ".join(t.methods[:limit]) + (f" and {len(t.methods) - limit} more" if len(t.methods) > limit else "")
         which = f"{shown}, which did not run" if len(t.methods) == 1 else \
             f"{len(t.methods)} methods ({shown}), none of which ran"
         lines.append(f"NOT RUN: target {t.pattern!r} matched {which} in this test")
-    lines.append("A test whose target never runs guards nothing, so it fails and no baseline is recorded for it. "
-                 "Call the method through a class from bytecount.jclass(...) (classes loaded elsewhere, e.g. by "
-                 "jpype.JClass, are not counted), or, to check that it must not run, mark the test with "
-                 "max_invocations=0.")
+    how = ("Counting in place, the method counts wherever this JVM runs it: call it in this process (not in a "
+           "subprocess)" if in_place else "Call the method through a class from bytecount.jclass(...) (classes "
+           "loaded elsewhere, e.g. by jpype.JClass, are not counted)")
+    lines.append(f"A test whose target never runs guards nothing, so it fails and no baseline is recorded for it. "
+                 f"{how}, or, to check that it must not run, mark the test with max_invocations=0.")
     if not abrupt:
         lines.append("Invocations that end by an exception are counted only with abrupt=True.")
     return "\n".join(lines)

@@ -155,3 +155,23 @@ def test_plain_after():
     assert jpype.JClass("extra.Extra").class_.getClassLoader() == jpype.JClass("java.lang.ClassLoader").getSystemClassLoader()
 """)
     run(pytester, "--bytecount-update", "-p", "no:randomly").assert_outcomes(passed=2)
+
+
+def test_in_place_a_target_whose_class_never_loaded_says_so_and_not_to_use_jclass(pytester):
+    """The application ran the code elsewhere (tabula-py's fallback to `java -jar`): in place, the failure
+    says the class never loaded in this JVM, and does not send the user to bytecount.jclass."""
+    application_project(pytester)
+    pytester.makepyfile(test_elsewhere=textwrap.dedent(COUNTED_FIRST) + """
+@pytest.mark.bytecount("app.Work#sum", in_place=True)
+def test_ran_in_a_subprocess(bytecount):
+    pass  # the application ran its jar with `java -jar` instead
+""")
+    result = run(pytester, "-p", "no:randomly", "--bytecount-update")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines([
+        "NOT RUN: target 'app.Work#sum' matched app.Work#sum(I)I, which did not run in this test",
+        "*Counting in place, the method counts wherever this JVM runs it: call it in this process*",
+        "no class app.Work was ever loaded in this JVM: the code ran elsewhere (a subprocess, say, as an "
+        "application that cannot start the JVM falls back to) or not at all",
+    ])
+    assert "bytecount.jclass" not in result.stdout.str().split("test_ran_in_a_subprocess")[1]
