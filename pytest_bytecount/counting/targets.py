@@ -199,14 +199,10 @@ def _with_hash(text: str) -> Optional[str]:
 def _method_written_as_member(text: str, classes: set) -> Optional[str]:
     """For ``pkg.Cls.method`` or ``pkg.Cls::method`` (a method written the way Java code or a method
     reference names it), the advice to write ``pkg.Cls#method``; None when no class is named so."""
-    if "#" in text:
+    meant = _with_hash(text)
+    if meant is None or meant.partition("#")[0] not in classes:
         return None
-    head, paren, rest = text.partition("(")
-    for sep in ("::", "."):
-        owner, found, name = head.rpartition(sep)
-        if found and owner in classes and name:
-            return f"a method is named after '#': did you mean {owner}#{name}{paren}{rest}?"
-    return None
+    return f"a method is named after '#': did you mean {meant}?"
 
 
 def near_classes(wanted: str, dotted_names: Iterable[str], n: int = 5) -> list:

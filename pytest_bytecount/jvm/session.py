@@ -219,7 +219,7 @@ class JvmSession:
                                                                         if e not in self.configured_classpath] or None
             start = getattr(jpype.startJVM, "original", jpype.startJVM)  # JPype's own, under the plugin's take-over
             start(str(self.choice.libjvm), *options, classpath=classpath,
-                           **{"convertStrings": False, **self.jpype_options, "interrupt": False})
+                  **{"convertStrings": False, **self.jpype_options, "interrupt": False})
         except Exception as e:  # JPype raises plain OSError/RuntimeError here
             raise JvmError(f"could not start {self.choice.describe()}: {e}") from e
         self._started = True

@@ -7,7 +7,8 @@ import shlex
 from pathlib import Path
 from typing import Optional, Sequence
 
-# the options that take a value, with the placeholder --help shows for it
+# the options that take a value, with the placeholder --help shows for it (the README's; --bytecount-weights
+# shows its values, FILE|default|none)
 VALUE_OPTIONS = {
     "--bytecount-classpath": "CP",
     "--bytecount-classpath-file": "FILE",

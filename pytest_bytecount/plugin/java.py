@@ -267,7 +267,7 @@ class JavaContext:
         try:
             if shared is None:
                 return loaders.new()
-            key = (id(loaders), shared)
+            key = (loaders, shared)
             if key not in self._shared:
                 self._shared[key] = loaders.new()
             return loaders.shared(self._shared[key])

@@ -14,9 +14,10 @@ MARKER_OPTIONS = {"tolerance", "strict", "abrupt", "allocations", "inclusive", "
 LOADER_SCOPES = ("test", "module", "session")
 MARKER_HELP = (
     "bytecount(*targets, tolerance=None, strict=None, abrupt=False, allocations=False, inclusive=False, "
-    "max_invocations=None, in_place=None, loader_scope='test'): count executed bytecode of the target Java methods (pkg.Cls#method, "
-    "pkg.Cls, pkg.**) and compare it with the stored baseline; every target must run, unless max_invocations "
-    "caps it; in_place=True counts the classes where the application loads them (static state carries over)")
+    "max_invocations=None, in_place=None, loader_scope='test'): count executed bytecode of the target Java "
+    "methods (pkg.Cls#method, pkg.Cls, pkg.**) and compare it with the stored baseline; every target must run, "
+    "unless max_invocations caps it; in_place=True counts the classes where the application loads them, "
+    "loader_scope='module' or 'session' shares one class loader among tests (static state carries over in both)")
 NO_WEIGHTS = ("sets a cost tolerance, but no weight table is active: set [tool.bytecount] weights = \"default\" "
               "(or a TOML file) or pass --bytecount-weights=default")
 

@@ -244,14 +244,13 @@ class BytecountSession:
             except TargetError as e:  # a glob whose classes have no method the pattern names
                 return _fail(report, result, "error", f"bytecount: {e}")
             if idle:
-                text = "\n".join([render_idle(idle, marker.abrupt, in_place=fixture.in_place),
-                                  *fixture.reload_note([m for t in idle for m in t.methods])])
-                elsewhere = fixture.loaded_elsewhere([m for t in idle for m in t.methods])
-                if elsewhere:
-                    text += "\n" + "\n".join(elsewhere) + ("" if fixture.in_place else "\nTo count the classes where "
-                        "the application loads them, mark the test with in_place=True (or set in-place = true in "
-                        "[tool.bytecount]).")
-                return _fail(report, result, "not-run", text)
+                methods = [m for t in idle for m in t.methods]
+                elsewhere = fixture.loaded_elsewhere(methods)
+                if elsewhere and not fixture.in_place:
+                    elsewhere.append("To count the classes where the application loads them, mark the test with "
+                                     "in_place=True (or set in-place = true in [tool.bytecount]).")
+                text = [render_idle(idle, marker.abrupt, in_place=fixture.in_place), *fixture.reload_note(methods)]
+                return _fail(report, result, "not-run", "\n".join(text + elsewhere))
         else:
             over = over_limit(now, marker.max_invocations)
             if over:

@@ -152,17 +152,14 @@ def counted_in(entry: Optional[dict], signature: str) -> Optional[str]:
     class or interface, a method of that name and descriptor in another class (the one dispatch chose).
     JDK methods are never counted there, and neither are ``invokedynamic`` call sites."""
     inclusive = (entry or {}).get("inclusive")
-    if not isinstance(inclusive, dict) or signature.startswith("indy "):
+    callee = _callee(signature)
+    if not isinstance(inclusive, dict) or callee is None:
         return None
-    head, paren, rest = signature.partition("(")
-    owner, _, name = head.rpartition(".")
-    if not paren or not owner:
-        return None
-    member = f"#{name}({rest}"
+    owner, member = callee
     methods = [m for m in inclusive.get("methods", ()) if isinstance(m, str)]
-    if f"{owner.replace('/', '.')}{member}" in methods:
+    if f"{owner}{member}" in methods:
         return "inclusive"
-    if not owner.startswith(JDK_PACKAGES) and any(m.endswith(member) for m in methods):
+    if not owner.replace(".", "/").startswith(JDK_PACKAGES) and any(m.endswith(member) for m in methods):
         return "inclusive"
     return None
 
@@ -171,12 +168,19 @@ def counted_method(signature: str, counted: Iterable[str]) -> Optional[str]:
     """The method id among ``counted`` (the methods the test counted) that a call to ``signature`` runs,
     when the call names it exactly (``cat/memo/Routes.walk(I)J`` -> ``cat.memo.Routes#walk(I)J``): the
     callee's work is then counted in its own entry (recursion, or another marked method)."""
+    callee = _callee(signature)
+    method = None if callee is None else "".join(callee)
+    return method if method in counted else None
+
+
+def _callee(signature: str) -> Optional[tuple]:
+    """``owner/Cls.name(desc)ret`` -> (``owner.Cls``, ``#name(desc)ret``), the parts of a method id; None for
+    an ``invokedynamic`` call site, which names no method."""
     head, paren, rest = signature.partition("(")
     owner, _, name = head.rpartition(".")
     if signature.startswith("indy ") or not paren or not owner:
         return None
-    method = f"{owner.replace('/', '.')}#{name}({rest}"
-    return method if method in counted else None
+    return owner.replace("/", "."), f"#{name}({rest}"
 
 
 def work_metric(entry: Optional[dict]) -> str:

@@ -93,7 +93,7 @@ def _anchor(nodeid: str, method: str) -> str:
 def _breakable(text: str) -> str:
     """``text`` escaped, with a line-break opportunity after each separator of an id (``.``, ``/``, ``#``,
     ``::``, ``(``, ``;``, ``[``), so that a narrow column breaks ids where they read well."""
-    return re.sub(r"(::|[./#(;\[])", r"\1<wbr>", esc(text))
+    return "".join(esc(part) + ("<wbr>" if i % 2 else "") for i, part in enumerate(re.split(r"(::|[./#(;\[])", text)))
 
 
 def _short(text: str, limit: int = 46) -> str:
