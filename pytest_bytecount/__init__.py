@@ -4,7 +4,9 @@ The package's root is what test code imports: :func:`bytecount` (the marker's sh
 :func:`start_jvm`. Both import the plugin only when called, so importing the package costs nothing.
 """
 
-__version__ = "0.1.0.dev0"
+from .version import __version__
+
+__all__ = ["__version__", "bytecount", "start_jvm"]
 
 
 def bytecount(*targets: str, **options):

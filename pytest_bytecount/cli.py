@@ -16,13 +16,16 @@ import sys
 from pathlib import Path
 from typing import Optional, Sequence
 
-from . import __version__
+from .version import __version__
 from .classfile import ClassFormatError
 from .classfile.classpath import Classpath, ClasspathError
-from .counting.counts import KEYS, add_code_fingerprint, render_json
-from .counting.instrument import instrument, stderr_progress
+from .counting.counts import KEYS, render_json
+from .counting.pipeline.per_class import ClassCounter
+from .counting.pipeline.report import counted_files, write_files
 from .counting.targets import TargetError, missing_class_message
-from .jvm.session import ClassDir, JvmError, JvmSession, choose_jvm
+from .jvm.loaders import CountingError, LoadTimeLoaders
+from .jvm.session import JvmError, JvmSession, choose_jvm
+from .plugin.project_cache import project_cache, remove_unused
 from .regression.annotate import annotate
 from .regression.sources import SourceLines
 from .regression.weights import WeightsError, load_weights
@@ -49,6 +52,10 @@ def _parser() -> argparse.ArgumentParser:
         sp.add_argument("--inclusive", action="store_true",
                         help="also count, per target, the application methods it calls (transitively), "
                              "under \"inclusive\"")
+        sp.add_argument("--cache-dir", metavar="DIR",
+                        help="keep each counted class there and reuse it (default: .bytecount-cache in the "
+                             "current directory, as pytest uses it)")
+        sp.add_argument("--no-cache", action="store_true", help="count every class afresh and keep nothing")
 
     c = sub.add_parser("count", help="run MAIN.main(ARGS) with the targets counted, print the counts as JSON")
     common(c)
@@ -94,20 +101,56 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return _annotate(args)
     try:
         classpath = Classpath.parse(args.classpath)
-        result = instrument(classpath, args.target, stderr_progress, strategy=args.strategy, abrupt=args.abrupt,
-                            allocations=args.allocations, inclusive=args.inclusive)
+        counter = ClassCounter(classpath, args.target, args.strategy, args.abrupt, args.allocations,
+                               cache_dir=_cache_dir(args), inclusive=args.inclusive)
+        counter.check()
     except (ClasspathError, TargetError, ClassFormatError) as e:
         print(f"bytecount: error: {e}", file=sys.stderr)
         return 2
-    for message in result.refused:
-        print(f"bytecount: warning: not counted: {message}", file=sys.stderr)
     if args.command == "instrument":
-        written = result.write(Path(args.out))
-        print(f"bytecount: wrote {counted(len(written), 'file')} ({counted(len(result.maps), 'method')} counted) "
-              f"to {args.out}; run: java -cp {args.out}{os.pathsep}{args.classpath} -Dbytecount.out=counts.json MAIN",
-              file=sys.stderr)
-        return 0
-    return _count(args, classpath, result, weights)
+        return _instrument(args, counter)
+    return _count(args, classpath, counter, weights)
+
+
+def _instrument(args, counter: ClassCounter) -> int:
+    """Every class the targets match (with inclusive counts: every application class) counted as the
+    plugin's loader counts it, written with its Counters class and the exit hook's files."""
+    names = counter.candidates()
+    classes = []
+    try:
+        for done, name in enumerate(names, 1):
+            c = counter.count(name)
+            if c is not None:
+                classes.append(c)
+            if len(names) >= 50 and (done % 50 == 0 or done == len(names)):
+                print(f"bytecount: counted {done}/{len(names)} classes", file=sys.stderr, flush=True)
+    except (ClassFormatError, OSError) as e:
+        print(f"bytecount: error: {e}", file=sys.stderr)
+        return 2
+    for message in sorted({r for c in classes for r in c.refused}):
+        print(f"bytecount: warning: not counted: {message}", file=sys.stderr)
+    try:
+        written = write_files(counted_files(classes), Path(args.out))
+    except OSError as e:
+        print(f"bytecount: error: cannot write to {args.out}: {e}", file=sys.stderr)
+        return 1
+    methods = sum(len(c.reported()) for c in classes)
+    print(f"bytecount: wrote {counted(len(written), 'file')} ({counted(len(classes), 'class', 'classes')}, "
+          f"{counted(methods, 'method')} counted) to {args.out}; run: java -cp {args.out}{os.pathsep}{args.classpath} "
+          f"-Dbytecount.out=counts.json MAIN", file=sys.stderr)
+    return 0
+
+
+def _cache_dir(args) -> Optional[Path]:
+    """Where counted classes are kept: ``--cache-dir``, else ``.bytecount-cache/counted`` in the current
+    directory (made with its own .gitignore, as pytest makes it next to pyproject.toml); None with ``--no-cache``."""
+    if args.no_cache:
+        return None
+    if args.cache_dir:
+        return Path(args.cache_dir)
+    folder = project_cache(Path.cwd())
+    remove_unused(folder)
+    return folder / "counted"
 
 
 def _write(text: str, output: Optional[str]) -> None:
@@ -151,7 +194,7 @@ def _annotate(args) -> int:
     return 0
 
 
-def _count(args, classpath: Classpath, result, weights=None) -> int:
+def _count(args, classpath: Classpath, counter: ClassCounter, weights=None) -> int:
     if args.main.replace(".", "/") not in classpath:
         print(f"bytecount: error: MAIN: {missing_class_message(args.main, classpath)}", file=sys.stderr)
         return 2
@@ -161,24 +204,25 @@ def _count(args, classpath: Classpath, result, weights=None) -> int:
         print(f"bytecount: error: {e}", file=sys.stderr)
         return 2
     print(f"bytecount: using {choice.describe()}", file=sys.stderr)
-    session = JvmSession(choice, args.jvm_option)
     status = 0
-    with ClassDir(result) as classes:
+    try:
+        loaders = LoadTimeLoaders(JvmSession(choice, args.jvm_option), counter, classpath.entries)
+        handle = loaders.new()
+        main = loaders.jvm.main_method(handle.loader, args.main)
         try:
-            loader = session.loader(classes.path, classpath.entries)
-            main = session.main_method(loader, args.main)
-            try:
-                # the counts go to standard output: the program's own output goes to standard error
-                session.run_main(main, args.args, output_to_stderr=not args.output)
-            except Exception as e:  # the program's own exception: report it, keep the counts
-                cause = e.getCause() if hasattr(e, "getCause") and e.getCause() is not None else e
-                print(f"bytecount: {args.main}.main ended with {cause}", file=sys.stderr)
-                status = 1
-            values = session.read_counters(loader, result.size)
-        except JvmError as e:
-            print(f"bytecount: error: {e}", file=sys.stderr)
-            return 2
-    counts = add_code_fingerprint(result.counts(values, lines=True), result.reported())  # the plugin's shape
+            # the counts go to standard output: the program's own output goes to standard error
+            loaders.jvm.run_main(main, args.args, output_to_stderr=not args.output)
+        except Exception as e:  # the program's own exception: report it, keep the counts
+            cause = e.getCause() if hasattr(e, "getCause") and e.getCause() is not None else e
+            print(f"bytecount: {args.main}.main ended with {cause}", file=sys.stderr)
+            status = 1
+        counts = _initialised(handle.counts(), handle)
+    except (JvmError, CountingError) as e:
+        print(f"bytecount: error: {e}", file=sys.stderr)
+        return 2
+    for message in loaders.refused:
+        print(f"bytecount: warning: not counted: {message}", file=sys.stderr)
+    _say_what_was_counted(handle, counter)
     if weights is not None:
         counts = weights.with_costs(counts)
     _write(render_json(counts), args.output)
@@ -186,3 +230,26 @@ def _count(args, classpath: Classpath, result, weights=None) -> int:
         table = annotate(counts, _source(args.source_path))
         (sys.stdout if args.output else sys.stderr).write(table)
     return status
+
+
+def _initialised(counts: dict, handle) -> dict:
+    """The counts of the classes whose Counters class was initialised (a counted method of theirs ran), as
+    the exit hook of ``instrument``'s classes writes them."""
+    ran = {n.replace("/", ".") for n in handle.counted.counters}
+    return {m: c for m, c in counts.items() if m.partition("#")[0] in ran}
+
+
+def _say_what_was_counted(handle, counter: ClassCounter) -> None:
+    """One line on standard error: the classes counted as they loaded (how many from the cache) and how many
+    the targets match never loaded (their methods are not in the counts: nothing of theirs ran)."""
+    classes = handle.counted.classes
+    cached = f", {counter.cache_hits} from the cache" if counter.cache_hits else ""
+    line = (f"bytecount: counted {counted(len(classes), 'class', 'classes')} as "
+            f"{'it' if len(classes) == 1 else 'they'} loaded{cached}")
+    if not counter.inclusive:
+        never = sorted(n.replace("/", ".") for n in set(counter.candidates()) - set(classes))
+        if never:
+            shown = ", ".join(never[:3]) + (", ..." if len(never) > 3 else "")
+            line += (f"; {counted(len(never), 'class', 'classes')} the targets match never loaded ({shown}): "
+                     f"{'its' if len(never) == 1 else 'their'} methods are not in the counts")
+    print(line, file=sys.stderr)

@@ -28,7 +28,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..classfile import ClassFile, ClassFormatError
-from ..counting.per_class import ClassCounter, CountedClass
+from ..counting.pipeline.per_class import ClassCounter, CountedClass
 from .agent import AgentMissing, instrumentation
 from .loaders import LOADER_CLASS, CountingError
 from .session import JvmSession, java_set, python_longs

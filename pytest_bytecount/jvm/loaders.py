@@ -23,9 +23,9 @@ from typing import Optional, Sequence
 
 from ..classfile import ClassFormatError
 from ..classfile.assemble import assemble
-from ..counting.inclusive_by_class import INCLUSIVE_BY_CLASS, exact_name, inclusive_by_class_bytes, inclusive_of, \
+from ..counting.links.linkage import INCLUSIVE_BY_CLASS, exact_name, inclusive_by_class_bytes, inclusive_of, \
     read_committed
-from ..counting.per_class import ClassCounter, counters_class_of
+from ..counting.pipeline.per_class import ClassCounter, counters_class_of
 from ..counting.targets import MethodId, nested_hint, nested_left_out
 from .session import JvmSession, java_set, python_longs
 

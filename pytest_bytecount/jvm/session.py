@@ -11,12 +11,10 @@ from __future__ import annotations
 import os
 import re
 import shutil
-import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Optional, Sequence
 
-from ..counting.runtime import RUNTIME_CLASS
 from . import signals
 from .modules import lacking
 
@@ -295,16 +293,6 @@ class JvmSession:
             signals.owners.jvm_stopped()
         self._started = False
 
-    def loader(self, first: Path, classpath: Sequence[Path]):
-        """A fresh URLClassLoader over ``first`` (instrumented classes) then the user classpath."""
-        import jpype
-
-        self.start()
-        URL = jpype.JClass("java.net.URL")
-        urls = jpype.JArray(URL)([jpype.JClass("java.io.File")(str(p)).toURI().toURL() for p in [first, *classpath]])
-        parent = jpype.JClass("java.lang.ClassLoader").getPlatformClassLoader()
-        return jpype.JClass("java.net.URLClassLoader")(urls, parent)
-
     def loader_without_instrumentation(self, classpath: Sequence[Path]):
         """A fresh URLClassLoader over the user classpath alone, to tell a broken class from a broken copy."""
         import jpype
@@ -357,8 +345,8 @@ class JvmSession:
             System.setOut(out)
             thread.setContextClassLoader(old)
 
-    def read_counters(self, loader, size: int, counters_class: str = RUNTIME_CLASS) -> list[int]:
-        """Every counter of a Counters class (the batch's, by default) in one call (``snapshot()``, summed
+    def read_counters(self, loader, size: int, counters_class: str) -> list[int]:
+        """Every counter of a Counters class in one call (``snapshot()``, summed
         over threads)."""
         import jpype
 
@@ -428,48 +416,3 @@ def python_longs(values) -> list[int]:
     from array import array
 
     return array("q", bytes(memoryview(values))).tolist()
-
-
-class ClassDir:
-    """A temporary directory holding one batch's instrumented classes.
-
-    Its name carries the owning process id (``bytecount-<pid>-...``), so the folders a crashed process
-    (say, a JVM that took it down) could not remove are removed by a later one: any whose process is gone
-    and that is over an hour old (a process in another PID namespace sharing the folder looks gone)."""
-
-    def __init__(self, instrumented):
-        _remove_orphans(Path(tempfile.gettempdir()))
-        self.path = Path(tempfile.mkdtemp(prefix=f"bytecount-{os.getpid()}-"))
-        instrumented.write(self.path, layout=False)  # counts are read from Python, not by the exit hook
-
-    def close(self) -> None:
-        shutil.rmtree(self.path, ignore_errors=True)
-
-    def __enter__(self):
-        return self
-
-    def __exit__(self, *exc):
-        self.close()
-
-
-ORPHAN_AGE_S = 3600
-
-
-def _remove_orphans(tmp: Path) -> None:
-    """Remove ``bytecount-<pid>-*`` folders in ``tmp`` whose process no longer exists, once an hour old."""
-    import time
-
-    try:
-        candidates = list(tmp.glob("bytecount-*-*"))
-    except OSError:
-        return
-    for folder in candidates:
-        pid = folder.name.split("-")[1]
-        try:
-            if not pid.isdigit() or not folder.is_dir() or time.time() - folder.stat().st_mtime < ORPHAN_AGE_S:
-                continue
-            os.kill(int(pid), 0)
-        except ProcessLookupError:
-            shutil.rmtree(folder, ignore_errors=True)
-        except (PermissionError, OverflowError, OSError):
-            continue  # alive under another user, or not a pid at all

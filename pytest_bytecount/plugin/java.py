@@ -9,14 +9,14 @@ from typing import Callable, Optional
 
 import pytest
 
-from .. import __version__
+from ..version import __version__
 from ..classfile import ClassFormatError
 from ..classfile.classpath import Classpath, ClasspathError
 from ..counting.targets import TargetError
 from ..jvm.javac import JavacError, compile_sources
 from ..jvm.agent import agent_jar
 from ..jvm.modules import missing_module
-from ..counting.per_class import ClassCounter
+from ..counting.pipeline.per_class import ClassCounter
 from ..jvm.in_place import InPlaceError, InPlaceLoaders
 from ..jvm.loaders import LoadTimeLoaders
 from ..jvm.session import (JvmChoice, JvmError, JvmSession, check_jpype_options, choose_jvm, jvm_running,

@@ -10,7 +10,7 @@ from typing import Optional
 
 import pytest
 
-from .. import __version__
+from ..version import __version__
 from ..counting.targets import TargetError
 from ..regression.baseline import BaselineError, mode_changed
 from ..regression.compare import (ToleranceError, compare, idle_targets, named_metrics, over_limit, parse_tolerances,

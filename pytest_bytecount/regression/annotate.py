@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..counting.keys import NO_LINE
+from ..counting.counts.keys import NO_LINE
 from .sources import SourceLines, source_path_of
 
 CONTEXT = 2  # lines shown around the lines that ran

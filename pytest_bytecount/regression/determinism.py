@@ -28,7 +28,7 @@ from typing import Callable, Optional, Union
 
 import pytest
 
-from .. import __version__
+from ..version import __version__
 from ..counting.counts import diff
 from .scaling import ScalingError, ScalingResult
 

@@ -29,7 +29,7 @@ import difflib
 from dataclasses import dataclass
 from typing import Callable, Optional
 
-from ..counting.keys import NO_LINE, line_order
+from ..counting.counts.keys import NO_LINE, line_order
 
 
 @dataclass(frozen=True)

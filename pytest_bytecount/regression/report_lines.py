@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from typing import Callable, Optional
 
-from ..counting.keys import NO_LINE
+from ..counting.counts.keys import NO_LINE
 from .lines import line_pairs
 
 CONTEXT = 2  # lines shown around the lines that ran

@@ -4,10 +4,9 @@
 
 from __future__ import annotations
 
-from typing import Iterable, Optional, Sequence
+from typing import Iterable, Sequence
 
-from ..countermap import CounterMap
-from ..inclusive import InclusiveTarget
+from .countermap import CounterMap
 
 
 def _group(cmap: CounterMap, values: Sequence[int], lines: bool = False) -> dict:
@@ -26,18 +25,13 @@ def _group(cmap: CounterMap, values: Sequence[int], lines: bool = False) -> dict
     return out
 
 
-def counts_from_values(maps: Iterable[CounterMap], values: Sequence[int], inclusive: Optional[dict] = None,
-                       lines: bool = False) -> dict:
-    """Turn the raw counter array of one batch into per-method counts (zero entries left out).
-    ``inclusive``: {target id: (InclusiveTarget, [closure CounterMaps])} adds ``"inclusive"`` to those.
+def counts_from_values(maps: Iterable[CounterMap], values: Sequence[int], lines: bool = False) -> dict:
+    """Turn the raw counter array of one counted class into per-method counts (zero entries left out).
     ``lines``: each method counted by blocks gets ``"lines"``, {source line: executed instructions}
     (:meth:`CounterMap.derive_lines`; the key ``"none"`` for instructions no line covers)."""
     out = {}
     for cmap in maps:
         entry = _group(cmap, values, lines)
-        if inclusive is not None and str(cmap.method) in inclusive:
-            target, closure = inclusive[str(cmap.method)]
-            entry["inclusive"] = inclusive_counts({m.method: m for m in closure}, target, values)
         if cmap.allocs is not None:
             entry["allocations"] = {k: dict(sorted(v.items())) for k, v in cmap.derive_allocations(values).items()}
         if cmap.abrupt is not None:
@@ -59,30 +53,3 @@ def add_code_fingerprint(counts: dict, maps: Iterable[CounterMap]) -> dict:
             entry["line_digests"] = dict(sorted(cmap.line_digests.items()))
             counts[str(cmap.method)] = dict(sorted(entry.items()))
     return counts
-
-
-def inclusive_counts(maps_by_method: dict, target: InclusiveTarget, values) -> dict:
-    """{"calls", "methods", "opcodes", "total"} of one target from the raw counter values."""
-    opcodes: dict = {}
-    calls: dict = {}
-    for mid in target.methods:
-        cmap = maps_by_method[mid]
-        shifted = _Shifted(values, target.base)
-        o, c = cmap.derive(shifted)
-        for k, v in o.items():
-            opcodes[k] = opcodes.get(k, 0) + v
-        for k, v in c.items():
-            calls[k] = calls.get(k, 0) + v
-    opcodes = {k: v for k, v in sorted(opcodes.items()) if v}
-    return {"calls": {k: v for k, v in sorted(calls.items()) if v}, "methods": [str(m) for m in target.methods],
-            "opcodes": opcodes, "total": sum(opcodes.values())}
-
-
-class _Shifted:
-    """``values`` seen from ``shift`` on: a target's inclusive counters repeat the batch's layout there."""
-
-    def __init__(self, values, shift: int):
-        self.values, self.shift = values, shift
-
-    def __getitem__(self, i: int) -> int:
-        return self.values[i + self.shift]

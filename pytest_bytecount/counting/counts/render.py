@@ -1,12 +1,11 @@
-"""The counts as text: :func:`render_json` in Python, and :func:`layout_program`, the same text as a program
-the instrumented classes' exit hook runs over the raw counters (``Counters.layout``, see
-:mod:`pytest_bytecount.counting.runtime`). Both print one method a line with sorted keys."""
+"""The counts as text: :func:`render_json` in Python, and :func:`class_layout`, the same text as a program
+the exit hook of counted classes runs over each class's raw counters (``Report.jasm``, see
+:mod:`pytest_bytecount.counting.report`). Both print one method a line with sorted keys."""
 
 from __future__ import annotations
 
 import json
 
-from ..inclusive import inclusive_weights, total_weights
 
 
 def _map(d: dict) -> str:
@@ -49,39 +48,48 @@ def render_json(counts: dict) -> str:
     return "{" + ",".join("\n" + line for line in lines) + "\n}\n"
 
 
-def layout_program(entries_arg, inclusive=None) -> str:
-    """The Counters.layout text for ``entries``: [(method id, CounterMap)] sorted by method id.
-    ``inclusive``: {method id: (InclusiveTarget, [closure CounterMaps])} for inclusive counts.
+def sort_key(*parts: str) -> str:
+    """The exit hook's sort key of ``parts``: each one's UTF-8 bytes in hex, ``-`` between them. Java compares
+    strings by UTF-16 units, Python by code points; these keys sort alike in both, as the tuple of ``parts``."""
+    return "-".join(p.encode("utf-8").hex() for p in parts)
 
-    Operations, one a line: ``t<text>`` text; ``n`` newline; ``v<i>`` counter i; ``s<a> <b>`` sum of
-    counters a..b-1; ``[``/``]`` open/close a map; ``e<i> <text>`` a map entry shown only when counter i
-    is not zero, comma-separated from the previous shown entry. For block counters: ``z`` zeroes an
-    accumulator, ``w<weight> <i>`` adds weight times counter i to it, ``a<text>`` is a map entry like
-    ``e`` but for the accumulator, and ``y`` writes the accumulator.
+
+def class_layout(entries, inclusive=None) -> str:
+    """The ``.layout`` resource of one counted class's Counters class, run by the exit hook
+    (``Report.jasm``): per method of ``entries`` ([(method id, CounterMap)]) its line of the JSON
+    :func:`render_json` prints, under its sort key. ``inclusive``: {method id: the target's exact name}
+    for the targets of inclusive counts (their group is summed at exit, over every class's ``.links``).
+
+    Operations, one a line: ``m<key>`` a method's line begins, ``.`` it ends; ``t<text>`` text; ``n``
+    newline; ``v<i>`` counter i; ``s<a> <b>`` sum of counters a..b-1; ``[``/``]`` open/close a map;
+    ``e<i> <text>`` a map entry shown only when counter i is not zero, comma-separated from the previous
+    shown entry. For block counters: ``z`` zeroes an accumulator, ``w<weight> <i>`` adds weight times
+    counter i to it, ``a<text>`` is a map entry like ``e`` but for the accumulator, and ``y`` writes the
+    accumulator. ``i<target>``: the target's inclusive group.
     """
 
     def weighted(pairs) -> list:
         return ["z", *(f"w{w} {i}" for i, w in pairs)]
 
-    def entries(cmap, keys, kind) -> list:
+    def entries_of(cmap, keys, kind) -> list:
         out = ["["]
         for key in sorted(keys):
             out += [*weighted(cmap.weights(key, kind)), f"a{json.dumps(key)}: "]
         return out + ["]"]
 
     def group(cmap, own: bool = True) -> list:
-        out = ["t\"calls\": {", *entries(cmap, cmap.calls, "call"), "t}, "]
+        out = ["t\"calls\": {", *entries_of(cmap, cmap.calls, "call"), "t}, "]
         if own:
             out.append(f"t\"code_fingerprint\": {json.dumps(cmap.code_fingerprint)}, ")
-        if inclusive is not None and str(cmap.method) in inclusive:
-            out += _inclusive_layout(*inclusive[str(cmap.method)], weighted)
+        if own and inclusive is not None and str(cmap.method) in inclusive:
+            out.append(f"i{inclusive[str(cmap.method)]}")
         out.append("t\"invocations\": ")
         out += [*weighted(cmap.invocation_weights()), "y"] if cmap.blocks is not None else [f"v{cmap.base}"]
         if own and cmap.line_digests is not None:
             out.append(f"t, \"line_digests\": {_strings(cmap.line_digests)}")
         if cmap.has_lines:
-            out += ["t, \"lines\": {", *entries(cmap, cmap.line_keys(), "line"), "t}"]
-        out += ["t, \"opcodes\": {", *entries(cmap, cmap.opcodes, "opcode"), "t}, \"total\": "]
+            out += ["t, \"lines\": {", *entries_of(cmap, cmap.line_keys(), "line"), "t}"]
+        out += ["t, \"opcodes\": {", *entries_of(cmap, cmap.opcodes, "opcode"), "t}, \"total\": "]
         if cmap.blocks is not None:
             out += [*weighted(cmap.block_sizes()), "y"]
         else:
@@ -89,10 +97,9 @@ def layout_program(entries_arg, inclusive=None) -> str:
             out.append(f"s{first} {end}")
         return out
 
-    lines = ["t{"]
-    for k, (method_id, cmap) in enumerate(entries_arg):
-        lines.append("t," if k else "t")
-        lines += ["n", f"t  {json.dumps(method_id)}: {{"]
+    lines = []
+    for method_id, cmap in entries:
+        lines += [f"m{sort_key(method_id)}", f"t  {json.dumps(method_id)}: {{"]
         if cmap.abrupt is not None:
             lines += ["t\"abrupt\": {", *group(cmap.abrupt, own=False), "t}, "]
         if cmap.allocs is not None:
@@ -108,25 +115,29 @@ def layout_program(entries_arg, inclusive=None) -> str:
             for key in sorted(objects):
                 lines += [*weighted(cmap.weights("o:" + key, "alloc")), f"a{json.dumps(key)}: "]
             lines += ["]", "t}}, "]
-        lines += [*group(cmap), "t}"]
-    lines += ["n", "t}", "n"]
+        lines += [*group(cmap), "t}", "."]
     return "\n".join(lines) + "\n"
 
 
-def _inclusive_layout(target, closure: list, weighted) -> list:
-    """Layout lines of a target's ``"inclusive": {...}, `` (see :mod:`pytest_bytecount.counting.inclusive`)."""
-
-    def entries(kind: str) -> list:
-        holders: dict = {}  # key -> the closure's maps that count it, in closure order
-        for m in closure:
-            for key in (m.calls if kind == "call" else m.opcodes):
-                holders.setdefault(key, []).append(m)
-        out = ["["]
-        for key in sorted(holders):
-            out += [*weighted(inclusive_weights(holders[key], key, kind, target.base)), f"a{json.dumps(key)}: "]
-        return out + ["]"]
-
-    out = ["t\"inclusive\": {\"calls\": {", *entries("call"),
-           f"t}}, \"methods\": {json.dumps([str(m) for m in target.methods])}, \"opcodes\": {{",
-           *entries("opcode"), "t}, \"total\": "]
-    return out + [*weighted(total_weights(closure, target.base)), "y", "t}, "]
+def links_program(maps) -> str:
+    """The ``.links`` resource of a class counted for inclusive counts: run by the exit hook over the values
+    one target committed to the class, it adds each method that contributed (its total is not 0) and its
+    opcode and call counts to the target's group. ``C<key>`` skips to the method's ``M`` line when the
+    accumulator is 0 and otherwise lists the method; ``o<key>``/``c<key>`` add the accumulator to an
+    opcode's/call's count. Keys are ``<sort key> <JSON text>``."""
+    lines = []
+    for cmap in maps:
+        m = cmap.method
+        if cmap.blocks is not None:
+            total = cmap.block_sizes()
+        else:
+            first, end = cmap.opcode_range()
+            total = [(i, 1) for i in range(first, end)]
+        lines += ["z", *(f"w{w} {i}" for i, w in total),
+                  f"C{sort_key(m.class_name, m.name, m.descriptor)} {json.dumps(str(m))}"]
+        for kind, letter, keys in (("opcode", "o", cmap.opcodes), ("call", "c", cmap.calls)):
+            for key in keys:
+                lines += ["z", *(f"w{w} {i}" for i, w in cmap.weights(key, kind)),
+                          f"{letter}{sort_key(key)} {json.dumps(key)}"]
+        lines.append("M")
+    return "\n".join(lines) + "\n"

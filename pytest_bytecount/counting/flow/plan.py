@@ -6,8 +6,8 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
-from ..classfile import opcodes as op
-from .flow import block_likelihood, block_successors, loop_depths, loop_heads
+from ...classfile import opcodes as op
+from .graph import block_likelihood, block_successors, loop_depths, loop_heads
 
 
 @dataclass

@@ -1,6 +1,6 @@
 """A disk cache of classes counted one at a time (:mod:`.per_class`): one file per counted class.
 
-An entry is keyed by a SHA-256 over this plugin's version and source files (:func:`.cache.plugin_digest`),
+An entry is keyed by a SHA-256 over this plugin's version and source files (:func:`plugin_digest`),
 the counting options, the class's matched methods and the class's own bytes; so two markers whose patterns
 both match a class share its entry, and a changed class or plugin never reuses an old one. The file holds a
 JSON header line (the counter maps as data, never pickle, and the SHA-256 of each class file) followed by
@@ -19,8 +19,11 @@ import tempfile
 from pathlib import Path
 from typing import Iterable, Optional
 
-from .cache import map_from_json, map_to_json, plugin_digest
+from ...version import __version__
+from ..counts.countermap import CounterMap
+from ..targets import MethodId
 
+_plugin_digest: Optional[str] = None
 FORMAT = 6  # 6: code fingerprints of resolved code; 5: counter maps carry line digests; 4: lines per instruction kind; 3: block_lines
 
 
@@ -86,3 +89,57 @@ def store(cache_dir: Path, entry_key: str, counted) -> None:
     finally:
         if staging is not None and os.path.exists(staging):
             os.unlink(staging)
+
+
+def source_files() -> list:
+    """The package's files that shape a counted class: its Python, and the assembly text of the support
+    classes (``*.jasm``), which an entry holds assembled."""
+    root = Path(__file__).resolve().parents[2]  # the package, not only this sub-package
+    return sorted(p for p in root.rglob("*") if p.suffix in (".py", ".jasm"))
+
+
+def plugin_digest() -> str:
+    """The plugin version plus a hash of every file of :func:`source_files`."""
+    global _plugin_digest
+    if _plugin_digest is None:
+        root = Path(__file__).resolve().parents[2]
+        h = hashlib.sha256(__version__.encode())
+        for f in source_files():
+            h.update(f.relative_to(root).as_posix().encode() + b"\0" + f.read_bytes() + b"\0")
+        _plugin_digest = h.hexdigest()
+    return _plugin_digest
+
+
+def map_to_json(m: CounterMap) -> dict:
+    """The map's fields by name; block contents refer to the method's opcode, call and allocation lists by
+    position, and coefficient pairs are flattened."""
+    blocks = None
+    if m.blocks is not None:
+        index = [{k: i for i, k in enumerate(keys)} for keys in (m.opcodes, m.calls, m.allocs or ())]
+        blocks = [[[x for k, v in part.items() for x in (ix[k], v)] for part, ix in zip(b, index)] for b in m.blocks]
+    return {"method": [m.method.class_name, m.method.name, m.method.descriptor], "base": m.base,
+            "opcodes": m.opcodes, "calls": m.calls, "code_fingerprint": m.code_fingerprint, "blocks": blocks,
+            "block_exprs": None if m.block_exprs is None else [[x for t in e for x in t] for e in m.block_exprs],
+            "invocation_expr": [x for t in m.invocation_expr for x in t], "counters": m.counters,
+            "allocs": m.allocs, "elements": m.elements, "abrupt": None if m.abrupt is None else map_to_json(m.abrupt),
+            "block_lines": m.block_lines, "lines": m.lines, "line_digests": m.line_digests}
+
+
+def _pairs(flat: list) -> tuple:
+    return tuple((int(flat[i]), int(flat[i + 1])) for i in range(0, len(flat), 2))
+
+
+def map_from_json(d: dict) -> CounterMap:
+    opcodes, calls, allocs, blocks, exprs = d["opcodes"], d["calls"], d["allocs"], d["blocks"], d["block_exprs"]
+    if blocks is not None:
+        keys = (opcodes, calls, allocs or [])
+        blocks = [tuple({k[j]: v for j, v in _pairs(part)} for part, k in zip(b, keys)) for b in blocks]
+    cls, name, desc = d["method"]
+    return CounterMap(MethodId(str(cls), str(name), str(desc)), int(d["base"]), list(opcodes), list(calls),
+                      str(d["code_fingerprint"]), blocks, None if exprs is None else [_pairs(e) for e in exprs],
+                      _pairs(d["invocation_expr"]), int(d["counters"]), None if allocs is None else list(allocs),
+                      list(d["elements"]), None if d["abrupt"] is None else map_from_json(d["abrupt"]),
+                      None if d.get("block_lines") is None else [{str(k): int(v) for k, v in b.items()}
+                                                                 for b in d["block_lines"]],
+                      None if d.get("lines") is None else [str(k) for k in d["lines"]],
+                      None if d.get("line_digests") is None else {str(k): str(v) for k, v in d["line_digests"].items()})

@@ -8,15 +8,15 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ..classfile import CodeFormatError, Insn
-from ..classfile.frames import UNINITIALIZED_THIS, TypeState, entries_to_slots, initial_locals
-from .countermap import CounterMap
+from ...classfile import CodeFormatError, Insn
+from ...classfile.frames import UNINITIALIZED_THIS, TypeState, entries_to_slots, initial_locals
+from ..counts.countermap import CounterMap
 from .derived import derivations, edge_places, label_blocks
-from .flow import basic_blocks, block_successors, blocks_in_cycles, loop_depths, loop_heads
-from .keys import (INVOKES, alloc_key, block_contents, block_lines, bootstrap_methods, call_key, code_fingerprint,
+from .graph import basic_blocks, block_successors, blocks_in_cycles, loop_depths, loop_heads
+from ..counts.keys import (INVOKES, alloc_key, block_contents, block_lines, bootstrap_methods, call_key, code_fingerprint,
                    instruction_lines, line_digests)
 from .plan import BlockPlan, PathPlan, every_block, plan_block_counters, plan_paths
-from .targets import MethodId
+from ..targets import MethodId
 
 PATHS, BLOCKS, KEYS = "paths", "blocks", "keys"  # the layouts: per path, per block, per instruction kind
 BOOTSTRAP = "bootstrap methods"  # the class's, kept beside the call keys of its constant pool

@@ -46,9 +46,9 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ..classfile import Label
-from ..classfile import opcodes as op
-from .flow import components, on_cycles
+from ...classfile import Label
+from ...classfile import opcodes as op
+from .graph import components, on_cycles
 
 _INT_MAX = 2**31 - 1
 _INT_MIN = -(2**31)

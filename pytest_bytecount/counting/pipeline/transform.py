@@ -22,12 +22,12 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Iterable, Optional
 
-from ..classfile import ClassFile, ClassFormatError, CodeFormatError, CodeTooLargeError
-from .countermap import CounterMap
-from .emit import emit
-from .method_plan import plan_method
-from .runtime import RUNTIME_CLASS
-from .targets import MethodId
+from ...classfile import ClassFile, ClassFormatError, CodeFormatError, CodeTooLargeError
+from ..counts.countermap import CounterMap
+from ..instr.emit import emit
+from ..flow.method_plan import plan_method
+from ..instr.runtime import RUNTIME_CLASS
+from ..targets import MethodId
 
 STRATEGIES = ("instruction", "block")
 # Past this many basic blocks a method is counted per instruction kind instead: its counters stay few,

@@ -6,8 +6,8 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..classfile import Insn
-from ..classfile import opcodes as op
+from ...classfile import Insn
+from ...classfile import opcodes as op
 
 
 # Instructions that cannot throw (JVMS 6.5): constants, locals, stack shuffles, arithmetic other than

@@ -29,36 +29,17 @@ from __future__ import annotations
 
 import json
 from functools import lru_cache
-from typing import Iterable, Optional, Sequence
+from typing import Iterable, Sequence
 
-from ..classfile import Insn
-from ..classfile import opcodes as op
-from ..classfile.access import ACC_ABSTRACT, ACC_NATIVE
-from ..classfile.assemble import assemble
-from .inclusive import CallSite, Hierarchy, MethodHooks
-from .runtime import add_descriptor, support_source
-from .targets import MethodId
-
-INCLUSIVE_BY_CLASS = "pytest_bytecount/InclusiveByClass"
-
-# final JDK classes: a virtual call on them never reaches application code, so it is not armed
-_FINAL_JDK = frozenset(f"java/lang/{n}" for n in (
-    "String", "StringBuilder", "StringBuffer", "Integer", "Long", "Short", "Byte", "Character", "Boolean",
-    "Double", "Float", "Class", "Math", "StrictMath", "System"))
-
-
-def selector_name(name: str, descriptor: str) -> str:
-    return name + descriptor
-
-
-def exact_name(mid: MethodId) -> str:
-    return f"{mid.class_name}.{mid.name}{mid.descriptor}"
-
+from ...classfile.assemble import assemble
+from .hooks import INCLUSIVE_BY_CLASS, Hierarchy, MethodHooks, exact_name
+from ..instr.runtime import add_descriptor, support_source
+from ..targets import MethodId
 
 @lru_cache(maxsize=None)
 def inclusive_by_class_bytes() -> bytes:
     """The support class (one per test loader, so every test starts with fresh state)."""
-    return assemble(support_source("InclusiveByClass.jasm"), "InclusiveByClass.jasm", {})
+    return assemble(support_source("InclusiveByClass.jasm", __package__), "InclusiveByClass.jasm", {})
 
 
 class ClassLinks:
@@ -69,8 +50,8 @@ class ClassLinks:
         self.counters_name = counters_name
         self.targets = sorted(targets)  # (name, descriptor) of the class's targets: fields T0, T1, ...
 
-    def hooks(self, cf, method) -> "LinkHooks":
-        return LinkHooks(self, cf, method)
+    def hooks(self, cf, method) -> MethodHooks:
+        return MethodHooks(self, cf, method)
 
     def counters_inserts(self, class_name: str, size: int, arities: Iterable[tuple]) -> dict:
         """The ``.insert`` texts that make the class's Counters class take part in inclusive counts."""
@@ -87,58 +68,6 @@ class ClassLinks:
 
 def _quoted(text: str) -> str:
     return json.dumps(text)  # a string constant of the assembly text
-
-
-class LinkHooks(MethodHooks):
-    """:class:`~.inclusive.MethodHooks` with run-time names as interned strings, reports to the class's own
-    Counters class (``addIn``) and calls to ``InclusiveByClass``."""
-
-    runtime = INCLUSIVE_BY_CLASS
-    key_type = "Ljava/lang/String;"
-
-    def __init__(self, links: ClassLinks, cf, method):
-        super().__init__(links, cf, method)
-        self.add_owner, self.add_name = links.counters_name, "addIn"
-
-    def _string(self, text: str) -> Insn:
-        return Insn(op.LDC, self.cp.add_string(text))
-
-    def _selector(self, key: tuple) -> Insn:
-        return self._string(selector_name(*key))
-
-    def _exact(self, mid: MethodId) -> Insn:
-        return self._string(exact_name(mid))
-
-    def _target(self) -> Insn:
-        key = (self.method.name, self.method.descriptor)
-        if key not in self.plan.targets:
-            return Insn(op.ICONST_M1)
-        field = f"T{self.plan.targets.index(key)}"
-        return Insn(op.GETSTATIC, self.cp.add_fieldref(self.plan.counters_name, field, "I"))
-
-    def call_site(self, insn: Insn) -> Optional[CallSite]:
-        """How to arm ``insn`` (see the module docstring), or None."""
-        if insn.opcode not in (op.INVOKEVIRTUAL, op.INVOKESPECIAL, op.INVOKESTATIC, op.INVOKEINTERFACE):
-            return None
-        index = insn.arg[0] if insn.opcode == op.INVOKEINTERFACE else insn.arg
-        owner, name, desc = self.cp.member_ref(index)
-        if name == "<clinit>" or owner.startswith("["):
-            return None
-        if insn.opcode in (op.INVOKESTATIC, op.INVOKESPECIAL):
-            found = self._resolved(insn.opcode, owner, name, desc)
-            return CallSite(found, (name, desc)) if found is not None else None
-        if owner in _FINAL_JDK or (owner == "java/lang/Object" and name == "getClass"):
-            return None
-        return CallSite(None, (name, desc))
-
-    def _resolved(self, opcode: int, owner: str, name: str, desc: str) -> Optional[MethodId]:
-        hierarchy = self.plan.hierarchy
-        if name == "<init>":
-            info = hierarchy.info(owner)
-            access = info.methods.get((name, desc)) if info is not None else None
-            return MethodId(owner, name, desc) if access is not None and not access & (ACC_ABSTRACT | ACC_NATIVE) \
-                else None
-        return hierarchy.resolve(owner, name, desc, dispatched=opcode == op.INVOKESPECIAL)
 
 
 def _add_in(kind: str, n: int, size: int) -> str:

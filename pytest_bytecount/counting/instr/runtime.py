@@ -26,7 +26,7 @@ from functools import lru_cache
 from importlib import resources
 from typing import Iterable, Optional
 
-from ..classfile.assemble import assemble
+from ...classfile.assemble import assemble
 
 RUNTIME_CLASS = "pytest_bytecount/Counters"
 LAYOUT_RESOURCE = "Counters.layout"
@@ -40,9 +40,10 @@ def add_descriptor(n_values: int, kind: str = "I") -> str:
 
 
 @lru_cache(maxsize=None)
-def support_source(name: str) -> str:
-    """The assembly text of a support class, kept as package data next to this module."""
-    return resources.files(__package__).joinpath(name).read_text(encoding="utf-8")
+def support_source(name: str, package: str = __package__) -> str:
+    """The assembly text of a support class, kept as package data in ``package`` (by default next to this
+    module)."""
+    return resources.files(package).joinpath(name).read_text(encoding="utf-8")
 
 
 def build_runtime_class(size: int, arities: Iterable[tuple], name: str = RUNTIME_CLASS,

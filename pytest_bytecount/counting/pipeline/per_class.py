@@ -17,14 +17,14 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Iterable, Optional, Sequence
 
-from ..classfile import ClassFile, ClassFormatError
-from ..classfile.classpath import Classpath
-from . import class_cache
-from .counts import add_code_fingerprint, counts_from_values
-from .inclusive import Hierarchy
-from .inclusive_by_class import ClassLinks
-from .runtime import build_runtime_class
-from .targets import MethodId, TargetError, TargetPattern, resolve_targets
+from ...classfile import ClassFile, ClassFormatError
+from ...classfile.classpath import Classpath
+from . import cache as class_cache
+from ..counts import add_code_fingerprint, class_layout, counts_from_values, links_program
+from ..links.hooks import Hierarchy
+from ..links.linkage import ClassLinks, exact_name
+from ..instr.runtime import build_runtime_class
+from ..targets import MethodId, TargetError, TargetPattern, resolve_targets
 from .transform import STRATEGIES, Batch, instrument_class
 
 COUNTERS_PACKAGE = "pytest_bytecount/of/"
@@ -53,8 +53,21 @@ class CountedClass:
     def counts(self, values: Sequence[int], lines: bool = False) -> dict:
         """The contract's counts of this class's methods (with inclusive counts: of its targets) from its
         Counters' values (``lines``: with per-line counts)."""
-        maps = self.maps if not self.inclusive else [m for m in self.maps if str(m.method) in self.targets]
+        maps = self.reported()
         return add_code_fingerprint(counts_from_values(maps, values, lines=lines), maps)
+
+    def reported(self) -> list:
+        """The maps of the methods with an entry of their own: every one, or with inclusive counts the targets'."""
+        return list(self.maps) if not self.inclusive else [m for m in self.maps if str(m.method) in self.targets]
+
+    def layout(self) -> str:
+        """The exit hook's program for this class's entries (:func:`~.counts.class_layout`)."""
+        inclusive = {t: exact_name(MethodId.parse(t)) for t in self.targets} if self.inclusive else None
+        return class_layout(sorted(((str(m.method), m) for m in self.reported()), key=lambda e: e[0]), inclusive)
+
+    def links(self) -> str:
+        """With inclusive counts, the exit hook's program for what this class's methods add to a target."""
+        return links_program(self.maps)
 
 
 class ClassCounter:

@@ -7,7 +7,7 @@ from dataclasses import dataclass, field
 from typing import Optional
 
 from .keys import line_order
-from .targets import MethodId
+from ..targets import MethodId
 
 
 @dataclass

@@ -9,15 +9,15 @@ from __future__ import annotations
 
 from typing import Optional
 
-from ..classfile import CodeFormatError, Insn
-from ..classfile import opcodes as op
-from ..classfile.assemble import push_int
-from ..classfile.code import COMPUTE_FRAME, AddedLocalsFrame, Handler, Label
-from ..classfile.frames import INTEGER, LONG, TOP, UNINITIALIZED_THIS, Obj, type_from_descriptor
-from .countermap import CounterMap
-from .derived import edge_places, label_blocks
-from .keys import INVOKES, alloc_key, call_key
-from .method_plan import BLOCKS, KEYS, PATHS, MethodPlan
+from ...classfile import CodeFormatError, Insn
+from ...classfile import opcodes as op
+from ...classfile.assemble import push_int
+from ...classfile.code import COMPUTE_FRAME, AddedLocalsFrame, Handler, Label
+from ...classfile.frames import INTEGER, LONG, TOP, UNINITIALIZED_THIS, Obj, type_from_descriptor
+from ..counts.countermap import CounterMap
+from ..flow.derived import edge_places, label_blocks
+from ..counts.keys import INVOKES, alloc_key, call_key
+from ..flow.method_plan import BLOCKS, KEYS, PATHS, MethodPlan
 from .runtime import MAX_VALUES_PER_CALL, RUNTIME_CLASS, add_descriptor
 
 SHARED_EXIT_BYTES = 2048  # past this much repeated report code, returns jump to one shared exit

@@ -9,9 +9,9 @@ import struct
 from collections import Counter
 from typing import Optional
 
-from ..classfile import Insn
-from ..classfile.instructions import Label, LineNumbers
-from ..classfile import opcodes as op
+from ...classfile import Insn
+from ...classfile.instructions import Label, LineNumbers
+from ...classfile import opcodes as op
 
 INVOKES = frozenset((op.INVOKEVIRTUAL, op.INVOKESPECIAL, op.INVOKESTATIC, op.INVOKEINTERFACE, op.INVOKEDYNAMIC))
 

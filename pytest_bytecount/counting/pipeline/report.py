@@ -1,0 +1,59 @@
+"""Counted classes for a JVM without pytest: the files ``instrument`` writes, and their exit hook.
+
+Each counted class comes with its own Counters class (:mod:`.per_class`), as the plugin's loader defines
+them. Written to a folder, each Counters class gets beside it its ``.layout`` resource (and with inclusive
+counts its ``.links``, see :func:`~.counts.render.links_program`), and the folder gets ``Report``
+(``Report.jasm``). Run with ``-Dbytecount.out=FILE``, every Counters class registers with ``Report`` as
+it is initialised, and at exit ``Report`` runs the layouts of those registered over their counters and
+writes the contract's JSON to FILE: the text ``count`` prints for the same run."""
+
+from __future__ import annotations
+
+import os
+import tempfile
+from functools import lru_cache
+from pathlib import Path
+from typing import Iterable
+
+from ...classfile.assemble import assemble
+from ..links.linkage import INCLUSIVE_BY_CLASS, inclusive_by_class_bytes
+from ..instr.runtime import support_source
+
+REPORT_CLASS = "pytest_bytecount/Report"
+
+
+@lru_cache(maxsize=None)
+def report_class_bytes() -> bytes:
+    return assemble(support_source("Report.jasm"), "Report.jasm", {})
+
+
+def counted_files(classes: Iterable) -> dict:
+    """{relative path: bytes} of ``classes`` (:class:`~.per_class.CountedClass`), their Counters classes with
+    their resources, and the support classes the exit hook and the links need."""
+    files: dict = {f"{REPORT_CLASS}.class": report_class_bytes()}
+    for c in classes:
+        files[f"{c.name}.class"] = c.data
+        files[f"{c.counters_name}.class"] = c.counters_data
+        files[f"{c.counters_name}.layout"] = c.layout().encode("utf-8")
+        if c.inclusive:
+            files[f"{c.counters_name}.links"] = c.links().encode("utf-8")
+            files[f"{INCLUSIVE_BY_CLASS}.class"] = inclusive_by_class_bytes()
+    return files
+
+
+def write_files(files: dict, out_dir: Path) -> list:
+    """Write ``files`` under ``out_dir``, each atomically (a reader never sees half a class); their paths."""
+    written = []
+    for rel, data in sorted(files.items()):
+        path = Path(out_dir) / rel
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".part")
+        try:
+            with os.fdopen(fd, "wb") as f:
+                f.write(data)
+            os.replace(tmp, path)
+        finally:
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+        written.append(path)
+    return written
