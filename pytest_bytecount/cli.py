@@ -115,15 +115,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
 def _instrument(args, counter: ClassCounter) -> int:
     """Every class the targets match (with inclusive counts: every application class) counted as the
     plugin's loader counts it, written with its Counters class and the exit hook's files."""
-    names = counter.candidates()
-    classes = []
+    def progress(done: int, total: int) -> None:
+        if total >= 50 and (done % 50 == 0 or done == total):
+            print(f"bytecount: counted {done}/{total} classes", file=sys.stderr, flush=True)
+
     try:
-        for done, name in enumerate(names, 1):
-            c = counter.count(name)
-            if c is not None:
-                classes.append(c)
-            if len(names) >= 50 and (done % 50 == 0 or done == len(names)):
-                print(f"bytecount: counted {done}/{len(names)} classes", file=sys.stderr, flush=True)
+        classes = counter.count_all(progress)
     except (ClassFormatError, OSError) as e:
         print(f"bytecount: error: {e}", file=sys.stderr)
         return 2

@@ -8,7 +8,10 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "pytest_bytecount"
 # lowest first; a module may import from its own layer and the ones before it
-LAYERS = ["wording", "classfile", "counting", "jvm", "regression", "plugin", "cli"]
+LAYERS = ["version", "wording", "classfile", "counting", "jvm", "regression", "plugin", "cli"]
+# inside counting, lowest first: which methods a pattern names, the counts format (what each counter
+# stands for), where the counters go, what code goes there, how calls link, and the pipeline of a class
+COUNTING = ["targets", "counts", "flow", "instr", "links", "pipeline"]
 
 
 def module_name(path: Path) -> str:
@@ -30,7 +33,7 @@ def imports(path: Path) -> set:
                 out.add(candidate if module_path(candidate) else target)
         elif isinstance(node, ast.ImportFrom) and (node.module or "").startswith("pytest_bytecount"):
             out.add(node.module)
-    return {m for m in out if m != "pytest_bytecount"}  # the package itself: __version__ only
+    return out
 
 
 def module_path(name: str):
@@ -57,8 +60,28 @@ def test_every_module_belongs_to_a_layer():
 
 
 def test_imports_only_go_down_the_layers():
+    """The package's root (the facade test code imports) is above every layer: no module imports it."""
     upward = sorted(f"{m} imports {t}" for m, targets in GRAPH.items() for t in targets if layer(t) > layer(m))
     assert upward == []
+
+
+def counting_layer(name: str) -> int:
+    parts = name.split(".")
+    return COUNTING.index(parts[2]) if len(parts) > 2 and parts[2] in COUNTING else -1
+
+
+def test_counting_is_grouped_and_its_groups_import_only_downwards():
+    counting = [m for m in GRAPH if m.startswith("pytest_bytecount.counting.")]
+    assert [m for m in counting if counting_layer(m) < 0] == []
+    upward = sorted(f"{m} imports {t}" for m in counting for t in GRAPH[m]
+                    if t.startswith("pytest_bytecount.counting") and counting_layer(t) > counting_layer(m))
+    assert upward == []
+
+
+def test_each_group_of_counting_says_what_it_owns_in_one_line():
+    for group in COUNTING[1:]:
+        doc = ast.get_docstring(ast.parse((PACKAGE / "counting" / group / "__init__.py").read_text()))
+        assert doc and "\n" not in doc.strip(), group
 
 
 def test_no_module_imports_itself_back_through_others():

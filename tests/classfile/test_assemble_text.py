@@ -10,9 +10,9 @@ import pytest
 from pytest_bytecount.classfile import ClassFile, Label
 from pytest_bytecount.classfile import constant_pool as cpool
 from pytest_bytecount.classfile.assemble import AssemblyError, assemble
-from pytest_bytecount.counting.inclusive import INCLUSIVE_CLASS
-from pytest_bytecount.counting.inclusive_runtime import build_inclusive_class
-from pytest_bytecount.counting.runtime import RUNTIME_CLASS, build_runtime_class
+from pytest_bytecount.counting.instr.runtime import RUNTIME_CLASS, build_runtime_class
+from pytest_bytecount.counting.links.linkage import INCLUSIVE_BY_CLASS, inclusive_by_class_bytes
+from pytest_bytecount.counting.pipeline.report import REPORT_CLASS, report_class_bytes
 
 from tests.support.jdk import find_jdk_tool
 
@@ -255,7 +255,10 @@ add:
 
 def test_the_support_classes_are_named_as_the_counting_code_calls_them():
     assert ClassFile.parse(build_runtime_class(3, [("I", 1)])).name == RUNTIME_CLASS
-    assert ClassFile.parse(build_inclusive_class(3, 1, [("I", 1)])).name == INCLUSIVE_CLASS
+    assert ClassFile.parse(build_runtime_class(3, [("I", 1)], "pytest_bytecount/of/demo/A")).name == \
+        "pytest_bytecount/of/demo/A"
+    assert ClassFile.parse(inclusive_by_class_bytes()).name == INCLUSIVE_BY_CLASS
+    assert ClassFile.parse(report_class_bytes()).name == REPORT_CLASS
 
 
 BAD_LINES = [

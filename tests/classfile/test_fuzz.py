@@ -30,7 +30,7 @@ from pytest_bytecount.classfile import ClassFile, ClassFormatError, CodeFormatEr
 from pytest_bytecount.classfile import opcodes as op
 from pytest_bytecount.classfile.instructions import TypeAnnotations
 from pytest_bytecount.classfile.model import Attribute
-from pytest_bytecount.counting.transform import Batch, instrument_class
+from pytest_bytecount.counting.pipeline.transform import Batch, instrument_class
 
 from tests.support.engine import read_class_dir
 from tests.support import fuzz

@@ -18,7 +18,8 @@ import pytest
 from pytest_bytecount.classfile import ClassFile, Insn
 from pytest_bytecount.classfile import opcodes as op
 from pytest_bytecount.classfile.classpath import Classpath
-from pytest_bytecount.counting.instrument import instrument
+
+from tests.support.counted import count_classes
 
 # Every loop in these obeys the rules: a `<` (or `>`, or `<=` a constant) test at the head on a local
 # stepped by exactly one iinc of 1 or -1, entered only through the head, left only by branches, gotos and
@@ -159,8 +160,8 @@ def _counting_in_innermost_loops(method, first_added: int) -> list:
 def derived_class(counting_classes):
     root = counting_classes["javac17"]
     original = ClassFile.parse((root / "counting" / "Derived.class").read_bytes())
-    counted = instrument(Classpath([root]), ["counting.Derived"], strategy="block")
-    return original, ClassFile.parse(counted.classes["counting/Derived"])
+    counted = count_classes(Classpath([root]), ["counting.Derived"], strategy="block")
+    return original, ClassFile.parse(counted.of("counting/Derived").data)
 
 
 def _method(cf, name):
@@ -187,7 +188,7 @@ def test_loops_the_rules_refuse_keep_a_counter(derived_class, name):
 def test_the_instruction_strategy_counts_every_loop_in_it(derived_class, counting_classes):
     """The per-instruction reference derives nothing: its increments stay in every loop."""
     original, _ = derived_class
-    counted = instrument(Classpath([counting_classes["javac17"]]), ["counting.Derived"], strategy="instruction")
-    cf = ClassFile.parse(counted.classes["counting/Derived"])
+    counted = count_classes(Classpath([counting_classes["javac17"]]), ["counting.Derived"], strategy="instruction")
+    cf = ClassFile.parse(counted.of("counting/Derived").data)
     for name in FREE:
         assert _counting_in_innermost_loops(_method(cf, name), _method(original, name).code.max_locals), name

@@ -39,13 +39,12 @@ def ours(counting_classes, tmp_path_factory):
     """{(build, jvm): {main: counts}}, one worker process per build and JVM, on first use."""
     cache: dict = {}
 
-    def get(build: str, jvm: str, strategy: str = "block", load_time: bool = False, in_place: bool = False,
-            lines: bool = False) -> dict:
-        if (build, jvm, strategy, load_time, in_place, lines) not in cache:
+    def get(build: str, jvm: str, strategy: str = "block", in_place: bool = False, lines: bool = False) -> dict:
+        if (build, jvm, strategy, in_place, lines) not in cache:
             home, variant = JVMS[jvm]()
             mains = BUILD_MAINS[build]
             jobs = [{"classpath": [str(counting_classes[build])], "targets": _targets(m), "main": m,
-                     "strategy": strategy, "load_time": load_time, "in_place": in_place, "lines": lines}
+                     "strategy": strategy, "in_place": in_place, "lines": lines}
                     for m in mains]
             tmp = tmp_path_factory.mktemp(f"{build}-{jvm}-{strategy}")
             (tmp / "jobs.json").write_text(json.dumps({"java_home": home, "variant": variant, "jobs": jobs}))
@@ -54,8 +53,8 @@ def ours(counting_classes, tmp_path_factory):
             assert run.returncode == 0, run.stdout[-4000:]
             out = json.loads((tmp / "out.json").read_text())
             assert ("Zero" in out["vm_name"]) == (variant == "zero"), out["vm_name"]
-            cache[(build, jvm, strategy, load_time, in_place, lines)] = dict(zip(mains, out["results"]))
-        return cache[(build, jvm, strategy, load_time, in_place, lines)]
+            cache[(build, jvm, strategy, in_place, lines)] = dict(zip(mains, out["results"]))
+        return cache[(build, jvm, strategy, in_place, lines)]
 
     return get
 
@@ -95,17 +94,6 @@ def test_counts_are_identical_on_every_jvm_and_strategy(ours, build):
     reference = results[("hotspot17", "instruction")]
     for key, counts in results.items():
         assert counts == reference, key
-
-
-@pytest.mark.parametrize("strategy", ["block", "instruction"])
-@pytest.mark.parametrize("build", list(BUILD_MAINS))
-def test_classes_counted_as_they_load_equal_the_oracle(ours, oracle, build, strategy):
-    """The pytest plugin counts each target class when a test's loader first asks for it, with a Counters
-    class of its own: the same counts as the oracle's (and so as a batch's), on HotSpot 17."""
-    loaded = ours(build, "hotspot17", strategy, load_time=True)
-    for main in BUILD_MAINS[build]:
-        assert "error" not in loaded[main], loaded[main]
-        assert _executed(loaded[main]) == oracle(build, main), main
 
 
 @pytest.mark.parametrize("jvm,strategy", [(j, "block") for j in JVMS] + [("hotspot17", "instruction")])

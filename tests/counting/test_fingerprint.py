@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from pytest_bytecount.classfile import ClassFile
-from pytest_bytecount.counting.keys import bootstrap_methods, code_fingerprint
+from pytest_bytecount.counting.counts.keys import bootstrap_methods, code_fingerprint
 from tests.support.javac import compile_java
 from tests.support.javap import code_listings
 

@@ -65,13 +65,13 @@ def ours(classes, tmp_path_factory):
     """{main: counts} per (strategy, abrupt), from one JPype JVM (HotSpot 17) each."""
     cache: dict = {}
 
-    def get(strategy: str, abrupt: bool = False, load_time: bool = False) -> dict:
-        if (strategy, abrupt, load_time) not in cache:
+    def get(strategy: str, abrupt: bool = False) -> dict:
+        if (strategy, abrupt) not in cache:
             jobs = [{"classpath": [str(classes)], "targets": CASES[m], "main": m, "strategy": strategy,
-                     "inclusive": True, "abrupt": abrupt, "load_time": load_time} for m in MAINS]
+                     "inclusive": True, "abrupt": abrupt} for m in MAINS]
             tmp = tmp_path_factory.mktemp(f"inclusive-{strategy}-{abrupt}")
-            cache[(strategy, abrupt, load_time)] = dict(zip(MAINS, run_jobs(jobs, tmp, str(jdk17_home()))))
-        return cache[(strategy, abrupt, load_time)]
+            cache[(strategy, abrupt)] = dict(zip(MAINS, run_jobs(jobs, tmp, str(jdk17_home()))))
+        return cache[(strategy, abrupt)]
 
     return get
 
@@ -92,11 +92,10 @@ def _without_methods(inclusive: dict) -> dict:
     return {k: v for k, v in inclusive.items() if k != "methods"}
 
 
-@pytest.mark.parametrize("load_time", [False, True], ids=["batch", "load-time"])
 @pytest.mark.parametrize("strategy", ["block", "instruction"])
 @pytest.mark.parametrize("main", MAINS, ids=[m.split(".")[-1] for m in MAINS])
-def test_inclusive_counts_equal_the_oracle(ours, oracle, main, strategy, load_time):
-    got = ours(strategy, load_time=load_time)[main]
+def test_inclusive_counts_equal_the_oracle(ours, oracle, main, strategy):
+    got = ours(strategy)[main]
     assert "error" not in got, got
     expected = oracle(main)
     assert set(got) == set(CASES[main]), "only the targets are reported, never their callees"
@@ -104,10 +103,8 @@ def test_inclusive_counts_equal_the_oracle(ours, oracle, main, strategy, load_ti
         flat = {k: v for k, v in got[target].items() if k not in ("inclusive", "code_fingerprint")}
         assert flat == expected[target], f"{target}: flat counts changed by inclusive mode"
         assert _without_methods(got[target]["inclusive"]) == _without_methods(expected.inclusive[target]), target
-        if load_time:  # the methods that contributed, exactly
-            assert got[target]["inclusive"]["methods"] == expected.inclusive[target]["methods"], target
-        else:  # every method the oracle saw contribute was instrumented (and listed) by the batch
-            assert set(expected.inclusive[target]["methods"]) <= set(got[target]["inclusive"]["methods"]), target
+        # the methods that contributed, exactly
+        assert got[target]["inclusive"]["methods"] == expected.inclusive[target]["methods"], target
 
 
 def test_exits_by_exception_are_still_tallied_apart_with_inclusive_counts(ours, oracle):
@@ -187,7 +184,7 @@ def test_the_count_command_writes_identical_json_on_hotspot_17_zero_and_hotspot_
     reference = cli_text("hotspot17", main)
     cli = {m: {k: v for k, v in c.items() if k not in ("code_fingerprint", "line_digests", "lines")}
            for m, c in json.loads(reference).items()}
-    # the batch's counts; the command line adds each method's bytecode hash and per-line counts (checked
+    # the plugin's counts; the command line adds each method's bytecode hash and per-line counts (checked
     # against the oracle in tests/counting/test_exact.py)
     assert cli == ours("block")[main]
     for jvm in ("zero", "hotspot25"):
@@ -229,25 +226,11 @@ def test_instrumented_classes_write_the_same_json_at_exit(classes, cli_text, ins
     assert counts.read_text(encoding="utf-8") == cli_text("hotspot17", main)
 
 
-def test_instrumented_classes_pass_the_classfile_api_verifier(classes):
-    from pytest_bytecount.classfile.classpath import Classpath
-    from pytest_bytecount.counting.instrument import instrument
-
-    for strategy in ("block", "instruction"):
-        for abrupt in (False, True):
-            result = instrument(Classpath.parse([str(classes)]), [t for m in MAINS for t in CASES[m]],
-                                strategy=strategy, abrupt=abrupt, inclusive=True)
-            verdict = verify_classfile_api(result.classes, [classes])
-            assert dict(verdict) == {}, (strategy, abrupt)
-            # Counters and Inclusive are version 49: ClassFile.verify cannot judge those two
-            assert set(verdict.skipped) <= {"pytest_bytecount/Counters", "pytest_bytecount/Inclusive"}, verdict.skipped
-
-
 def test_classes_counted_as_they_load_pass_the_classfile_api_verifier(classes):
     """Every method of every class counted and linked, as the plugin does with inclusive counts."""
     from pytest_bytecount.classfile import ClassFile
     from pytest_bytecount.classfile.classpath import Classpath
-    from pytest_bytecount.counting.per_class import ClassCounter
+    from pytest_bytecount.counting.pipeline.per_class import ClassCounter
 
     classpath = Classpath.parse([str(classes)])
     for strategy, abrupt in (("block", False), ("instruction", True)):
@@ -266,11 +249,10 @@ def test_classes_counted_as_they_load_pass_the_classfile_api_verifier(classes):
 # invokespecial and accessor methods, ecj 45.3 and 48.0 with jsr/ret) with every method of their classes a
 # target: recursion, exceptions escaping frames, monitors, constructors with branches before super(...),
 # static initializers, lambdas, 8 threads. The targets are named by javap, not by the plugin. Variants:
-# (build, strategy, with exits by exception and allocations recorded too, counted as the classes load
-# as the plugin does instead of as one batch).
-VARIANTS = [("javac17", "block", False, False), ("javac8", "block", False, False), ("ecj45", "block", False, False),
-            ("javac17", "instruction", True, False), ("ecj48", "block", True, False),
-            ("javac17", "block", False, True), ("javac8", "instruction", False, True), ("ecj45", "block", True, True)]
+# (build, strategy, with exits by exception and allocations recorded too).
+VARIANTS = [("javac17", "block", False), ("javac8", "block", False), ("ecj45", "block", False),
+            ("javac17", "instruction", True), ("ecj48", "block", True), ("javac8", "instruction", False),
+            ("ecj45", "block", True)]
 BROAD = [(v, main) for v in VARIANTS for main in BUILD_MAINS[v[0]]]
 
 
@@ -280,11 +262,10 @@ def broad(counting_classes, tmp_path_factory):
 
     def get(variant: tuple) -> dict:
         if variant not in cache:
-            build, strategy, abrupt, load_time = variant
+            build, strategy, abrupt = variant
             mains = BUILD_MAINS[build]
             jobs = [{"classpath": [str(counting_classes[build])], "targets": _every_method(counting_classes[build], m),
-                     "main": m, "strategy": strategy, "inclusive": True, "abrupt": abrupt, "allocations": abrupt,
-                     "load_time": load_time}
+                     "main": m, "strategy": strategy, "inclusive": True, "abrupt": abrupt, "allocations": abrupt}
                     for m in mains]
             tmp = tmp_path_factory.mktemp(f"broad-{build}")
             cache[variant] = dict(zip(mains, run_jobs(jobs, tmp, str(jdk17_home()))))
@@ -312,8 +293,8 @@ def _every_method(root: Path, main: str) -> list:
     return sorted(method_id(key) for key, code in listing.items() if code)  # abstract and native: none
 
 
-@pytest.mark.parametrize("variant,main", BROAD, ids=[f"{b}-{s}{'-abrupt' if a else ''}{'-load-time' if t else ''}"
-                                                     f"-{m.rsplit('.', 1)[1]}" for (b, s, a, t), m in BROAD])
+@pytest.mark.parametrize("variant,main", BROAD, ids=[f"{b}-{s}{'-abrupt' if a else ''}-{m.rsplit('.', 1)[1]}"
+                                                     for (b, s, a), m in BROAD])
 def test_inclusive_counts_of_every_counting_fixture_method_equal_the_oracle(broad, broad_oracle, variant, main):
     got = broad(variant)[main]
     assert "error" not in got, got
@@ -328,5 +309,5 @@ def test_inclusive_counts_of_every_counting_fixture_method_equal_the_oracle(broa
             continue
         assert {k: counts[k] for k in normal} == expected[target], target
         assert _without_methods(counts["inclusive"]) == _without_methods(expected.inclusive[target]), target
-        if variant[3]:  # counted as the classes load: the methods that contributed, exactly
-            assert counts["inclusive"]["methods"] == expected.inclusive[target]["methods"], target
+        # the methods that contributed, exactly
+        assert counts["inclusive"]["methods"] == expected.inclusive[target]["methods"], target

@@ -23,7 +23,7 @@ from pathlib import Path
 import pytest
 
 from pytest_bytecount.classfile import ClassFile
-from pytest_bytecount.counting.method_plan import plan_method
+from pytest_bytecount.counting.flow.method_plan import plan_method
 
 from tests.support.count_jobs import WORKER
 from tests.support.javac import compile_java

@@ -10,8 +10,8 @@ import pytest
 
 from pytest_bytecount.classfile import ClassFile
 from pytest_bytecount.classfile.classpath import Classpath
-from pytest_bytecount.counting import class_cache
-from pytest_bytecount.counting.per_class import ClassCounter, counters_class_of
+from pytest_bytecount.counting.pipeline import cache as class_cache
+from pytest_bytecount.counting.pipeline.per_class import ClassCounter, counters_class_of
 from pytest_bytecount.counting.targets import TargetError
 
 
@@ -42,7 +42,7 @@ def test_candidates_are_the_names_the_class_parts_match(counting_classes):
     assert everything == [n for n in cp.class_names() if n.startswith("counting/")] and len(everything) > 5
 
 
-def test_check_reports_what_a_batch_would(counting_classes):
+def test_check_reports_what_resolving_every_pattern_would(counting_classes):
     cp = Classpath.parse([counting_classes["javac17"]])
     with pytest.raises(TargetError, match="matches no class"):
         ClassCounter(cp, ["counting.Recursoin#fib"]).check()

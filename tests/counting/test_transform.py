@@ -6,10 +6,11 @@ import pytest
 
 from pytest_bytecount.classfile import ClassFile
 from pytest_bytecount.classfile.classpath import Classpath
-from pytest_bytecount.counting.instrument import instrument
-from pytest_bytecount.counting.runtime import RUNTIME_CLASS
-from pytest_bytecount.counting.flow import basic_blocks, block_successors
-from pytest_bytecount.counting.plan import plan_paths
+from pytest_bytecount.counting.flow.graph import basic_blocks, block_successors
+from pytest_bytecount.counting.flow.plan import plan_paths
+from pytest_bytecount.counting.pipeline.report import write_files
+
+from tests.support.counted import count_classes
 
 from tests.support.engine import exercise, read_class_dir, write_class_dir
 from tests.support.verifier import verify_hotspot
@@ -32,25 +33,26 @@ def _shape(data: bytes) -> dict:
 
 
 def test_counted_classes_keep_every_member_flag_and_attribute(engine_classes):
-    counted = instrument(Classpath([engine_classes]), ["engine.**"])
+    counted = count_classes(Classpath([engine_classes]), ["engine.**"])
     originals = read_class_dir(engine_classes)
-    assert set(counted.classes) - set(originals) == {RUNTIME_CLASS}
-    for name, data in counted.classes.items():
-        if name != RUNTIME_CLASS:
-            assert data != originals[name]
-            assert _shape(data) == _shape(originals[name]), name
+    assert len(counted.classes) > 10
+    for c in counted.classes:
+        assert c.data != originals[c.name]
+        assert _shape(c.data) == _shape(originals[c.name]), c.name
+        assert c.counters_name not in originals
 
 
 @pytest.mark.parametrize("strategy", ["block", "instruction"])
 def test_counted_classes_verify_and_compute_the_same_results(engine_classes, tmp_path, strategy):
-    counted = instrument(Classpath([engine_classes]), ["engine.**"], strategy=strategy)
+    counted = count_classes(Classpath([engine_classes]), ["engine.**"], strategy=strategy)
     # 33.5 KB with 22,418 instructions: an increment per instruction cannot fit in 64 KB, one per block can
     expected = ["engine.BigBranches#alreadyWideLoop(I)I"] if strategy == "instruction" else []
     assert [r.split(":")[0] for r in counted.refused] == expected
-    assert dict(verify_hotspot(counted.classes, [engine_classes])) == {}
+    files = counted.files
+    assert dict(verify_hotspot(files, [engine_classes])) == {}
     out = tmp_path / "counted"
-    counted.write(out)
-    write_class_dir({k: v for k, v in read_class_dir(engine_classes).items() if k not in counted.classes}, out)
+    write_files({f"{name}.class": data for name, data in files.items()}, out)
+    write_class_dir({k: v for k, v in read_class_dir(engine_classes).items() if k not in files}, out)
     names = sorted(n for n in read_class_dir(engine_classes) if "$" not in n)
     before = exercise(engine_classes, names, NEVER_RETURNS)
     assert before.count("\n") > 100
@@ -63,8 +65,8 @@ def test_counting_a_big_method_forces_long_branches(counting_classes):
     root = counting_classes["javac17"]
     original = ClassFile.parse((root / "counting" / "BigMethod.class").read_bytes())
     assert not any(i.opcode == 200 for m in original.methods if m.has_code() for i in m.code.instructions)
-    counted = ClassFile.parse(instrument(Classpath([root]), ["counting.BigMethod"], strategy="instruction")
-                              .classes["counting/BigMethod"])
+    counted = ClassFile.parse(count_classes(Classpath([root]), ["counting.BigMethod"], strategy="instruction")
+                              .of("counting/BigMethod").data)
     assert any(i.mnemonic == "goto_w" for m in counted.methods if m.has_code() for i in m.code.instructions)
 
 
@@ -73,18 +75,19 @@ def test_loop_free_methods_count_one_path_per_invocation_and_the_rest_do_not(cou
     Recursion.fib (`n < 2 ? n : fib(n-1) + fib(n-2)`: two paths, no loop) adds one counter per
     invocation, selected by a path number; ManyReturns.classify (a switch) and scan (a loop) do not."""
     root = counting_classes["javac17"]
-    result = instrument(Classpath([root]), ["counting.Recursion#fib"])
+    result = count_classes(Classpath([root]), ["counting.Recursion#fib"]).of("counting/Recursion")
     fib = result.maps[0]
     assert fib.counters == 2 and sorted(fib.invocation_expr) == [(0, 1), (1, 1)]
-    counted = ClassFile.parse(result.classes["counting/Recursion"])
+    counted = ClassFile.parse(result.data)
+    counters = result.counters_name  # its own Counters class
     code = next(m for m in counted.methods if m.name == "fib").code.instructions
     reports = [i for i in code if i.mnemonic == "invokestatic"
-               and counted.constant_pool.member_ref(i.arg)[0] == RUNTIME_CLASS]
+               and counted.constant_pool.member_ref(i.arg)[0] == counters]
     returns = [i for i in code if i.mnemonic == "ireturn"]
     assert [counted.constant_pool.member_ref(i.arg)[2] for i in reports] == ["(II)V"] * len(returns)  # add(first + path, 1)
     # ... for threads other than the owner: the owner adds into Counters.OWNED inline, at each return
     owner_tests = [i for i in code if i.mnemonic == "getstatic"
-                   and counted.constant_pool.member_ref(i.arg)[:2] == (RUNTIME_CLASS, "OWNER")]
+                   and counted.constant_pool.member_ref(i.arg)[:2] == (counters, "OWNER")]
     assert len(owner_tests) == len(returns)
     original = ClassFile.parse((root / "counting" / "ManyReturns.class").read_bytes())
     for name in ("classify", "scan"):  # a switch; a loop
@@ -98,7 +101,7 @@ def test_blocks_on_cycles_match_a_brute_force_search():
     a block is on a cycle exactly when it can reach itself."""
     import random
 
-    from pytest_bytecount.counting.flow import blocks_in_cycles
+    from pytest_bytecount.counting.flow.graph import blocks_in_cycles
 
     rng = random.Random(7)
     for _ in range(3000):

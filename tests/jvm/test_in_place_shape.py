@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from pytest_bytecount.classfile.classpath import Classpath
-from pytest_bytecount.counting.per_class import IN_PLACE_PACKAGE, ClassCounter
+from pytest_bytecount.counting.pipeline.per_class import IN_PLACE_PACKAGE, ClassCounter
 from pytest_bytecount.jvm.in_place import shape_changes
 from tests.support.corpus import DEBIAN_JARS
 from tests.support.jdk import jdk17_home

@@ -4,8 +4,8 @@
 
 JOBS.json: {"java_home": ..., "variant": "server"|"zero", "jobs": [{"classpath": [...], "targets": [...],
 "main": "pkg.Main", "args": [...], "strategy": "block", "abrupt": false, "allocations": false,
-"inclusive": false, "load_time": false}, ...]}. ``load_time``: count each target class (with
-``inclusive``: every class) when the loader first asks for it, as the pytest plugin does
+"inclusive": false, "in_place": false}, ...]}. Each target class (with ``inclusive``: every class) is
+counted when the job's own loader first asks for it, as the pytest plugin and ``count`` do
 (pytest_bytecount.jvm.loaders.LoadTimeLoaders). ``in_place``: count the target classes in place
 (pytest_bytecount.jvm.in_place), in an application's own URLClassLoader that the main runs in, with the
 JVM's agent. RESULTS.json gets {"jvm": description, "results": [counts...]}
@@ -18,11 +18,10 @@ import sys
 from pathlib import Path
 
 from pytest_bytecount.classfile.classpath import Classpath
-from pytest_bytecount.counting.instrument import instrument
-from pytest_bytecount.counting.per_class import ClassCounter
+from pytest_bytecount.counting.pipeline.per_class import ClassCounter
 from pytest_bytecount.jvm.in_place import InPlaceLoaders
 from pytest_bytecount.jvm.loaders import LoadTimeLoaders
-from pytest_bytecount.jvm.session import ClassDir, JvmSession, choose_jvm
+from pytest_bytecount.jvm.session import JvmSession, choose_jvm
 
 
 def main(jobs_file: str, results_file: str) -> int:
@@ -32,24 +31,10 @@ def main(jobs_file: str, results_file: str) -> int:
     results = []
     for job in spec["jobs"]:
         classpath = Classpath.parse(job["classpath"])
-        if job.get("load_time"):
-            results.append(_load_time(session, classpath, job))
-            continue
         if job.get("in_place"):
             results.append(_in_place(session, classpath, job))
             continue
-        batch = instrument(classpath, job["targets"], strategy=job.get("strategy", "block"),
-                           abrupt=job.get("abrupt", False), allocations=job.get("allocations", False),
-                           inclusive=job.get("inclusive", False))
-        with ClassDir(batch) as classes:
-            loader = session.loader(classes.path, classpath.entries)
-            try:
-                session.run_main(session.main_method(loader, job["main"]), job.get("args", []))
-            except Exception as e:  # noqa: BLE001 - reported per job
-                results.append({"error": f"{job['main']}: {e}"})
-                continue
-            values = session.read_counters(loader, batch.size)
-        results.append(batch.counts(values, lines=job.get("lines", False)))
+        results.append(_load_time(session, classpath, job))
     Path(results_file).write_text(json.dumps({"jvm": choice.describe(), "vm_name": session.vm_name(), "results": results}))
     return 0
 
@@ -62,7 +47,7 @@ def _load_time(session: JvmSession, classpath: Classpath, job: dict) -> dict:
         session.run_main(session.main_method(handle.loader, job["main"]), job.get("args", []))
     except Exception as e:  # noqa: BLE001 - reported per job
         return {"error": f"{job['main']}: {e}"}
-    return _like_a_batch(handle.counts(), job)
+    return _as_the_oracle_has_them(handle.counts(), job)
 
 
 def _in_place(session: JvmSession, classpath: Classpath, job: dict) -> dict:
@@ -76,12 +61,12 @@ def _in_place(session: JvmSession, classpath: Classpath, job: dict) -> dict:
         return {"error": f"{job['main']}: {e}"}
     finally:
         handle.close()
-    return _like_a_batch(handle.counts(), job)
+    return _as_the_oracle_has_them(handle.counts(), job)
 
 
-def _like_a_batch(counts: dict, job: dict) -> dict:
-    """The plugin's counts as a batch gives them: without code_fingerprint (the plugin adds it), and with
-    per-line counts only when the job asks for them (as the batch's do)."""
+def _as_the_oracle_has_them(counts: dict, job: dict) -> dict:
+    """The counts without code_fingerprint and line digests (the oracle has neither), and with per-line
+    counts only when the job asks for them."""
     dropped = {"code_fingerprint", "line_digests"} | (set() if job.get("lines") else {"lines"})
 
     def plain(c: dict) -> dict:

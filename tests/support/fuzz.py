@@ -26,7 +26,7 @@ from typing import Iterable, Iterator, Optional, Sequence
 
 from pytest_bytecount.classfile import ClassFile, ClassFormatError, CodeTooLargeError
 from pytest_bytecount.classfile import opcodes as op
-from pytest_bytecount.counting.transform import Batch, instrument_class
+from pytest_bytecount.counting.pipeline.transform import Batch, instrument_class
 
 # The engine's own error types: the only exceptions an input may end with.
 PROJECT_ERRORS = (ClassFormatError, CodeTooLargeError)

@@ -1,5 +1,4 @@
-"""The counts format, the contract's JSON (docs/contract.md): derived from raw counters (``derive``), printed
-by Python and by the exit hook (``render``), and read metric by metric and diffed (``metrics``)."""
+"""The counts format: what each counter stands for (``countermap``, ``keys``), the contract's JSON derived from raw counters (``derive``), printed by Python and by the exit hook (``render``), and read metric by metric and diffed (``metrics``)."""
 
 from .derive import add_code_fingerprint, counts_from_values
 from .metrics import (KEYS, METRICS, REQUIRED_SCALARS, SCALAR_METRICS, TABLES, CountsDiff, diff, key_changes, metric,

@@ -15,7 +15,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Optional, Sequence
+from typing import Callable, Iterable, Optional, Sequence
 
 from ...classfile import ClassFile, ClassFormatError
 from ...classfile.classpath import Classpath
@@ -147,6 +147,19 @@ class ClassCounter:
                                    f"({where}) cannot be instrumented: {e}") from None
         self._counted[memo] = result
         return result
+
+    def count_all(self, progress: Optional[Callable[[int, int], None]] = None) -> list:
+        """Every class of :meth:`candidates` that has a method to count, counted (what ``instrument`` writes:
+        the classes a run might load). ``progress(done, total)`` after each class."""
+        names = self.candidates()
+        out = []
+        for done, name in enumerate(names, 1):
+            counted = self.count(name)
+            if counted is not None:
+                out.append(counted)
+            if progress is not None:
+                progress(done, len(names))
+        return out
 
     def _wanted(self, cf: ClassFile) -> list:
         dotted = cf.name.replace("/", ".")

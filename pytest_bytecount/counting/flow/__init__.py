@@ -1,0 +1,1 @@
+"""Where the counters go: a method's control flow (``graph``), the counters it gets (``plan``), those derived from others by flow conservation (``derived``), and one method's whole plan (``method_plan``)."""

@@ -1,0 +1,1 @@
+"""How calls link for inclusive counts: the hooks added to each counted method and the class hierarchy they resolve calls with (``hooks``), and the run-time linkage of classes counted as they load (``linkage``: InclusiveByClass.jasm)."""

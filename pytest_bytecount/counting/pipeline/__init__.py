@@ -1,0 +1,1 @@
+"""The pipeline of one class: counted when its loader first asks for it (``per_class``), through the transform (``transform``) and the per-class cache (``cache``), or written to a folder with its exit hook (``report``)."""
