@@ -59,16 +59,22 @@ from _support import (  # first: this checkout's package
 
 # --- The package's internals this script uses: the only lines a reorganisation should need to update. ---
 from pytest_bytecount.classfile.classpath import Classpath  # noqa: E402
-from pytest_bytecount.counting.instrument import instrument  # noqa: E402
+try:
+    from pytest_bytecount.counting.pipeline.per_class import ClassCounter  # noqa: E402
+except ImportError:  # the layout before counting/ was grouped, so that a digest of that code can be taken
+    from pytest_bytecount.counting.per_class import ClassCounter  # noqa: E402
 # ---------------------------------------------------------------------------------------------------------
 
-# Option set name -> keyword arguments of ``instrument`` and the command line's flags.
+# Option set name -> keyword arguments of ``ClassCounter`` and the command line's flags.
 OPTION_SETS = {
     "block": ({"strategy": "block"}, ["--strategy", "block"]),
     "instruction": ({"strategy": "instruction"}, ["--strategy", "instruction"]),
     "block+abrupt+allocations": ({"strategy": "block", "abrupt": True, "allocations": True},
                                  ["--strategy", "block", "--abrupt", "--allocations"]),
 }
+# the counting runs also count inclusively (every application class counted and linked)
+RUN_OPTION_SETS = {**OPTION_SETS, "block+inclusive": ({"strategy": "block", "inclusive": True},
+                                                      ["--strategy", "block", "--inclusive"])}
 BUILDS = tuple(BUILD_MAINS)  # javac17, javac8, ecj45, ecj48
 FIXTURE_SOURCES = tuple(f"counting-{b}" for b in BUILDS)
 COUNTING_RUNS = "fixtures"
@@ -148,37 +154,33 @@ def digest_source(name: str, out: list) -> int:
                f"sha256={sha(''.join(f'{n} {sha(d)}' + chr(10) for n, d in sorted(originals.items())))}")
     for options, (kwargs, _flags) in OPTION_SETS.items():
         started = time.perf_counter()
-
-        def progress(done: int, total: int, cls: str) -> None:
-            if done % PROGRESS_EVERY == 0 or done == total:
-                print(f"equivalence: {name} {options}: {done}/{total} classes instrumented", file=sys.stderr,
-                      flush=True)
-
-        result = instrument(Classpath([Path(root)]), ["**"], progress, **kwargs)
-        maps_by_class: dict = {}
-        for cmap in result.maps:
-            maps_by_class.setdefault(class_of(str(cmap.method)), []).append(cmap)
-        counts_by_class: dict = {}
-        for method_id, counts in result.counts(synthetic_values(result.size)).items():
-            counts_by_class.setdefault(class_of(method_id), {})[method_id] = counts
-        for cls in sorted(set(originals) | set(result.classes)):
+        counter = ClassCounter(Classpath([Path(root)]), ["**"], **kwargs)
+        names = counter.candidates()
+        refused: list = []
+        counters = maps = 0
+        for done, cls in enumerate(sorted(set(originals) | set(names)), 1):
             key = f"{field(name)} {field(cls)} {options}"
-            if cls not in result.classes:
+            counted = counter.count(cls) if cls in names else None
+            if counted is None:
                 out.append(f"{key} original={sha(originals[cls])}")
-                continue
-            counts = json.dumps(counts_by_class.get(cls, {}), sort_keys=True, separators=(",", ":"))
-            out.append(f"{key} bytes={sha(result.classes[cls])} maps={sha(describe(maps_by_class.get(cls, [])))} "
-                       f"counts={sha(counts)}")
-        out.append(f"{field(name)} :batch {options} layout={sha(without_keys(result.layout()))} counters={result.size} "
-                   f"maps={len(result.maps)} refused={len(result.refused)}")
-        for i, message in enumerate(sorted(result.refused)):
+            else:
+                counts = counted.counts(synthetic_values(counted.size), lines=True)
+                out.append(f"{key} bytes={sha(counted.data)} maps={sha(describe(list(counted.maps)))} "
+                           f"counts={sha(json.dumps(counts, sort_keys=True, separators=(',', ':')))} "
+                           f"counters_class={sha(counted.counters_data)}")
+                refused += counted.refused
+                counters += counted.size
+                maps += len(counted.maps)
+            if done % PROGRESS_EVERY == 0:
+                print(f"equivalence: {name} {options}: {done} classes counted", file=sys.stderr, flush=True)
+        out.append(f"{field(name)} :all {options} counters={counters} maps={maps} refused={len(refused)}")
+        for i, message in enumerate(sorted(refused)):
             # The message opens with the method it names ("pkg.Cls#name(desc): code would be ..."): the unit.
             method = message.split(": ", 1)[0] if ": " in message else f"#{i}"
             out.append(f"{field(name)} :refused:{field(method)} {options} sha256={sha(message)}")
             print(f"equivalence: {name} {options}: refused {message}", file=sys.stderr, flush=True)
-        print(f"equivalence: {name} {options}: {len(result.classes)} classes out, {len(result.maps)} maps, "
-              f"{len(result.refused)} refused, {time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)
-        del result, maps_by_class, counts_by_class
+        print(f"equivalence: {name} {options}: {len(names)} classes, {maps} maps, {len(refused)} refused, "
+              f"{time.perf_counter() - started:.1f} s", file=sys.stderr, flush=True)
     return len(originals)
 
 
@@ -219,9 +221,42 @@ def count_main(root: Path, main: str, flags: list, scratch: Path) -> tuple[int, 
     """(exit status, counts JSON text) of ``python -m pytest_bytecount count`` on HotSpot 17."""
     output = scratch / "counts.json"
     output.unlink(missing_ok=True)
-    targets = [a for c in TARGET_CLASSES[main] for a in ("--target", c.replace("/", "."))]
-    command = [sys.executable, "-m", "pytest_bytecount", "count", "--classpath", str(root), *targets, *flags,
+    command = [sys.executable, "-m", "pytest_bytecount", "count", "--classpath", str(root), *_targets(main), *flags,
                "--java-home", str(jdk17_home()), "--jvm", "server", "--output", str(output), main]
+    if "--no-cache" in _count_help():
+        command.insert(4, "--no-cache")
+    return _run(command, output)
+
+
+def exit_hook_main(root: Path, main: str, flags: list, scratch: Path) -> tuple[int, str]:
+    """(exit status, counts JSON text) of ``instrument``'s classes run on HotSpot 17 with ``-Dbytecount.out``."""
+    out_dir, output = scratch / "instrumented", scratch / "exit.json"
+    subprocess.run(["rm", "-rf", str(out_dir)], check=True)
+    output.unlink(missing_ok=True)
+    command = [sys.executable, "-m", "pytest_bytecount", "instrument", "--classpath", str(root), *_targets(main),
+               *flags, "--out", str(out_dir)]
+    status, _ = _run(command, output)
+    if status != 0:
+        return status, ""
+    java = [str(jdk17_home() / "bin" / "java"), "-cp", f"{out_dir}{os.pathsep}{root}", f"-Dbytecount.out={output}", main]
+    return _run(java, output)
+
+
+def _targets(main: str) -> list:
+    return [a for c in TARGET_CLASSES[main] for a in ("--target", c.replace("/", "."))]
+
+
+_HELP: list = []
+
+
+def _count_help() -> str:
+    if not _HELP:
+        _HELP.append(subprocess.run([sys.executable, "-m", "pytest_bytecount", "count", "--help"],
+                                    capture_output=True, text=True).stdout)
+    return _HELP[0]
+
+
+def _run(command: list, output: Path) -> tuple[int, str]:
     run = subprocess.run(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=900)
     if run.returncode != 0:
         print(f"equivalence: {' '.join(command)} exited with {run.returncode}:\n{run.stderr[-2000:]}",
@@ -229,16 +264,36 @@ def count_main(root: Path, main: str, flags: list, scratch: Path) -> tuple[int, 
     return run.returncode, output.read_text(encoding="utf-8") if output.exists() else ""
 
 
+def ran(text: str) -> tuple[str, str, int]:
+    """(the counts of the classes one of whose methods ran, their inclusive ``methods`` lists apart, the number
+    of entries listed): a batch listed every target, run or not, and an inclusive target's ``methods`` were
+    the methods instrumented for it; the classes counted as they load list the classes whose counted code
+    ran, and a target's inclusive ``methods`` are those that contributed. The counts compared are the same."""
+    if not text:
+        return "", "", 0
+    counts = json.loads(text)
+    active = {m.split("#", 1)[0] for m, c in counts.items()
+              if c["invocations"] or c.get("abrupt", {}).get("invocations")}
+    kept = {m: c for m, c in counts.items() if m.split("#", 1)[0] in active}
+    methods = {m: c["inclusive"].pop("methods") for m, c in kept.items() if "inclusive" in c}
+    return without_keys(json.dumps(kept, sort_keys=True)), json.dumps(methods, sort_keys=True), len(counts)
+
+
 def digest_counting_runs(out: list) -> int:
-    """Append the counting runs' units to ``out``; returns the number of runs."""
+    """Append the counting runs' units to ``out``: per main and option set, ``count``'s JSON and the exit
+    hook's; returns the number of runs."""
     runs = 0
     with tempfile.TemporaryDirectory(prefix="equivalence-") as scratch:
         for build, root in fixture_builds().items():
             for main in BUILD_MAINS[build]:
-                for options, (_kwargs, flags) in OPTION_SETS.items():
-                    status, text = count_main(root, main, flags, Path(scratch))
-                    out.append(f"fixtures/{build} {main} {options} status={status} counts={sha(without_keys(text))}")
-                    runs += 1
+                for options, (_kwargs, flags) in RUN_OPTION_SETS.items():
+                    for how, run in (("count", count_main), ("exit-hook", exit_hook_main)):
+                        status, text = run(root, main, flags, Path(scratch))
+                        counts, methods, listed = ran(text)
+                        out.append(f"fixtures/{build}/{how} {main} {options} status={status} counts={sha(counts)}")
+                        out.append(f"fixtures/{build}/{how} {main}:listed {options} entries={listed} "
+                                   f"inclusive_methods={sha(methods)}")
+                        runs += 1
             print(f"equivalence: fixtures/{build}: {runs} counting runs so far", file=sys.stderr, flush=True)
     return runs
 
@@ -271,8 +326,13 @@ def read_digest(path: Path) -> dict:
     return units
 
 
-def compare(a_path: Path, b_path: Path) -> int:
+def compare(a_path: Path, b_path: Path, ignore: tuple = ()) -> int:
+    """Print the units that differ, are missing or are new; ``ignore``: fields left out of the comparison
+    (say, ``counters_class`` after a change to the Counters class on purpose)."""
     a, b = read_digest(a_path), read_digest(b_path)
+    if ignore:
+        a, b = ({k: " ".join(f for f in v.split(" ") if f.split("=", 1)[0] not in ignore) for k, v in d.items()}
+                for d in (a, b))
     equal = sum(1 for k in a if b.get(k) == a[k])
     differ = sorted(k for k in a if k in b and b[k] != a[k])
     missing, new = sorted(a.keys() - b.keys()), sorted(b.keys() - a.keys())
@@ -285,7 +345,7 @@ def compare(a_path: Path, b_path: Path) -> int:
     for k in new:
         print(f"ONLY IN {b_path.name} {' '.join(k)}")
     print(f"{equal} units equal, {len(differ)} differ, {len(missing)} only in {a_path.name}, "
-          f"{len(new)} only in {b_path.name}")
+          f"{len(new)} only in {b_path.name}" + (f" ({', '.join(ignore)} left out)" if ignore else ""))
     return 1 if differ or missing or new else 0
 
 
@@ -304,9 +364,11 @@ def main(argv=None) -> int:
     c = sub.add_parser("compare", help="compare two digests; exit status 1 if any unit differs")
     c.add_argument("a", type=Path)
     c.add_argument("b", type=Path)
+    c.add_argument("--ignore", action="append", default=[], metavar="FIELD",
+                   help="leave this field out of the comparison (repeatable)")
     args = parser.parse_args(argv)
     if args.command == "compare":
-        return compare(args.a, args.b)
+        return compare(args.a, args.b, tuple(args.ignore))
     unknown = [s for s in args.sources if s not in ALL_SOURCES]
     if unknown:
         parser.error(f"unknown source {', '.join(unknown)}; known: {', '.join(ALL_SOURCES)}")

@@ -116,7 +116,7 @@ def class_layout(entries, inclusive=None) -> str:
                 lines += [*weighted(cmap.weights("o:" + key, "alloc")), f"a{json.dumps(key)}: "]
             lines += ["]", "t}}, "]
         lines += [*group(cmap), "t}", "."]
-    return "\n".join(lines) + "\n"
+    return "".join(line + "\n" for line in lines)
 
 
 def links_program(maps) -> str:
@@ -140,4 +140,4 @@ def links_program(maps) -> str:
                 lines += ["z", *(f"w{w} {i}" for i, w in cmap.weights(key, kind)),
                           f"{letter}{sort_key(key)} {json.dumps(key)}"]
         lines.append("M")
-    return "\n".join(lines) + "\n"
+    return "".join(line + "\n" for line in lines)
