@@ -7,11 +7,14 @@ For every class of every source (support/corpus.py: java.base of JDK 17 and 25, 
 eclipse-jdt-core, scala-library, kotlin-stdlib, groovy, clojure):
 - the engine: round trip with every method decoded (classes whose bytes differ), max_stack computed
   versus the compiler's (methods that differ);
-- counting: every method with code as a target (``instrument(classpath, ["**"])``, block strategy):
-  methods counted, methods refused and why;
+- counting: every method with code as a target, each class counted on its own as the plugin's loader
+  counts it (``ClassCounter(classpath, ["**"]).count_all()``, block strategy, no cache): methods counted,
+  methods refused and why, counters in all;
 - the stress edit (an ``iinc`` before every instruction): methods left unedited and why;
 - for the counted and for the stress-edited classes, both verifiers: ``ClassFile.verify`` of JDK 25
-  and HotSpot linking (JDK 17, or 25 for version 69). "new" counts edited classes failing in a way
+  and HotSpot linking (JDK 17, or 25 for version 69). The counted classes are verified with one of their
+  Counters classes per set of ``add`` overloads (they differ only in those and their size; version 49,
+  which ClassFile.verify leaves to HotSpot). "new" counts edited classes failing in a way
   their original does not (must be 0), "old" counts originals that already fail (missing optional
   dependencies, java.base classes a user loader may not define), "judged" counts the classes the
   oracle could check at all (ClassFile.verify has no verifier below version 50, HotSpot's harness
@@ -35,7 +38,7 @@ from _support import (  # first: this checkout's package
 from pytest_bytecount.classfile import ClassFile
 from pytest_bytecount.classfile.encode import compute_max_stack
 from pytest_bytecount.classfile.classpath import Classpath
-from pytest_bytecount.counting.instrument import instrument
+from pytest_bytecount.counting.pipeline.per_class import ClassCounter
 
 
 def _engine(originals: dict) -> dict:
@@ -70,6 +73,18 @@ def _verify(source, originals: dict, edited: dict) -> dict:
     return out
 
 
+def _counters_kinds(counted: list) -> dict:
+    """One Counters class per set of ``add`` overloads among ``counted``'s (they differ only in those and their
+    size): {internal name: bytes}."""
+    out, seen = {}, set()
+    for c in counted:
+        kind = tuple(sorted(m.descriptor for m in ClassFile.parse(c.counters_data).methods if m.name == "add"))
+        if kind not in seen:
+            seen.add(kind)
+            out[c.counters_name] = c.counters_data
+    return out
+
+
 def measure(name: str) -> dict:
     source = corpus_source(name)
     started = time.perf_counter()
@@ -77,11 +92,13 @@ def measure(name: str) -> dict:
     row = {"source": name, "classes": len(originals), **_engine(originals)}
 
     t = time.perf_counter()
-    result = instrument(Classpath([source.path]), ["**"])
-    row["instrument_seconds"] = round(time.perf_counter() - t, 1)
-    row["counted"] = len(result.maps)
-    row["refused"] = list(result.refused)
-    row["counting_verify"] = _verify(source, originals, result.classes)
+    counted = ClassCounter(Classpath([source.path]), ["**"]).count_all()
+    row["count_seconds"] = round(time.perf_counter() - t, 1)
+    row["counted"] = sum(len(c.maps) for c in counted)
+    row["counters"] = sum(c.size for c in counted)
+    row["refused"] = [r for c in counted for r in c.refused]
+    row["counting_verify"] = _verify(source, originals, {**{c.name: c.data for c in counted},
+                                                         **_counters_kinds(counted)})
 
     t = time.perf_counter()
     edited, unedited = {}, []
@@ -101,12 +118,14 @@ def _cell(v: dict) -> str:
 
 def print_tables(rows: list) -> None:
     print("\nCounting every method (block strategy); verifier cells: classes judged / new failures / old failures\n")
-    print("| source | classes | methods | counted | refused (> 64 KB) | ClassFile.verify | HotSpot | instrument s | total s |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
+    print("| source | classes | methods | counted | counters | refused (> 64 KB) | ClassFile.verify | HotSpot | count s "
+          "| total s |")
+    print("| --- | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: | ---: |")
     for r in rows:
         v = r["counting_verify"]
-        print(f"| {r['source']} | {r['classes']:,} | {r['methods']:,} | {r['counted']:,} | {len(r['refused'])} | "
-              f"{_cell(v['classfile_verify'])} | {_cell(v['hotspot'])} | {r['instrument_seconds']} | {r['seconds']} |")
+        print(f"| {r['source']} | {r['classes']:,} | {r['methods']:,} | {r['counted']:,} | {r['counters']:,} | "
+              f"{len(r['refused'])} | {_cell(v['classfile_verify'])} | {_cell(v['hotspot'])} | {r['count_seconds']} | "
+              f"{r['seconds']} |")
     print("\nThe engine: round trip, max_stack, stress edit (an iinc before every instruction)\n")
     print("| source | round trip differs | max_stack differs | stress: unedited (> 64 KB) | ClassFile.verify | HotSpot |")
     print("| --- | ---: | ---: | ---: | ---: | ---: |")

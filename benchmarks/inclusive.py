@@ -4,11 +4,14 @@
 
 ``inclusive.Kernels`` (benchmarks/java/inclusive): ``fib(27)``, whose every invocation calls itself or a
 one-instruction ``leaf``, and ``sum(3,000,000)``, a loop calling a tiny ``step``: the worst case, where
-nearly all the work is calls between instrumented methods. The original class, the targets counted flat
-(block strategy), counted with ``inclusive=True`` as one batch (``count``, ``instrument``) and as the
-plugin counts them, class by class as they load, are loaded side by side in one JVM and called in
-alternation; the median of the runs after the first ``--runs // 2 - 2`` is reported, with the calling
-thread's exact allocated bytes (``ThreadMXBean.getCurrentThreadAllocatedBytes``) over one more call each.
+nearly all the work is calls between instrumented methods. The original class (a plain ``URLClassLoader``)
+and the targets counted as the plugin counts them, class by class as a test's loader loads them
+(``ClassCounter`` in a ``LoadTimeLoaders`` loader, block strategy), flat and with ``inclusive=True``, are
+loaded side by side in one JVM and called in alternation; the median of the runs after the first
+``--runs // 2 - 2`` is reported, with the calling thread's exact allocated bytes
+(``ThreadMXBean.getCurrentThreadAllocatedBytes``) over one more call of each counted variant. Then each
+target's counts: its flat total as the flat and as the inclusive loader counted it (both ran the same
+calls, so they must agree) and its inclusive total.
 """
 
 from __future__ import annotations
@@ -23,10 +26,9 @@ from pathlib import Path
 
 from _support import JDK17, ROOT  # first: this checkout's package
 from pytest_bytecount.classfile.classpath import Classpath
-from pytest_bytecount.counting.instrument import instrument
-from pytest_bytecount.counting.per_class import ClassCounter
+from pytest_bytecount.counting.pipeline.per_class import ClassCounter
 from pytest_bytecount.jvm.loaders import LoadTimeLoaders
-from pytest_bytecount.jvm.session import ClassDir, JvmSession, choose_jvm
+from pytest_bytecount.jvm.session import JvmSession, choose_jvm
 
 KERNELS = (("fib", 27), ("sum", 3_000_000))
 
@@ -41,7 +43,9 @@ def main(argv=None) -> int:
                     str(ROOT / "benchmarks/java/inclusive/Kernels.java")], check=True)
     classpath = Classpath.parse([str(classes)])
     targets = ["inclusive.Kernels#fib", "inclusive.Kernels#sum"]
-    batches = {"flat": instrument(classpath, targets), "inclusive": instrument(classpath, targets, inclusive=True)}
+    counters = {"flat": ClassCounter(classpath, targets), "inclusive": ClassCounter(classpath, targets, inclusive=True)}
+    for counter in counters.values():
+        counter.check()
     session = JvmSession(choose_jvm(args.java_home), [])
     session.start()
     import jpype
@@ -49,16 +53,13 @@ def main(argv=None) -> int:
     mx = jpype.JObject(jpype.JClass("java.lang.management.ManagementFactory").getThreadMXBean(),
                        jpype.JClass("com.sun.management.ThreadMXBean"))
     forname = jpype.JClass("java.lang.Class").forName
-    dirs = {name: ClassDir(b) for name, b in batches.items()}
+    handles = {name: LoadTimeLoaders(session, counter, classpath.entries).new() for name, counter in counters.items()}
     loaders = {"original": session.loader_without_instrumentation(classpath.entries)}
-    loaders.update({name: session.loader(d.path, classpath.entries) for name, d in dirs.items()})
-    as_they_load = LoadTimeLoaders(session, ClassCounter(classpath, targets, inclusive=True), classpath.entries).new()
-    loaders["as they load"] = as_they_load.loader
+    loaders.update({name: h.loader for name, h in handles.items()})
     kernels = {name: jpype.JClass(forname("inclusive.Kernels", True, loader)) for name, loader in loaders.items()}
     print(f"{session.vm_name()}, {args.runs} runs")
-    print("| kernel | original ms | flat × | inclusive × | inclusive as they load × | bytes allocated by one call, "
-          "inclusive / as they load |")
-    print("| --- | ---: | ---: | ---: | ---: | ---: |")
+    print("| kernel | original ms | flat × | inclusive × | bytes allocated by one call, flat / inclusive |")
+    print("| --- | ---: | ---: | ---: | ---: |")
     for kernel, arg in KERNELS:
         times: dict = {name: [] for name in kernels}
         results = set()
@@ -71,21 +72,23 @@ def main(argv=None) -> int:
         skip = max(0, args.runs // 2 - 2)
         med = {name: statistics.median(v[skip:]) for name, v in times.items()}
         allocated = []
-        for name in ("inclusive", "as they load"):
+        for name in ("flat", "inclusive"):
             before = mx.getCurrentThreadAllocatedBytes()
             getattr(kernels[name], kernel)(arg)
             allocated.append(mx.getCurrentThreadAllocatedBytes() - before)
         print(f"| {kernel}({arg:,}) | {med['original'] * 1000:.2f} | {med['flat'] / med['original']:.2f} | "
-              f"{med['inclusive'] / med['original']:.2f} | {med['as they load'] / med['original']:.2f} | "
-              f"{allocated[0]} / {allocated[1]} |")
-    counts = batches["inclusive"].counts(session.read_counters(loaders["inclusive"], batches["inclusive"].size))
-    loaded = as_they_load.counts()
-    for method, c in counts.items():
-        print(f"{method}: flat total {c['total']:,}, inclusive total {c['inclusive']['total']:,} "
-              f"(as they load: {loaded[method]['inclusive']['total']:,})")
-    for d in dirs.values():
-        d.close()
-    return 0
+              f"{med['inclusive'] / med['original']:.2f} | {allocated[0]} / {allocated[1]} |")
+    counts = {name: h.counts() for name, h in handles.items()}
+    mismatched = 0
+    for method, c in counts["inclusive"].items():
+        flat = counts["flat"][method]["total"]
+        mismatched += flat != c["total"]
+        agree = "" if flat == c["total"] else " -- MISMATCH between the flat and the inclusive loader's flat totals"
+        print(f"{method}: flat total {flat:,} (inclusive loader: {c['total']:,}), "
+              f"inclusive total {c['inclusive']['total']:,}{agree}")
+    for h in handles.values():
+        h.close()
+    return 1 if mismatched else 0
 
 
 if __name__ == "__main__":

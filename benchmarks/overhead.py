@@ -2,18 +2,25 @@
 
     python benchmarks/overhead.py [--only overhead|throughput|per-test|startup ...]
 
-Four parts, all by default (about 4 minutes on 2 cores):
+Four parts, all by default (several minutes on 2 cores):
 
 - ``overhead``: counted / original run time of small Java kernels (``benchmarks/java/bench``), both loaded
   in the SAME HotSpot JVM (default flags) by ``benchmarks/java/harness/OverheadHarness.java``: once from
-  the original classes, once per counting strategy from the instrumented classes put ahead of them.
+  the original classes, once per counting strategy from the counted classes put ahead of them. The
+  counted classes are the plugin's: each class counted on its own (``ClassCounter``) with its own
+  Counters class, written to a folder; beside them a ``pytest_bytecount/Counters`` of this script's
+  (:func:`harness_counters`), which the harness reads their counters through after the timed runs.
   Runs alternate after a warm-up that waits for stable timings; medians are compared, in each of
   ``--forks`` JVMs (JIT outcomes differ between JVMs). The harness checks that every variant returns
   the original's checksum, that the counted ones counted and that JaCoCo's probes were hit. A JaCoCo
   column times the same kernels with JaCoCo's offline coverage probes (``org.jacoco.core.instr.Instrumenter``,
   Debian's ``libjacoco-java``; ``--jacoco-dir``): see :func:`jacoco_variant`. Without the jars the run says
   so in one line and the column is left out.
-- ``throughput``: ``instrument(Classpath([guava.jar]), ["**"])`` in pure Python, best of 2.
+- ``throughput``: every method of guava.jar counted, class by class as the plugin's loader counts them
+  (``ClassCounter(Classpath([guava.jar]), ["**"], strategy=...).count_all()``, no cache) in pure Python,
+  best of 2, beside the time to read and parse every class alone; then the per-class cache
+  (``cache_dir``): once cold (every class counted and stored) and warm (every class a cache hit, its
+  hashes checked), best of 2.
 - ``per-test``: pytest subprocesses over a temporary project, N tests marked
   ``@pytest.mark.bytecount("demo.Sorting#insertionSort")`` using the ``bytecount`` fixture against the
   same N tests calling the original class through plain JPype; (marked - plain) / N.
@@ -23,15 +30,13 @@ Java sources are compiled with ``javac --release 11`` (class files of Java 11, v
 none newer than it knows) into ``$BYTECOUNT_CACHE_DIR`` (default ``~/.cache/pytest-bytecount``)
 ``/benchmarks/<hash of sources and javac>``. Every column of one run measures those same kernel class files:
 the original column runs them, and the counted and JaCoCo variants are instrumented from them, afresh on
-every run. When
-``instrument()`` takes a ``strategy`` ("instruction" or "block"), every strategy is measured.
+every run. Every counting strategy ("instruction" and "block") is measured, or those ``--strategy`` names.
 """
 
 from __future__ import annotations
 
 import argparse
 import hashlib
-import inspect
 import json
 import os
 import platform
@@ -46,11 +51,13 @@ from pathlib import Path
 from typing import Optional
 
 from _support import DEMO_SRC, JDK17  # first: this checkout's package
+from pytest_bytecount.classfile import ClassFile
+from pytest_bytecount.classfile.assemble import assemble
 from pytest_bytecount.classfile.classpath import Classpath
-from pytest_bytecount.counting.counts import counts_from_values
-from pytest_bytecount.counting.instrument import instrument
+from pytest_bytecount.counting.pipeline.per_class import ClassCounter
+from pytest_bytecount.counting.pipeline.report import write_files
+from pytest_bytecount.counting.pipeline.transform import STRATEGIES
 from pytest_bytecount.jvm.session import choose_jvm
-from pytest_bytecount.counting.targets import resolve_targets
 
 JAVA_DIR = Path(__file__).resolve().parent / "java"
 DEMO_SOURCE = DEMO_SRC / "demo" / "Sorting.java"
@@ -258,20 +265,39 @@ def _javac(javac: Path, args: list) -> None:
 
 
 def strategies(requested: Optional[list]) -> list:
-    """[None] while instrument() has one transform; else every strategy it offers (or the requested ones)."""
-    if "strategy" not in inspect.signature(instrument).parameters:
-        if requested:
-            sys.exit("instrument() takes no strategy parameter yet; drop --strategy")
-        return [None]
-    return requested or ["instruction", "block"]
+    """Every counting strategy, or the requested ones."""
+    unknown = [s for s in requested or [] if s not in STRATEGIES]
+    if unknown:
+        sys.exit(f"unknown counting strategy {', '.join(unknown)}: choose from {', '.join(STRATEGIES)}")
+    return requested or list(STRATEGIES)
 
 
-def instrument_with(classpath: Classpath, patterns, strategy: Optional[str]):
-    return instrument(classpath, patterns) if strategy is None else instrument(classpath, patterns, strategy=strategy)
+HARNESS_COUNTERS = "pytest_bytecount/Counters"  # the class the harness reads counters from (snapshot())
 
 
-def variant_name(strategy: Optional[str]) -> str:
-    return "counted" if strategy is None else strategy
+def harness_counters(classes: list) -> bytes:
+    """A ``pytest_bytecount/Counters`` class whose ``snapshot()`` returns the counters of ``classes``' own
+    Counters classes (:class:`CountedClass`, each ``snapshot()`` summed over threads), one after the other in
+    that order. The harness reads counters from one class of that name; counted code never calls it."""
+    lines = [f".class public final super {HARNESS_COUNTERS}", ".super java/lang/Object", ".version 49",
+             ".method public static snapshot()[J", ".local all [J",
+             f"push {max(1, sum(c.size for c in classes))}", "newarray long", "astore all"]
+    offset = 0
+    for c in classes:
+        lines += [f"invokestatic {c.counters_name}.snapshot()[J", "iconst_0", "aload all", f"push {offset}",
+                  f"push {c.size}", "invokestatic java/lang/System.arraycopy(Ljava/lang/Object;ILjava/lang/Object;II)V"]
+        offset += c.size
+    lines += ["aload all", "areturn", ".end method"]
+    return assemble("\n".join(lines), "overhead.py harness Counters", {})
+
+
+def bytecodes_counted(classes: list, values: list) -> int:
+    """Executed bytecodes of every counted method, from the values :func:`harness_counters` gathers."""
+    total, offset = 0, 0
+    for c in classes:
+        total += sum(m["total"] for m in c.counts(values[offset:offset + c.size]).values())
+        offset += c.size
+    return total
 
 
 @dataclass
@@ -360,15 +386,19 @@ class KernelResult:
 
 def run_kernel(kernel: Kernel, compiled: Compiled, java_home: Path, variants: list, work: Path,
                harness_options: list, forks: int, jacoco: Optional[str] = None) -> KernelResult:
-    batches = {}
+    counted = {}  # strategy -> [CountedClass]
     args = []
     for strategy in variants:
-        name = variant_name(strategy)
-        out = work / f"{kernel.class_name}-{name}"
-        batch = instrument_with(Classpath([compiled.kernels]), list(kernel.targets), strategy)
-        batch.write(out)
-        batches[name] = batch
-        args.append(f"{name}={out}")
+        out = work / f"{kernel.class_name}-{strategy}"
+        counter = ClassCounter(Classpath([compiled.kernels]), list(kernel.targets), strategy=strategy)
+        counter.check()
+        classes = counter.count_all()
+        files = {f"{HARNESS_COUNTERS}.class": harness_counters(classes)}
+        for c in classes:
+            files.update({f"{c.name}.class": c.data, f"{c.counters_name}.class": c.counters_data})
+        write_files(files, out)
+        counted[strategy] = classes
+        args.append(f"{strategy}={out}")
     if kernel.floor:
         args += [f"ref-floor={compiled.floor}", f"ref-exact={compiled.floor_exact}"]
     if jacoco:
@@ -376,7 +406,7 @@ def run_kernel(kernel: Kernel, compiled: Compiled, java_home: Path, variants: li
     cmd = [str(java_home / "bin" / "java"), "-Djacoco-agent.output=none", "-cp", str(compiled.harness),
            "bench.harness.OverheadHarness",
            kernel.class_name, str(compiled.kernels), *args, *harness_options]
-    result = KernelResult(kernel, [], {name: [] for name in batches}, {}, [], [], "")
+    result = KernelResult(kernel, [], {name: [] for name in counted}, {}, [], [], "")
     for _ in range(forks):
         done = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         if done.returncode != 0:
@@ -397,12 +427,11 @@ def run_kernel(kernel: Kernel, compiled: Compiled, java_home: Path, variants: li
                 sys.exit(f"harness did not report JaCoCo's probes hit for {kernel.class_name}:\n{done.stdout}")
             result.forks_jacoco_ms.append(probed["median_ns"] / 1e6)
             result.jacoco_probes.append(f"{probed['probes_hit']}/{probed['probes']}")
-        for name, batch in batches.items():
+        for name, classes in counted.items():
             v = by_name[name]
             result.forks_counted_ms[name].append(v["median_ns"] / 1e6)
             try:  # the counts layout belongs to the transform; a figure we cannot derive is left out
-                counts = counts_from_values(batch.maps, v["counts"])
-                total = sum(c["total"] for c in counts.values())
+                total = bytecodes_counted(classes, v["counts"])
                 per_run = total // v["runs_total"] if total % v["runs_total"] == 0 else None
             except Exception:  # noqa: BLE001
                 per_run = None
@@ -413,7 +442,7 @@ def run_kernel(kernel: Kernel, compiled: Compiled, java_home: Path, variants: li
 
 
 def part_overhead(args, compiled: Compiled, variants: list) -> list:
-    names = [variant_name(s) for s in variants]
+    names = list(variants)
     options = [f"warmup-min-s={args.warmup_min_s}", f"warmup-max-s={args.warmup_max_s}",
                f"measure-s={args.measure_s}", f"min-runs={args.min_runs}"]
     kernels = [k for k in KERNELS if not args.kernel or any(p.lower() in k.class_name.lower() for p in args.kernel)]
@@ -486,13 +515,15 @@ def fmt_int(value) -> str:
 @dataclass
 class Throughput:
     variant: str
-    classes: int
+    jar: str
+    classes: int  # counted (with a method to count)
     methods: int
     refused: int
     seconds: float
-    megabytes: float
-    resolve_seconds: float  # of which resolve_targets (reading the jar, parsing every class to match)
-    cached_seconds: Optional[float] = None  # the same from a warm instrumentation cache (hashes checked)
+    megabytes: float  # the counted classes and their Counters classes
+    read_parse_seconds: float  # reading every class of the jar and parsing it, nothing counted
+    cold_cache_seconds: float  # counting every class with an empty per-class cache (storing each)
+    cached_seconds: float  # the same from the warm per-class cache (every class a hit, hashes checked)
     blocks: int = 0  # per basic block: the blocks of the methods counted that way,
     block_methods: int = 0  # those methods,
     counters: int = 0  # and their counters (array-length totals not included)
@@ -502,46 +533,56 @@ def part_throughput(args, variants: list) -> list:
     guava = Path(args.guava)
     if not guava.is_file():
         sys.exit(f"{guava} not found (apt-get install libguava-java, or pass --guava)")
-    resolve = float("inf")
+    read_parse = float("inf")
     for _ in range(args.throughput_repeat):
         t = time.perf_counter()
-        resolve_targets(["**"], Classpath([guava]))
-        resolve = min(resolve, time.perf_counter() - t)
+        classpath = Classpath([guava])
+        for name in classpath.class_names():
+            ClassFile.parse(classpath.read(name))
+        read_parse = min(read_parse, time.perf_counter() - t)
     results = []
     for strategy in variants:
-        best, batch = float("inf"), None
+        best, counted = float("inf"), None
         for i in range(args.throughput_repeat):
-            log(f"throughput: {variant_name(strategy)} run {i + 1}/{args.throughput_repeat} ...")
+            log(f"throughput: {strategy} run {i + 1}/{args.throughput_repeat} ...")
             t = time.perf_counter()
-            batch = instrument_with(Classpath([guava]), ["**"], strategy)  # a fresh index: jar reading counts
+            # a fresh classpath and counter: reading the jar counts, nothing is remembered
+            counted = ClassCounter(Classpath([guava]), ["**"], strategy=strategy).count_all()
             best = min(best, time.perf_counter() - t)
-        classes = len(batch.classes) - 1  # minus the support class
-        size = sum(len(d) for d in batch.classes.values()) / 1e6
-        cached = None
-        if strategy is not None:
-            with tempfile.TemporaryDirectory(prefix="bytecount-cache-") as cache_dir:
-                instrument(Classpath([guava]), ["**"], strategy=strategy, cache_dir=Path(cache_dir))  # fill
-                cached = float("inf")
-                for _ in range(args.throughput_repeat):
-                    t = time.perf_counter()
-                    hit = instrument(Classpath([guava]), ["**"], strategy=strategy, cache_dir=Path(cache_dir))
-                    cached = min(cached, time.perf_counter() - t)
-                assert hit.classes == batch.classes, "a cache hit must give the same classes"
-        per_block = [m for m in batch.maps if m.blocks is not None]
-        results.append(Throughput(variant_name(strategy), classes, len(batch.maps), len(batch.refused), best, size,
-                                  resolve, cached, sum(len(m.blocks) for m in per_block), len(per_block),
-                                  sum(m.counters - len(m.elements) for m in per_block)))
+        size = sum(len(c.data) + len(c.counters_data) for c in counted) / 1e6
+        with tempfile.TemporaryDirectory(prefix="bytecount-cache-") as cache_dir:
+            log(f"throughput: {strategy}, filling the per-class cache ...")
+            t = time.perf_counter()
+            ClassCounter(Classpath([guava]), ["**"], strategy=strategy, cache_dir=Path(cache_dir)).count_all()
+            cold = time.perf_counter() - t
+            cached = float("inf")
+            for i in range(args.throughput_repeat):
+                log(f"throughput: {strategy}, warm per-class cache run {i + 1}/{args.throughput_repeat} ...")
+                warm = ClassCounter(Classpath([guava]), ["**"], strategy=strategy, cache_dir=Path(cache_dir))
+                t = time.perf_counter()
+                hit = warm.count_all()
+                cached = min(cached, time.perf_counter() - t)
+                if warm.cache_hits != len(hit):
+                    sys.exit(f"the warm cache hit {warm.cache_hits} of {len(hit)} classes")
+            if [(c.name, c.data, c.counters_data) for c in hit] != [(c.name, c.data, c.counters_data) for c in counted]:
+                sys.exit("a cache hit must give the same classes")
+        maps = [m for c in counted for m in c.maps]
+        per_block = [m for m in maps if m.blocks is not None]
+        results.append(Throughput(strategy, guava.stem, len(counted), len(maps), sum(len(c.refused) for c in counted),
+                                  best, size, read_parse, cold, cached, sum(len(m.blocks) for m in per_block),
+                                  len(per_block), sum(m.counters - len(m.elements) for m in per_block)))
     print()
-    print(f"## Instrumentation throughput: every method of {guava.name} "
+    print(f"## Instrumentation throughput: every method of {guava.name}, class by class "
           f"(Python {platform.python_version()}, one process, best of {args.throughput_repeat})")
     head = (f"{'strategy':12} {'classes':>8} {'methods':>8} {'refused':>8} {'output MB':>9} {'seconds':>8} "
-            f"{'classes/s':>10} {'methods/s':>10} {'of which resolving targets, s':>30} {'warm cache, s':>14}")
+            f"{'classes/s':>10} {'methods/s':>10} {'reading + parsing alone, s':>27} {'cold cache, s':>14} "
+            f"{'warm cache, s':>14}")
     print(head)
     print("-" * len(head))
     for r in results:
         print(f"{r.variant:12} {r.classes:8d} {r.methods:8d} {r.refused:8d} {r.megabytes:9.1f} {r.seconds:8.2f} "
-              f"{r.classes / r.seconds:10.0f} {r.methods / r.seconds:10.0f} {r.resolve_seconds:30.2f} "
-              f"{fmt(r.cached_seconds, '.2f'):>14}")
+              f"{r.classes / r.seconds:10.0f} {r.methods / r.seconds:10.0f} {r.read_parse_seconds:27.2f} "
+              f"{r.cold_cache_seconds:14.2f} {r.cached_seconds:14.2f}")
         if r.blocks:
             print(f"{'':12} per basic block: {r.blocks:,} blocks in {r.block_methods:,} methods, {r.counters:,} "
                   f"counters (the rest of the counts follow from them)")
@@ -809,12 +850,12 @@ def markdown(machine: str, overhead: Optional[list], throughput: Optional[list],
         out.append("")
     rows = []
     for t in throughput or []:
-        suffix = "" if t.variant == "counted" else f" ({t.variant})"
-        rows.append(f"| instrument every method of guava{suffix}: {t.classes:,} classes, {t.methods:,} methods "
-                    f"| {t.seconds:.1f} s, {t.classes / t.seconds:,.0f} classes/s "
-                    f"(resolving the targets: {t.resolve_seconds:.1f} s) |")
-        if t.cached_seconds is not None:
-            rows.append(f"| the same again from a warm instrumentation cache{suffix} | {t.cached_seconds:.1f} s |")
+        suffix = f" ({t.variant})"
+        rows.append(f"| count every method of {t.jar}, class by class{suffix}: {t.classes:,} classes, "
+                    f"{t.methods:,} methods | {t.seconds:.1f} s, {t.classes / t.seconds:,.0f} classes/s "
+                    f"(reading and parsing every class alone: {t.read_parse_seconds:.1f} s) |")
+        rows.append(f"| the same with the per-class cache{suffix}, cold / warm "
+                    f"| {t.cold_cache_seconds:.1f} s / {t.cached_seconds:.1f} s |")
     if py and "per-test" in parts:
         rows.append(f"| pytest, per marked test, (marked - plain JPype) / {py.n} | {py.per_test_ms():.1f} ms |")
         rows.append(f"| pytest, per marked test inside the session (2nd to {py.n}th test) "

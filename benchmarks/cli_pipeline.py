@@ -1,0 +1,117 @@
+"""``count`` on a whole library, this checkout against another (figures only, subprocesses).
+
+    python benchmarks/cli_pipeline.py [--compare-with CHECKOUT] [--rounds 3] [--jar /usr/share/java/guava.jar]
+
+``benchmarks/java/guava/GuavaWork.java`` (compiled here) splits a string with guava's ``Splitter`` and
+copies four lists with ``ImmutableList.copyOf``. Two commands count it:
+
+- ``glob``: ``count --target 'com.google.common.**'`` (every guava class a target);
+- ``inclusive``: ``count --inclusive --target com.google.common.collect.ImmutableList#copyOf``.
+
+Each run is a whole ``python -m pytest_bytecount count`` subprocess on HotSpot 17, timed on the wall
+clock: ``cold`` with an empty cache folder (``--cache-dir``, for a checkout whose ``count`` has one), then
+``warm`` with the folder the cold run filled. Rounds alternate the checkouts; medians are printed, with
+the ratio of the other checkout's time to this one's. Per command it also prints what the JSON lists (the
+methods, and for the inclusive target its ``methods``) and whether the two checkouts give the same counts
+for the classes whose code ran (a checkout that listed every matched method, run or not, lists more).
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from pathlib import Path
+
+from _support import ROOT, compile_java, jdk17_home  # first: this checkout's package
+
+COMMANDS = {
+    "glob": ["--target", "com.google.common.**"],
+    "inclusive": ["--inclusive", "--target", "com.google.common.collect.ImmutableList#copyOf"],
+}
+MAIN = "guava.GuavaWork"
+
+
+def run(checkout: Path, classpath: str, flags: list, cache: Path) -> tuple[float, str]:
+    """(seconds, JSON text) of one ``count`` run with ``checkout``'s package."""
+    env = dict(os.environ, PYTHONPATH=str(checkout))
+    help_text = subprocess.run([sys.executable, "-m", "pytest_bytecount", "count", "--help"], env=env,
+                               cwd=tempfile.gettempdir(), capture_output=True, text=True).stdout
+    cache_flags = ["--cache-dir", str(cache)] if "--cache-dir" in help_text else []
+    command = [sys.executable, "-m", "pytest_bytecount", "count", "--classpath", classpath, *flags, *cache_flags,
+               "--java-home", str(jdk17_home()), MAIN]
+    started = time.perf_counter()
+    done = subprocess.run(command, env=env, cwd=tempfile.gettempdir(), capture_output=True, text=True, timeout=1800)
+    seconds = time.perf_counter() - started
+    if done.returncode != 0:
+        sys.exit(f"{' '.join(command)} failed ({done.returncode}):\n{done.stderr[-3000:]}")
+    return seconds, done.stdout
+
+
+def ran(text: str) -> dict:
+    """The counts of the classes one of whose methods ran, without inclusive ``methods`` (compared apart)."""
+    counts = json.loads(text)
+    active = {m.split("#", 1)[0] for m, c in counts.items() if c["invocations"]}
+    kept = {m: c for m, c in counts.items() if m.split("#", 1)[0] in active}
+    for c in kept.values():
+        c.get("inclusive", {}).pop("methods", None)
+    return kept
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--compare-with", type=Path, help="another checkout of pytest-bytecount, run side by side")
+    parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--jar", type=Path, default=Path("/usr/share/java/guava.jar"))
+    args = parser.parse_args()
+    if not args.jar.is_file():
+        sys.exit(f"{args.jar} not found: apt-get install libguava-java")
+    classes = compile_java(ROOT / "benchmarks" / "java" / "guava", classpath=[str(args.jar)])
+    classpath = f"{classes}{os.pathsep}{args.jar}"
+    checkouts = {"this": ROOT}
+    if args.compare_with is not None:
+        checkouts["other"] = args.compare_with.resolve()
+    times: dict = {}
+    texts: dict = {}
+    for r in range(args.rounds):
+        for name in (checkouts if r % 2 == 0 else list(reversed(checkouts))):
+            for command, flags in COMMANDS.items():
+                cache = Path(tempfile.mkdtemp(prefix="bytecount-cli-cache-"))
+                try:
+                    for phase in ("cold", "warm"):
+                        seconds, text = run(checkouts[name], classpath, flags, cache)
+                        times.setdefault((name, command, phase), []).append(seconds)
+                        texts[(name, command)] = text
+                finally:
+                    shutil.rmtree(cache, ignore_errors=True)
+        print(f"round {r + 1}/{args.rounds} done", file=sys.stderr, flush=True)
+    print(f"# count on guava ({args.jar.name}), median of {args.rounds}; {platform.node()}, "
+          f"{os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}")
+    print("| command | checkout | cold s | warm s | methods listed | inclusive methods |")
+    print("| --- | --- | --- | --- | --- | --- |")
+    for command in COMMANDS:
+        for name in checkouts:
+            counts = json.loads(texts[(name, command)])
+            inclusive = [len(c["inclusive"]["methods"]) for c in counts.values() if "inclusive" in c]
+            print(f"| {command} | {name} | {statistics.median(times[(name, command, 'cold')]):.2f} | "
+                  f"{statistics.median(times[(name, command, 'warm')]):.2f} | {len(counts):,} | "
+                  f"{', '.join(f'{n:,}' for n in inclusive) or '-'} |")
+    if "other" in checkouts:
+        for command in COMMANDS:
+            for phase in ("cold", "warm"):
+                ratio = statistics.median(times[("other", command, phase)]) / statistics.median(times[("this", command, phase)])
+                print(f"{command} {phase}: other / this = {ratio:.2f}x")
+            same = ran(texts[("this", command)]) == ran(texts[("other", command)])
+            print(f"{command}: the same counts for the classes whose code ran: {'yes' if same else 'NO'}")
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
