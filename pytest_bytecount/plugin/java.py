@@ -1,5 +1,5 @@
 """The Java side of a session, made on first use (a run without counted tests never touches Java): the
-classpath (javac runs here for ``sources``), the JVM, class loaders, and each marker's instrumented batch."""
+classpath (javac runs here for ``sources``), the JVM, and each marker's class loaders."""
 
 from __future__ import annotations
 
@@ -29,7 +29,7 @@ from ..regression.sources import SourceLines
 
 
 class JavaContext:
-    """The classpath, the JVM and the instrumented batches of one pytest session.
+    """The classpath, the JVM and the loaders of each marker's targets, for one pytest session.
 
     A problem with the session-wide setup is a ``pytest.UsageError``; one that makes counted tests
     impossible once they run (the JVM does not start: JPype cannot retry) is kept in ``unusable``."""
@@ -43,7 +43,7 @@ class JavaContext:
         self._jvm_choice: Optional[JvmChoice] = None
         self._unmet_choice: Optional[str] = None  # the settings' JVM, when none could be chosen and one ran
         self._jvm: Optional[JvmSession] = None
-        self._batches: dict = {}  # (targets, options) -> LoadTimeLoaders
+        self._loaders: dict = {}  # (targets, options) -> LoadTimeLoaders
         self._shared: dict = {}  # (loaders, module node id or "session") -> the Handle of a shared loader
         self.unusable: Optional[str] = None  # why no counted test can run (every one fails with it)
         self._source_lines: Optional[SourceLines] = None
@@ -233,12 +233,12 @@ class JavaContext:
         application class is, and the invocations of all their methods are linked. ``in_place``: the
         matched classes are counted where the application loads them (:mod:`~pytest_bytecount.jvm.in_place`)."""
         key = (targets, abrupt, allocations, inclusive, in_place)
-        loaders = self._batches.get(key)
+        loaders = self._loaders.get(key)
         if loaders is None:
             loaders, failure = self._make_loaders(targets, abrupt, allocations, inclusive, in_place)
             if failure:
                 pytest.fail(failure, pytrace=False)  # outside the except: no "during handling" chain
-            self._batches[key] = loaders
+            self._loaders[key] = loaders
         return loaders
 
     def _make_loaders(self, targets, abrupt, allocations, inclusive, in_place):
@@ -278,13 +278,13 @@ class JavaContext:
     @property
     def refused(self) -> set:
         """The methods left uncounted so far, each with the reason (classes are counted as tests load them)."""
-        return {message for loaders in self._batches.values() for message in loaders.refused}
+        return {message for loaders in self._loaders.values() for message in loaders.refused}
 
     def close(self) -> None:
         self.app_start.remove()
         for handle in self._shared.values():
             handle.close()
-        for loaders in self._batches.values():
+        for loaders in self._loaders.values():
             loaders.close()
         if self._jvm is not None:
             self._jvm.shutdown()

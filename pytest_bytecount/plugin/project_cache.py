@@ -1,5 +1,5 @@
 """The project's cache folder, ``.bytecount-cache/`` next to pyproject.toml (javac's output for ``sources``,
-instrumented batches, classes counted one at a time). Like pytest's ``.pytest_cache/`` it ignores itself (a ``.gitignore`` of ``*``) and
+classes counted one at a time). Like pytest's ``.pytest_cache/`` it ignores itself (a ``.gitignore`` of ``*``) and
 says what it is (``CACHEDIR.TAG``, which backup tools skip). It stays bounded: the first use in a run removes
 the entries that no run has used for :data:`UNUSED_DAYS` days (a use refreshes an entry's modification time).
 """
@@ -14,7 +14,8 @@ from pathlib import Path
 from typing import Optional
 
 CACHE_FOLDER = ".bytecount-cache"
-KINDS = ("classes", "instrumented", "counted")  # one folder of entries (folders or files) per kind
+KINDS = ("classes", "counted")  # one folder of entries (folders or files) per kind
+RETIRED = ("instrumented",)  # kinds older versions wrote and none reads: removed whole
 UNUSED_DAYS = 30
 GITIGNORE = "# Created by pytest-bytecount automatically.\n*\n"
 # https://bford.info/cachedir/ : the signature line must come first, byte for byte
@@ -53,6 +54,11 @@ def remove_unused(folder: Path, now: Optional[float] = None, days: float = UNUSE
     Folders being built (``.build-*``) older than that are left-overs of killed runs and go too."""
     limit = (time.time() if now is None else now) - days * 86400
     removed = []
+    for kind in RETIRED:
+        retired = Path(folder) / kind
+        if retired.is_dir():
+            shutil.rmtree(retired, ignore_errors=True)
+            removed.append(retired)
     for kind in KINDS:
         try:
             entries = list((Path(folder) / kind).iterdir())

@@ -224,9 +224,11 @@ def test_the_cache_folder_ignores_itself_and_drops_entries_long_unused(pytester)
     shop(pytester)
     settings(pytester, 'classpath = ["target/classes", "lib/*"]\n')
     cache = pytester.path / ".bytecount-cache"
-    stale = cache / "instrumented" / ("0" * 64)
+    stale = cache / "classes" / ("0" * 64)  # compiled sources
     stale.mkdir(parents=True)
     (stale / "manifest.json").write_text("{}")
+    retired = cache / "instrumented" / ("1" * 64)  # a kind of entry older versions wrote: gone whole, fresh or not
+    retired.mkdir(parents=True)
     stale_class = cache / "counted" / (("0" * 64) + ".class-entry")  # a class counted on its own
     stale_class.parent.mkdir()
     stale_class.write_bytes(b"{}\n")
@@ -236,7 +238,7 @@ def test_the_cache_folder_ignores_itself_and_drops_entries_long_unused(pytester)
     run(pytester, "--bytecount-update").assert_outcomes(passed=1)
     assert (cache / ".gitignore").read_text().splitlines()[-1] == "*"
     assert (cache / "CACHEDIR.TAG").read_text().startswith("Signature: 8a477f597d28d172789f06886806bc55")
-    assert not stale.exists() and not stale_class.exists()
+    assert not stale.exists() and not stale_class.exists() and not retired.parent.exists()
     used = [p.name for p in (cache / "counted").iterdir() if not p.name.startswith(".")]
     assert len(used) == 1 and used[0].endswith(".class-entry")  # the class this run counted, kept
     subprocess.run(["git", "init", "-q", str(pytester.path)], check=True)

@@ -9,7 +9,7 @@ from typing import Callable, Mapping, Optional
 # Per-method figures, each one number. "cost" exists only with a weight table, "allocated" (objects and
 # arrays created) and "elements" (their lengths) with allocation recording, "abrupt" (invocations that
 # ended by an exception) when those are tallied, "inclusive" (the inclusive total: own plus linked
-# callees', see pytest_bytecount.counting.inclusive) with inclusive counts; "calls" is all calls summed.
+# callees', see pytest_bytecount.counting.links) with inclusive counts; "calls" is all calls summed.
 METRICS = ("total", "invocations", "cost", "allocated", "elements", "abrupt", "inclusive", "calls")
 SCALAR_METRICS = METRICS[:-1]  # compared as one number each; calls are compared call by call
 REQUIRED_SCALARS = ("total", "invocations")

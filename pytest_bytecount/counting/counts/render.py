@@ -32,7 +32,7 @@ def _render_group(c: dict) -> str:
 
 def render_json(counts: dict) -> str:
     """The JSON text, one method a line, sorted keys; the instrumented classes' own exit hook writes the
-    same text (:func:`layout_program`). ``code_fingerprint`` and a ``cost`` key (from a weight table,
+    same text (:func:`class_layout`). ``code_fingerprint`` and a ``cost`` key (from a weight table,
     :mod:`pytest_bytecount.regression.weights`) are kept, in their sorted places."""
     lines = []
     for method_id in sorted(counts):

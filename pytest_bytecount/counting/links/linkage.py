@@ -1,15 +1,13 @@
-"""Inclusive counts of classes counted as they load: every method of every application class a test loads
-is instrumented, and the invocations are linked by names instead of a batch's numbers.
+"""Inclusive counts of classes counted as they load: every method of every application class that loads is
+instrumented, and the invocations are linked by names.
 
-A batch (:mod:`.inclusive`) finds the methods a target may reach by class-hierarchy analysis over the whole
-classpath, and numbers methods and selectors across it. Here nothing is known in advance: a class is
-instrumented when the test's loader first asks for it, so its bytes must not depend on which other classes
-load, or in which order (its cache entry is shared). Hence:
+Nothing is known in advance: a class is instrumented when a loader first asks for it, so its bytes must not
+depend on which other classes load, or in which order (its cache entry is shared). Hence:
 
-- every method with code of every application class that loads is instrumented, with the same hooks as in
-  a batch; the linkage decides what counts for a target exactly as before, since an invocation is linked
-  only through an ``invoke*`` of an instrumented caller that ran it (see :mod:`.inclusive`). Instrumenting
-  methods that no target can reach changes no target's counts, only the cost of running them;
+- every method with code of every application class that loads is instrumented, with the hooks of
+  :mod:`.hooks`; an invocation is linked only through an ``invoke*`` of an instrumented caller that ran it,
+  so instrumenting methods that no target can reach changes no target's counts, only the cost of running
+  them;
 - a selector is the string ``name(desc)ret`` and an exact method ``owner.name(desc)ret`` (internal owner
   name), pushed by ``ldc``: the JVM interns string constants, so caller and callee hold the same object and
   the support class compares references;
@@ -18,11 +16,11 @@ load, or in which order (its cache entry is shared). Hence:
   an ``invokevirtual``/``invokeinterface`` is always armed with its selector, except on a few final JDK
   classes: arming a call that reaches no application method changes nothing (a JDK method called back
   with the same receiver and selector would dispatch to itself), it only costs the arming;
-- each class's Counters class (:mod:`.per_class`) gets a slot from ``InclusiveByClass.slot(name)`` and its
-  targets' indexes from ``InclusiveByClass.target(id)`` in its static initializer, and ``addIn``
+- each class's Counters class (:mod:`..pipeline.per_class`) gets a slot from ``InclusiveByClass.slot(name)``
+  and its targets' indexes from ``InclusiveByClass.target(id)`` in its static initializer, and ``addIn``
   overloads: its own flat add, then the class's pending buffer of every target active in the segment;
 - a target's inclusive ``methods`` are the methods that contributed to it (ran for it and completed
-  normally), not the methods a batch instrumented for it.
+  normally).
 """
 
 from __future__ import annotations
@@ -43,7 +41,7 @@ def inclusive_by_class_bytes() -> bytes:
 
 
 class ClassLinks:
-    """What the transform needs to link the invocations of one class's methods (``Batch.inclusive``)."""
+    """What the transform needs to link the invocations of one class's methods (``ClassCounters.inclusive``)."""
 
     def __init__(self, hierarchy: Hierarchy, counters_name: str, targets: Sequence[tuple]):
         self.hierarchy = hierarchy

@@ -1,14 +1,15 @@
-"""Counting one class at a time, when a class loader first asks for it, instead of a whole batch up front.
+"""Counting one class at a time, when a class loader first asks for it: the one way classes are counted.
 
 A :class:`ClassCounter` holds the patterns of one marker and its options. Asked for a class, it counts that
 class's matched methods and gives the class a Counters class of its own (:func:`counters_class_of`), so the
 class's counter indexes start at 0 and never depend on which other classes a test happens to load: the
 instrumented bytes of a class are a function of its original bytes, its matched methods and the options,
-and so is their cache entry (:mod:`.class_cache`), which patterns that overlap share.
+and so is their cache entry (:mod:`.cache`), which patterns that overlap share. The plugin's loaders, the
+``count`` command (:mod:`pytest_bytecount.jvm.loaders`) and the ``instrument`` command (:mod:`.report`)
+all count through it.
 
-Storage stays as exact and as cheap as one batch's: each class's Counters is the same support class
-(:mod:`.runtime`), sized for that class; it grows the total as classes arrive, and nothing is allocated
-per invocation.
+Storage is exact and cheap: each class's Counters is the support class of :mod:`..instr.runtime`, sized
+for that class; the total grows as classes arrive, and nothing is allocated per invocation.
 """
 
 from __future__ import annotations
@@ -25,7 +26,7 @@ from ..links.hooks import Hierarchy
 from ..links.linkage import ClassLinks, exact_name
 from ..instr.runtime import build_runtime_class
 from ..targets import MethodId, TargetError, TargetPattern, resolve_targets
-from .transform import STRATEGIES, Batch, instrument_class
+from .transform import STRATEGIES, ClassCounters, instrument_class
 
 COUNTERS_PACKAGE = "pytest_bytecount/of/"
 IN_PLACE_PACKAGE = "pytest_bytecount/inplace/"
@@ -73,9 +74,9 @@ class CountedClass:
 class ClassCounter:
     """The methods ``patterns`` match, counted class by class on demand.
 
-    ``cache_dir``: keep and reuse each counted class there (:mod:`.class_cache`); None: in memory only.
+    ``cache_dir``: keep and reuse each counted class there (:mod:`.cache`); None: in memory only.
     ``inclusive``: every method of every application class is counted and linked, and the patterns name
-    the targets (:mod:`.inclusive_by_class`)."""
+    the targets (:mod:`..links.linkage`)."""
 
     def __init__(self, classpath: Classpath, patterns: Iterable[str], strategy: str = "block",
                  abrupt: bool = False, allocations: bool = False, cache_dir: Optional[Path] = None,
@@ -107,7 +108,7 @@ class ClassCounter:
 
     def check(self) -> None:
         """:class:`TargetError` for a pattern that matches no class, or (one whose class part names a
-        class, no glob) no method with code: what resolving the whole batch would report, at the cost of
+        class, no glob) no method with code: what resolving every pattern would report, at the cost of
         reading the named classes only. A glob's methods are checked when none of them ran
         (:meth:`matched_methods`)."""
         if not self.parsed:
@@ -178,7 +179,7 @@ class ClassCounter:
         counters = counters_class_of(name) if not self.in_place else f"{IN_PLACE_PACKAGE}{key[:16]}/{name}"
         links = ClassLinks(self.hierarchy, counters, [(m.name, m.descriptor) for m in targets]) \
             if self.inclusive else None
-        batch = Batch(self.strategy, abrupt=self.abrupt, allocations=self.allocations, runtime=counters,
+        batch = ClassCounters(self.strategy, abrupt=self.abrupt, allocations=self.allocations, runtime=counters,
                       inclusive=links)
         result = instrument_class(data, wanted, batch)
         arities = batch.arities or {("I", 1)}

@@ -1,20 +1,20 @@
 """The counting transform: ByCounter-style counters in the target methods (the counting contract).
 
-Per target method, :func:`instrument_method` plans where the counters go (:mod:`.method_plan`), then
-emits the code that counts and reports them (:mod:`.emit`). Two strategies:
+Per target method, :func:`instrument_method` plans where the counters go (:mod:`..flow.method_plan`), then
+emits the code that counts and reports them (:mod:`..instr.emit`). Two strategies:
 
-- ``block`` (the default): the method's basic blocks (:mod:`.flow`) get counters only where flow
-  conservation cannot derive them (:mod:`.plan`, Knuth's spanning tree), or, in a small loop-free method,
+- ``block`` (the default): the method's basic blocks (:mod:`..flow.graph`) get counters only where flow
+  conservation cannot derive them (:mod:`..flow.plan`, Knuth's spanning tree), or, in a small loop-free method,
   one counter per Ball-Larus path; the counts per opcode and call follow from each block's contents.
   Past :data:`MAX_BLOCKS` counted blocks, or where the block code would pass 64 KB, a method is counted
   per instruction kind instead;
 - ``instruction`` (ByCounter's reference): one ``int`` local per opcode, call signature and allocation
   key, an ``iinc`` before every instruction.
 
-Either way, before every ``*return`` the invocation's counters are added to the batch-wide totals of the
-support class (:mod:`.runtime`). An invocation that ends by an exception reports nothing, unless abrupt
+Either way, before every ``*return`` the invocation's counters are added to the totals of the class's own
+support class (:mod:`..instr.runtime`). An invocation that ends by an exception reports nothing, unless abrupt
 exits are tallied (a handler around the body reports them under separate counters). A
-:class:`~.countermap.CounterMap` tells, for each method, what its counters stand for.
+:class:`~..counts.countermap.CounterMap` tells, for each method, what its counters stand for.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ MAX_BLOCKS = 256
 
 @dataclass
 class Counted:
-    """One method counted, its counters not yet kept by the batch: its map, and the (kind, arity) pairs
+    """One method counted, its counters not yet kept by its class: its map, and the (kind, arity) pairs
     of the ``add`` methods its reports call."""
 
     cmap: CounterMap
@@ -45,8 +45,8 @@ class Counted:
 
 
 @dataclass
-class Batch:
-    """Counter indexes handed out to every method instrumented together (one Counters class).
+class ClassCounters:
+    """Counter indexes handed out to the counted methods of one class (its own Counters class), from 0.
 
     ``abrupt``: also tally the invocations that end by an exception (a catch-all handler over each
     method). ``allocations``: also record objects and arrays created and the arrays' lengths."""
@@ -57,7 +57,7 @@ class Batch:
     arities: set = field(default_factory=set)
     abrupt: bool = False
     allocations: bool = False
-    inclusive: Optional[object] = None  # an inclusive.InclusivePlan: link the invocations of its methods
+    inclusive: Optional[object] = None  # a links.linkage.ClassLinks: link the invocations of its methods
     runtime: str = RUNTIME_CLASS  # the support class the reports add to
 
     def place(self, cmap: CounterMap) -> None:
@@ -75,7 +75,7 @@ class Batch:
         self.arities |= counted.arities
 
 
-def instrument_method(method, batch: Batch, strategy: Optional[str] = None, call_keys: Optional[dict] = None,
+def instrument_method(method, batch: ClassCounters, strategy: Optional[str] = None, call_keys: Optional[dict] = None,
                       max_blocks: Optional[int] = MAX_BLOCKS, lines: bool = True) -> Counted:
     """Count ``method`` (``strategy``: the batch's when None) in place: plan, then emit. ``call_keys``:
     a cache of call signatures per constant pool; ``max_blocks``: past this many counted blocks, count
@@ -94,7 +94,7 @@ class InstrumentedClass:
     refused: list  # messages for methods left uninstrumented (over 64 KB)
 
 
-def instrument_class(data: bytes, methods: Optional[Iterable[MethodId]], batch: Batch) -> InstrumentedClass:
+def instrument_class(data: bytes, methods: Optional[Iterable[MethodId]], batch: ClassCounters) -> InstrumentedClass:
     """Count ``methods`` of the class in ``data`` (all methods with code when None)."""
     cf = ClassFile.parse(data)
     wanted = None if methods is None else {(m.name, m.descriptor) for m in methods}
@@ -113,7 +113,7 @@ def instrument_class(data: bytes, methods: Optional[Iterable[MethodId]], batch: 
     return InstrumentedClass(cf.name, cf.to_bytes(), maps, refused)
 
 
-def _count_within_limit(method, batch: Batch, call_keys: dict) -> Counted:
+def _count_within_limit(method, batch: ClassCounters, call_keys: dict) -> Counted:
     """Count ``method`` and encode its code; the last attempt's :class:`CodeTooLargeError` when no
     attempt fits in 64 KB. Per instruction kind needs fewer counters than many blocks; past that, all
     blocks may still fit where an increment per instruction does not. Per instruction kind, the counters
