@@ -1,4 +1,4 @@
-"""``count`` on a whole library, this checkout against another (figures only, subprocesses).
+"""``count`` and ``instrument`` on a whole library, this checkout against another (figures only, subprocesses).
 
     python benchmarks/cli_pipeline.py [--compare-with CHECKOUT] [--rounds 3] [--jar /usr/share/java/guava.jar]
 
@@ -6,9 +6,11 @@
 copies four lists with ``ImmutableList.copyOf``. Two commands count it:
 
 - ``glob``: ``count --target 'com.google.common.**'`` (every guava class a target);
-- ``inclusive``: ``count --inclusive --target com.google.common.collect.ImmutableList#copyOf``.
+- ``inclusive``: ``count --inclusive --target com.google.common.collect.ImmutableList#copyOf``;
 
-Each run is a whole ``python -m pytest_bytecount count`` subprocess on HotSpot 17, timed on the wall
+and ``instrument --target 'com.google.common.**'`` writes every guava class counted (``instrument``).
+
+Each run is a whole ``python -m pytest_bytecount`` subprocess (``count`` on HotSpot 17), timed on the wall
 clock: ``cold`` with an empty cache folder (``--cache-dir``, for a checkout whose ``count`` has one), then
 ``warm`` with the folder the cold run filled. Rounds alternate the checkouts; medians are printed, with
 the ratio of the other checkout's time to this one's. Per command it also prints what the JSON lists (the
@@ -35,23 +37,35 @@ from _support import ROOT, compile_java, jdk17_home  # first: this checkout's pa
 COMMANDS = {
     "glob": ["--target", "com.google.common.**"],
     "inclusive": ["--inclusive", "--target", "com.google.common.collect.ImmutableList#copyOf"],
+    "instrument": ["--target", "com.google.common.**"],
 }
 MAIN = "guava.GuavaWork"
 
 
-def run(checkout: Path, classpath: str, flags: list, cache: Path) -> tuple[float, str]:
-    """(seconds, JSON text) of one ``count`` run with ``checkout``'s package."""
+def run(checkout: Path, classpath: str, command_name: str, flags: list, cache: Path) -> tuple[float, str]:
+    """(seconds, JSON text) of one ``count`` run with ``checkout``'s package (``instrument``: the files
+    written, one name a line)."""
     env = dict(os.environ, PYTHONPATH=str(checkout))
     help_text = subprocess.run([sys.executable, "-m", "pytest_bytecount", "count", "--help"], env=env,
                                cwd=tempfile.gettempdir(), capture_output=True, text=True).stdout
     cache_flags = ["--cache-dir", str(cache)] if "--cache-dir" in help_text else []
-    command = [sys.executable, "-m", "pytest_bytecount", "count", "--classpath", classpath, *flags, *cache_flags,
-               "--java-home", str(jdk17_home()), MAIN]
+    if command_name == "instrument":
+        out = cache.parent / (cache.name + "-out")
+        shutil.rmtree(out, ignore_errors=True)
+        command = [sys.executable, "-m", "pytest_bytecount", "instrument", "--classpath", classpath, *flags,
+                   *cache_flags, "--out", str(out)]
+    else:
+        command = [sys.executable, "-m", "pytest_bytecount", "count", "--classpath", classpath, *flags, *cache_flags,
+                   "--java-home", str(jdk17_home()), MAIN]
     started = time.perf_counter()
     done = subprocess.run(command, env=env, cwd=tempfile.gettempdir(), capture_output=True, text=True, timeout=1800)
     seconds = time.perf_counter() - started
     if done.returncode != 0:
         sys.exit(f"{' '.join(command)} failed ({done.returncode}):\n{done.stderr[-3000:]}")
+    if command_name == "instrument":
+        files = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
+        shutil.rmtree(out, ignore_errors=True)
+        return seconds, "\n".join(files)
     return seconds, done.stdout
 
 
@@ -86,7 +100,7 @@ def main() -> int:
                 cache = Path(tempfile.mkdtemp(prefix="bytecount-cli-cache-"))
                 try:
                     for phase in ("cold", "warm"):
-                        seconds, text = run(checkouts[name], classpath, flags, cache)
+                        seconds, text = run(checkouts[name], classpath, command, flags, cache)
                         times.setdefault((name, command, phase), []).append(seconds)
                         texts[(name, command)] = text
                 finally:
@@ -94,10 +108,15 @@ def main() -> int:
         print(f"round {r + 1}/{args.rounds} done", file=sys.stderr, flush=True)
     print(f"# count on guava ({args.jar.name}), median of {args.rounds}; {platform.node()}, "
           f"{os.cpu_count()} cores, {time.strftime('%Y-%m-%d')}")
-    print("| command | checkout | cold s | warm s | methods listed | inclusive methods |")
+    print("| command | checkout | cold s | warm s | methods listed (instrument: files written) | inclusive methods |")
     print("| --- | --- | --- | --- | --- | --- |")
     for command in COMMANDS:
         for name in checkouts:
+            if command == "instrument":
+                files = texts[(name, command)].splitlines()
+                print(f"| {command} | {name} | {statistics.median(times[(name, command, 'cold')]):.2f} | "
+                      f"{statistics.median(times[(name, command, 'warm')]):.2f} | {len(files):,} | - |")
+                continue
             counts = json.loads(texts[(name, command)])
             inclusive = [len(c["inclusive"]["methods"]) for c in counts.values() if "inclusive" in c]
             print(f"| {command} | {name} | {statistics.median(times[(name, command, 'cold')]):.2f} | "
@@ -108,8 +127,9 @@ def main() -> int:
             for phase in ("cold", "warm"):
                 ratio = statistics.median(times[("other", command, phase)]) / statistics.median(times[("this", command, phase)])
                 print(f"{command} {phase}: other / this = {ratio:.2f}x")
-            same = ran(texts[("this", command)]) == ran(texts[("other", command)])
-            print(f"{command}: the same counts for the classes whose code ran: {'yes' if same else 'NO'}")
+            if command != "instrument":
+                same = ran(texts[("this", command)]) == ran(texts[("other", command)])
+                print(f"{command}: the same counts for the classes whose code ran: {'yes' if same else 'NO'}")
     return 0
 
 
