@@ -102,8 +102,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     try:
         classpath = Classpath.parse(args.classpath)
         counter = ClassCounter(classpath, args.target, args.strategy, args.abrupt, args.allocations,
-                               cache_dir=_cache_dir(args), inclusive=args.inclusive)
+                               inclusive=args.inclusive)
         counter.check()
+        counter.cache_dir = _cache_dir(args)  # made only once the targets are known to be good
     except (ClasspathError, TargetError, ClassFormatError) as e:
         print(f"bytecount: error: {e}", file=sys.stderr)
         return 2

@@ -248,3 +248,44 @@ def test_the_version_is_one_option_away():
     from pytest_bytecount import __version__
 
     assert bytecount("--version").stdout == f"pytest-bytecount {__version__}\n"
+
+
+def test_count_lists_the_classes_that_ran_and_names_the_matched_ones_that_never_loaded(tiny, tmp_path):
+    """count counts each matched class as the program's loader asks for it (as pytest does): hand.Costs
+    matches hand.** but hand.Tiny never uses it, so it is not counted, not listed, and said so."""
+    r = bytecount("count", "--classpath", str(tiny), "--target", "hand.**", "--cache-dir", str(tmp_path / "c"),
+                  "hand.Tiny")
+    counts = json.loads(r.stdout)
+    assert {m.split("#")[0] for m in counts} == {"hand.Tiny"}
+    assert "hand.Tiny#<init>()V" in counts and counts["hand.Tiny#<init>()V"]["invocations"] == 0  # ran or not
+    assert ("bytecount: counted 1 class as it loaded; 1 class the targets match never loaded (hand.Costs): "
+            "its methods are not in the counts") in r.stderr
+
+
+def test_count_keeps_each_counted_class_in_a_cache_and_reuses_it(tiny, tmp_path):
+    args = ["count", "--classpath", str(tiny), "--target", "hand.Tiny", "hand.Tiny"]
+    cold = subprocess.run([sys.executable, "-m", "pytest_bytecount", *args], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300)
+    assert cold.returncode == 0, cold.stderr
+    cache = tmp_path / ".bytecount-cache"
+    assert (cache / ".gitignore").read_text().splitlines()[-1] == "*" and (cache / "CACHEDIR.TAG").is_file()
+    assert len(list((cache / "counted").glob("*.class-entry"))) == 1 and "from the cache" not in cold.stderr
+    warm = subprocess.run([sys.executable, "-m", "pytest_bytecount", *args], cwd=tmp_path, capture_output=True,
+                          text=True, timeout=300)
+    assert warm.returncode == 0 and warm.stdout == cold.stdout
+    assert "counted 1 class as it loaded, 1 from the cache" in warm.stderr
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    fresh = subprocess.run([sys.executable, "-m", "pytest_bytecount", *args[:1], "--no-cache", *args[1:]],
+                           cwd=elsewhere, capture_output=True, text=True, timeout=300)
+    assert fresh.returncode == 0 and fresh.stdout == cold.stdout and list(elsewhere.iterdir()) == []
+
+
+def test_instrument_writes_each_class_with_its_own_counters_class_and_the_exit_hook(tiny, tmp_path):
+    r = bytecount("instrument", "--classpath", str(tiny), "--target", "hand.**", "--no-cache", "--out",
+                  str(tmp_path / "out"))
+    written = sorted(str(p.relative_to(tmp_path / "out")) for p in (tmp_path / "out").rglob("*") if p.is_file())
+    assert written == ["hand/Costs.class", "hand/Tiny.class", "pytest_bytecount/Report.class",
+                       "pytest_bytecount/of/hand/Costs.class", "pytest_bytecount/of/hand/Costs.layout",
+                       "pytest_bytecount/of/hand/Tiny.class", "pytest_bytecount/of/hand/Tiny.layout"]
+    assert "wrote 7 files (2 classes, " in r.stderr
