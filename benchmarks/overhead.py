@@ -8,8 +8,8 @@ Four parts, all by default (several minutes on 2 cores):
   in the SAME HotSpot JVM (default flags) by ``benchmarks/java/harness/OverheadHarness.java``: once from
   the original classes, once per counting strategy from the counted classes put ahead of them. The
   counted classes are the plugin's: each class counted on its own (``ClassCounter``) with its own
-  Counters class, written to a folder; beside them a ``pytest_bytecount/Counters`` of this script's
-  (:func:`harness_counters`), which the harness reads their counters through after the timed runs.
+  Counters class, written to a folder with ``pytest_bytecount/counters.list`` naming those Counters classes,
+  whose counters the harness reads after the timed runs.
   Runs alternate after a warm-up that waits for stable timings; medians are compared, in each of
   ``--forks`` JVMs (JIT outcomes differ between JVMs). The harness checks that every variant returns
   the original's checksum, that the counted ones counted and that JaCoCo's probes were hit. A JaCoCo
@@ -52,7 +52,6 @@ from typing import Optional
 
 from _support import DEMO_SRC, JDK17  # first: this checkout's package
 from pytest_bytecount.classfile import ClassFile
-from pytest_bytecount.classfile.assemble import assemble
 from pytest_bytecount.classfile.classpath import Classpath
 from pytest_bytecount.counting.pipeline.per_class import ClassCounter
 from pytest_bytecount.counting.pipeline.report import write_files
@@ -272,31 +271,16 @@ def strategies(requested: Optional[list]) -> list:
     return requested or list(STRATEGIES)
 
 
-HARNESS_COUNTERS = "pytest_bytecount/Counters"  # the class the harness reads counters from (snapshot())
-
-
-def harness_counters(classes: list) -> bytes:
-    """A ``pytest_bytecount/Counters`` class whose ``snapshot()`` returns the counters of ``classes``' own
-    Counters classes (:class:`CountedClass`, each ``snapshot()`` summed over threads), one after the other in
-    that order. The harness reads counters from one class of that name; counted code never calls it."""
-    lines = [f".class public final super {HARNESS_COUNTERS}", ".super java/lang/Object", ".version 49",
-             ".method public static snapshot()[J", ".local all [J",
-             f"push {max(1, sum(c.size for c in classes))}", "newarray long", "astore all"]
-    offset = 0
-    for c in classes:
-        lines += [f"invokestatic {c.counters_name}.snapshot()[J", "iconst_0", "aload all", f"push {offset}",
-                  f"push {c.size}", "invokestatic java/lang/System.arraycopy(Ljava/lang/Object;ILjava/lang/Object;II)V"]
-        offset += c.size
-    lines += ["aload all", "areturn", ".end method"]
-    return assemble("\n".join(lines), "overhead.py harness Counters", {})
+COUNTERS_LIST = "pytest_bytecount/counters.list"  # the Counters classes the harness reads, in order
 
 
 def bytecodes_counted(classes: list, values: list) -> int:
-    """Executed bytecodes of every counted method, from the values :func:`harness_counters` gathers."""
+    """Executed bytecodes of every counted method, from the harness's values: each class's Counters
+    snapshot in :data:`COUNTERS_LIST` order (a snapshot holds at least one counter)."""
     total, offset = 0, 0
     for c in classes:
         total += sum(m["total"] for m in c.counts(values[offset:offset + c.size]).values())
-        offset += c.size
+        offset += max(c.size, 1)
     return total
 
 
@@ -393,7 +377,7 @@ def run_kernel(kernel: Kernel, compiled: Compiled, java_home: Path, variants: li
         counter = ClassCounter(Classpath([compiled.kernels]), list(kernel.targets), strategy=strategy)
         counter.check()
         classes = counter.count_all()
-        files = {f"{HARNESS_COUNTERS}.class": harness_counters(classes)}
+        files = {COUNTERS_LIST: "".join(c.counters_name.replace("/", ".") + "\n" for c in classes).encode()}
         for c in classes:
             files.update({f"{c.name}.class": c.data, f"{c.counters_name}.class": c.counters_data})
         write_files(files, out)

@@ -23,8 +23,9 @@ import java.util.function.LongSupplier;
  * Options: warmup-min-s, warmup-max-s, measure-s, min-runs, max-runs. Runs alternate between the
  * variants (A, B, A, B, ...) during warm-up and measurement. Warm-up ends once every variant's median
  * over a block of 5 rounds is within 3% of its previous block's (or at warmup-max-s). Prints one JSON
- * object: per variant the median, quartiles and run count, plus for counted variants every counter of
- * {@code pytest_bytecount.Counters.snapshot()}. Exits 2 if checksums differ or a counted variant counted
+ * object: per variant the median, quartiles and run count, plus for counted variants every counter: the
+ * {@code snapshot()} of each Counters class the variant's folder lists in {@code pytest_bytecount/counters.list}
+ * (one class name a line), one after the other. Exits 2 if checksums differ or a counted variant counted
  * nothing. Variants named {@code ref-...} are references not counted by us: timed only, except that one
  * whose class path holds JaCoCo's agent runtime ({@code org.jacoco.agent.rt.RT}) reports its probes hit and
  * probes in all (read through JaCoCo's API: {@code RT.getAgent().getExecutionData(false)} parsed by
@@ -183,8 +184,27 @@ public final class OverheadHarness {
     }
 
     private static long[] counters(ClassLoader loader) throws Exception {
-        Class<?> cls = Class.forName("pytest_bytecount.Counters", true, loader);
-        return (long[]) cls.getMethod("snapshot").invoke(null);
+        List<long[]> parts = new ArrayList<>();
+        int size = 0;
+        try (InputStream list = loader.getResourceAsStream("pytest_bytecount/counters.list")) {
+            String text = new String(list.readAllBytes(), java.nio.charset.StandardCharsets.UTF_8);
+            for (String name : text.split("\n")) {
+                if (name.isEmpty()) {
+                    continue;
+                }
+                Class<?> cls = Class.forName(name, true, loader);
+                long[] values = (long[]) cls.getMethod("snapshot").invoke(null);
+                parts.add(values);
+                size += values.length;
+            }
+        }
+        long[] all = new long[size];
+        int at = 0;
+        for (long[] values : parts) {
+            System.arraycopy(values, 0, all, at, values.length);
+            at += values.length;
+        }
+        return all;
     }
 
     private static boolean hasJacoco(URLClassLoader loader) {
