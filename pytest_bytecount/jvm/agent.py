@@ -13,7 +13,6 @@ from __future__ import annotations
 
 import hashlib
 import io
-import os
 import tempfile
 import zipfile
 from functools import lru_cache
@@ -22,6 +21,7 @@ from pathlib import Path
 from typing import Optional
 
 from ..classfile.assemble import assemble
+from ..files import write_atomically
 
 AGENT_CLASS = "pytest_bytecount/Agent"
 MANIFEST = ("Manifest-Version: 1.0\r\n"
@@ -66,14 +66,7 @@ def agent_jar(folder: Optional[Path] = None) -> Path:
             return path
     except OSError:
         pass
-    fd, partial = tempfile.mkstemp(prefix=path.name, suffix=".part", dir=folder)
-    try:
-        with os.fdopen(fd, "wb") as f:
-            f.write(data)
-        os.replace(partial, path)
-    finally:
-        if os.path.exists(partial):
-            os.unlink(partial)
+    write_atomically(path, data)
     return path
 
 

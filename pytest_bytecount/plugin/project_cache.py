@@ -13,6 +13,8 @@ import time
 from pathlib import Path
 from typing import Optional
 
+from ..files import write_atomically
+
 CACHE_FOLDER = ".bytecount-cache"
 KINDS = ("classes", "counted")  # one folder of entries (folders or files) per kind
 RETIRED = ("instrumented",)  # kinds older versions wrote and none reads: removed whole
@@ -32,21 +34,10 @@ def project_cache(root: Path) -> Path:
         folder.mkdir(exist_ok=True)
         for name, text in ((".gitignore", GITIGNORE), ("CACHEDIR.TAG", CACHEDIR_TAG)):
             if not (folder / name).exists():
-                _write_atomically(folder / name, text)
+                write_atomically(folder / name, text.encode("utf-8"))
     except OSError:
         pass
     return folder
-
-
-def _write_atomically(path: Path, text: str) -> None:
-    fd, staging = tempfile.mkstemp(dir=path.parent, prefix=f".{path.name}-")
-    try:
-        with os.fdopen(fd, "w", encoding="utf-8") as f:
-            f.write(text)
-        os.replace(staging, path)
-    finally:
-        if os.path.exists(staging):
-            os.unlink(staging)
 
 
 def remove_unused(folder: Path, now: Optional[float] = None, days: float = UNUSED_DAYS) -> list:

@@ -9,13 +9,12 @@ writes the contract's JSON to FILE: the text ``count`` prints for the same run."
 
 from __future__ import annotations
 
-import os
-import tempfile
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable
 
 from ...classfile.assemble import assemble
+from ...files import write_atomically
 from ..links.linkage import INCLUSIVE_BY_CLASS, inclusive_by_class_bytes
 from ..instr.runtime import support_source
 
@@ -47,13 +46,6 @@ def write_files(files: dict, out_dir: Path) -> list:
     for rel, data in sorted(files.items()):
         path = Path(out_dir) / rel
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, tmp = tempfile.mkstemp(dir=path.parent, prefix=".tmp-", suffix=".part")
-        try:
-            with os.fdopen(fd, "wb") as f:
-                f.write(data)
-            os.replace(tmp, path)
-        finally:
-            if os.path.exists(tmp):
-                os.unlink(tmp)
+        write_atomically(path, data)
         written.append(path)
     return written
