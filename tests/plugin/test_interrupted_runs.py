@@ -14,6 +14,7 @@ import json
 import os
 import pty
 import re
+import signal
 import subprocess
 import sys
 import time
@@ -59,12 +60,21 @@ def test_twice(bytecount, x):
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
 
 
+def _as_a_shell_starts_it() -> None:
+    """In the child before exec: SIGINT and SIGQUIT handled by default, as an interactive shell starts a
+    command. A suite run in the background of a non-interactive shell has them ignored, and an ignored
+    signal stays ignored across exec (Python then installs no KeyboardInterrupt handler)."""
+    signal.signal(signal.SIGINT, signal.SIG_DFL)
+    signal.signal(signal.SIGQUIT, signal.SIG_DFL)
+
+
 def run_on_terminal(args: list, cwd, env: dict) -> tuple:
     """The command on a pseudo-terminal that is its controlling terminal, as a user's shell runs it:
     (exit status, what it printed)."""
     pid, controller = pty.fork()
     if pid == 0:  # the child: only exec after a fork
         try:
+            _as_a_shell_starts_it()
             os.chdir(cwd)
             os.execve(args[0], args, env)
         finally:
@@ -86,7 +96,8 @@ def run_on_terminal(args: list, cwd, env: dict) -> tuple:
 def run(args: list, cwd, env: dict, terminal: bool) -> tuple:
     if terminal:
         return run_on_terminal(args, cwd, env)
-    proc = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=120)
+    proc = subprocess.run(args, cwd=cwd, env=env, capture_output=True, text=True, timeout=120,
+                          preexec_fn=_as_a_shell_starts_it)
     return proc.returncode, proc.stdout + proc.stderr
 
 
