@@ -108,3 +108,18 @@ def test_an_unwritable_cache_only_costs_the_speed_up(counting_classes, tmp_path)
     cp = Classpath.parse([counting_classes["javac17"]])
     counted = ClassCounter(cp, ["counting.Loops"], cache_dir=blocker / "cache").count("counting/Loops")
     assert counted == ClassCounter(cp, ["counting.Loops"]).count("counting/Loops")
+
+
+def test_a_counters_class_renamed_from_its_template_is_the_one_assembled_under_its_name():
+    """Each class's Counters class is assembled once per size and overloads, then renamed (a Utf8 constant
+    patched): the bytes must be those that assembling the text under the class's own name gives."""
+    from pytest_bytecount.counting.instr.runtime import assembled_runtime_class, build_runtime_class
+
+    names = ["pytest_bytecount/of/demo/Sorting", "pytest_bytecount/of/a/Outer$Inner", "pytest_bytecount/of/Top",
+             "pytest_bytecount/of/caf\u00e9/\u00dcber\U0001f600"]
+    for size in (0, 1, 7, 300, 40_000, 70_000):
+        for arities in ({("I", 1)}, {("I", 1), ("I", 3), ("J", 2)}, {("I", n) for n in (1, 9, 250)}):
+            for name in names:
+                fast = build_runtime_class(size, arities, name)
+                assert fast == assembled_runtime_class(size, arities, name), (size, sorted(arities), name)
+                assert ClassFile.parse(fast).name == name

@@ -27,6 +27,7 @@ from importlib import resources
 from typing import Iterable, Optional
 
 from ...classfile.assemble import assemble
+from ...classfile.constant_pool import mutf8_encode
 
 RUNTIME_CLASS = "pytest_bytecount/Counters"
 LAYOUT_RESOURCE = "Counters.layout"
@@ -51,13 +52,60 @@ def build_runtime_class(size: int, arities: Iterable[tuple], name: str = RUNTIME
     """The Counters class for ``size`` counters, with an ``add`` overload per (kind, arity) used. ``name``:
     the class's internal name (a class counted on its own gets a Counters class of its own). ``more``:
     text for its ``.insert`` points ``fields``, ``clinit`` (at the start of its static initializer) and
-    ``methods`` (:mod:`.inclusive_by_class` adds its links to inclusive counts there)."""
+    ``methods`` (:mod:`..links.linkage` adds its links to inclusive counts there).
+
+    Without ``more``, the class is assembled once per size and overloads and renamed for each class: its
+    name is one Utf8 constant, so renaming it gives the bytes assembling under that name gives."""
+    if more is None:
+        return renamed(_template(max(size, 1), frozenset(arities)), name)
+    return assembled_runtime_class(size, arities, name, more)
+
+
+@lru_cache(maxsize=4096)
+def _template(size: int, arities: frozenset) -> bytes:
+    return assembled_runtime_class(size, arities)
+
+
+def assembled_runtime_class(size: int, arities: Iterable[tuple], name: str = RUNTIME_CLASS,
+                            more: Optional[dict] = None) -> bytes:
+    """:func:`build_runtime_class`, always assembled from the text."""
     text = support_source("Counters.jasm")
     if name != RUNTIME_CLASS:
         text = re.sub(rf"(?<=[ \t]){re.escape(RUNTIME_CLASS)}(?=\s)", lambda _: name, text)
     inserts = {"fields": "", "clinit": "", "methods": "", **(more or {})}
     inserts["add"] = add_overloads(arities) + "\n" + inserts.pop("methods")
     return assemble(text, "Counters.jasm", {"SIZE": max(size, 1)}, inserts)
+
+
+# bytes after the tag of each constant-pool entry of a fixed size (JVMS 4.4); Utf8 (1) has a length
+_FIXED = {3: 4, 4: 4, 5: 8, 6: 8, 7: 2, 8: 2, 9: 4, 10: 4, 11: 4, 12: 4, 15: 3, 16: 2, 17: 4, 18: 4, 19: 2, 20: 2}
+
+
+def renamed(data: bytes, name: str) -> bytes:
+    """``data`` (a class named :data:`RUNTIME_CLASS`) with every Utf8 constant that spells that name
+    spelled ``name`` instead; the rest of the file is copied as it is."""
+    if name == RUNTIME_CLASS:
+        return data
+    old, new = mutf8_encode(RUNTIME_CLASS), mutf8_encode(name)
+    out = [data[:10]]
+    count = int.from_bytes(data[8:10], "big")
+    pos, index = 10, 1
+    while index < count:
+        tag = data[pos]
+        if tag == 1:
+            length = int.from_bytes(data[pos + 1:pos + 3], "big")
+            text = data[pos + 3:pos + 3 + length]
+            if text == old:
+                out.append(bytes([1]) + len(new).to_bytes(2, "big") + new)
+            else:
+                out.append(data[pos:pos + 3 + length])
+            pos += 3 + length
+        else:
+            out.append(data[pos:pos + 1 + _FIXED[tag]])
+            pos += 1 + _FIXED[tag]
+        index += 2 if tag in (5, 6) else 1
+    out.append(data[pos:])
+    return b"".join(out)
 
 
 def add_overloads(arities: Iterable[tuple]) -> str:
