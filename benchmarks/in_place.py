@@ -19,7 +19,7 @@ import time
 
 from _support import JDK17, compiled_demo  # first: this checkout's package
 from pytest_bytecount.classfile.classpath import Classpath
-from pytest_bytecount.counting.per_class import ClassCounter
+from pytest_bytecount.counting.pipeline.per_class import ClassCounter
 from pytest_bytecount.jvm.in_place import InPlaceLoaders
 from pytest_bytecount.jvm.loaders import LoadTimeLoaders
 from pytest_bytecount.jvm.session import JvmSession, choose_jvm

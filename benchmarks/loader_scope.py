@@ -22,7 +22,7 @@ from pathlib import Path
 
 from _support import JDK17  # first: this checkout's package
 from pytest_bytecount.classfile.classpath import Classpath
-from pytest_bytecount.counting.per_class import ClassCounter
+from pytest_bytecount.counting.pipeline.per_class import ClassCounter
 from pytest_bytecount.jvm.loaders import LoadTimeLoaders
 from pytest_bytecount.jvm.session import JvmSession, choose_jvm
 

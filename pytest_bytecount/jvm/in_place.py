@@ -6,7 +6,7 @@ How (the JVM's instrumentation API, through the agent of :mod:`.agent`):
 - At the start of the test a ``ClassFileTransformer`` (a JPype proxy) is registered, and the matched
   classes already loaded are retransformed. The transformer counts a matched class from the bytes the
   JVM hands it (for a retransformation: the original bytes, which the JVM keeps), the same way a test's
-  own loader would (:class:`~pytest_bytecount.counting.per_class.ClassCounter`), and defines the class's
+  own loader would (:class:`~pytest_bytecount.counting.pipeline.per_class.ClassCounter`), and defines the class's
   Counters class in the class's own loader. Matched classes that load during the test are counted as
   they load.
 - Redefinition and retransformation may change method bodies only. Counting adds no field, method,

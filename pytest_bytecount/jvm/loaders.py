@@ -1,9 +1,9 @@
 """A test's class loaders, and reading their counts back.
 
 :class:`LoadTimeLoaders` (``new()`` gives a fresh :class:`Handle`; ``handle.counts()`` reads it): each
-matched class is counted when the test's loader first asks for it (:mod:`pytest_bytecount.counting.per_class`),
+matched class is counted when the test's loader first asks for it (:mod:`pytest_bytecount.counting.pipeline.per_class`),
 so the cost follows what the test loads, not what a pattern matches. With inclusive counts every
-application class is, with its invocations linked (:mod:`pytest_bytecount.counting.inclusive_by_class`).
+application class is, with its invocations linked (:mod:`pytest_bytecount.counting.links.linkage`).
 The loader (``Loader.jasm``, assembled here: no jar at run time) asks Python for the names it may answer
 for and defines the counted copy child first; every other class loads as in a ``URLClassLoader``. The
 nested classes an exact class pattern leaves out are watched the same way (they load as usual), so a test

@@ -6,7 +6,7 @@ How lines are matched:
 - Same bytecode as the baseline (``code_fingerprint`` equal, or unknown): line numbers mean the same code,
   so a line is compared with the same line.
 - Changed bytecode, both sides with ``line_digests`` (a digest of each line's instructions, see
-  :func:`pytest_bytecount.counting.keys.line_digests`): every line of the method's code on both sides, in
+  :func:`pytest_bytecount.counting.counts.keys.line_digests`): every line of the method's code on both sides, in
   line order, is aligned by its digest (``difflib.SequenceMatcher``, longest runs of equal code first).
   Lines with the same code are paired even where their numbers moved, so a line inserted above them does
   not mark everything below as changed, and a line whose code changed is not paired with another line

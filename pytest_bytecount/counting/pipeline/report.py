@@ -29,14 +29,16 @@ def report_class_bytes() -> bytes:
 def counted_files(classes: Iterable) -> dict:
     """{relative path: bytes} of ``classes`` (:class:`~.per_class.CountedClass`), their Counters classes with
     their resources, and the support classes the exit hook and the links need."""
+    classes = list(classes)
     files: dict = {f"{REPORT_CLASS}.class": report_class_bytes()}
+    if any(c.inclusive for c in classes):
+        files[f"{INCLUSIVE_BY_CLASS}.class"] = inclusive_by_class_bytes()
     for c in classes:
         files[f"{c.name}.class"] = c.data
         files[f"{c.counters_name}.class"] = c.counters_data
         files[f"{c.counters_name}.layout"] = c.layout().encode("utf-8")
         if c.inclusive:
             files[f"{c.counters_name}.links"] = c.links().encode("utf-8")
-            files[f"{INCLUSIVE_BY_CLASS}.class"] = inclusive_by_class_bytes()
     return files
 
 
