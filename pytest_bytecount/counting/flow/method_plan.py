@@ -72,7 +72,7 @@ def plan_method(method, strategy: str, abrupt: bool, allocations: bool, inclusiv
     uninit = None
     catch_all = abrupt or hooks is not None
     if catch_all and method.name == "<init>" and cf.major_version >= 50:  # older: no frames to write
-        uninit = _this_uninitialized(code, cf)
+        uninit = this_uninitialized(code, cf)
         abrupt = abrupt and uninit is not None
         catch_all = uninit is not None
     # Blocks end after every instruction that can throw when the handler covers everything, so that an
@@ -171,7 +171,7 @@ def _off_loop_counting(code, cf, blocks, found, depth: list) -> tuple:
     return free, exits
 
 
-def _this_uninitialized(code, cf) -> Optional[list]:
+def this_uninitialized(code, cf) -> Optional[list]:
     """In a constructor: per instruction, whether ``this`` is still uninitialized there (before the
     super/this call), found by simulating types from each stack map frame. None when some instruction
     holds an uninitialized ``this`` elsewhere than in local 0 (then no handler is added)."""

@@ -1,0 +1,238 @@
+"""Deep counts: every method of every class, the JDK's included, adds the instructions it ran to the window of
+the target activation that is open on its thread (see docs/deep.md for the rules).
+
+Per method, one ``int`` local holds the instructions the invocation ran: an ``iinc`` at the start of each of
+the method's *precise* basic blocks (a block ends after any instruction that can throw, so an exception never
+leaves a block counted in part) adds the block's length. Before every ``*return``, and in a catch-all handler
+that rethrows, the local goes to ``PytestBytecountDeep.add(n, method)``, which adds it only on the thread that
+owns the open window and only while no excluded frame is on its stack. So a method's count is exact
+whichever way it ends, and a callee's instructions are its own.
+
+- A target method opens its window at entry (``enter(t)``) and closes it at exit (``exit(t, normal)``).
+- ``<clinit>``, ``loadClass``, the JVM's linkage upcalls (``MethodHandleNatives.link*`` and
+  ``findMethodHandleType``) and the agent's ``InstrumentationImpl.transform`` exclude their whole run
+  (``exclude()`` at entry, ``include()`` at every exit).
+- Before each ``System.arraycopy`` its length argument, and before an array's ``clone()`` the array's length,
+  go to ``copied(n)``.
+
+The pass runs in two steps on one decoded method, so that it can share a method with the flat counters:
+:func:`plan_deep` reads the original code (its blocks, lengths and returns), then the flat counters may be
+emitted, then :func:`emit_deep` inserts the deep code around the original instructions only: the flat
+counters' own code is never counted.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from functools import lru_cache
+from importlib import resources
+from typing import Optional
+
+from ...classfile import ClassFile, CodeTooLargeError, Insn
+from ...classfile import opcodes as op
+from ...classfile.assemble import assemble, push_int
+from ...classfile.code import AddedLocalsFrame, Handler, Label
+from ...classfile.frames import INTEGER, UNINITIALIZED_THIS, Obj
+from ..flow.graph import basic_blocks
+from ..flow.method_plan import this_uninitialized
+
+DEEP_CLASS = "java/lang/PytestBytecountDeep"
+MAX_METHODS = 1 << 22  # method ids the runtime has room for
+_ARRAYCOPY = ("java/lang/System", "arraycopy", "(Ljava/lang/Object;ILjava/lang/Object;II)V")
+_LOAD_CLASS = frozenset(["(Ljava/lang/String;)Ljava/lang/Class;", "(Ljava/lang/String;Z)Ljava/lang/Class;"])
+# the java.lang.invoke classes that hold pre-generated LambdaForm code: left out, like the hidden classes that
+# hold the same code when it is spun at run time
+HOLDERS = frozenset(f"java/lang/invoke/{n}$Holder" for n in ("LambdaForm", "DirectMethodHandle", "Invokers",
+                                                               "DelegatingMethodHandle"))
+LEFT_OUT_PREFIXES = ("org/jpype/", "pytest_bytecount/", "java/lang/PytestBytecountDeep")
+
+
+@lru_cache(maxsize=None)
+def deep_runtime_class() -> bytes:
+    text = resources.files(__package__).joinpath("Deep.jasm").read_text(encoding="utf-8")
+    return assemble(text, "Deep.jasm", {})
+
+
+def left_out(internal_name: str) -> bool:
+    """Whether the class's own instructions are never deep-counted (its callees still are)."""
+    return internal_name in HOLDERS or internal_name.startswith(LEFT_OUT_PREFIXES)
+
+
+def excluded_method(owner: str, name: str, descriptor: str) -> bool:
+    """Whether a run of this method, and all it calls, is left out of deep counts (work the JVM does once per
+    class or per call site)."""
+    if name == "<clinit>":
+        return True
+    if name == "loadClass" and descriptor in _LOAD_CLASS:
+        return True
+    if owner == "java/lang/invoke/MethodHandleNatives" and (name.startswith("link") or name == "findMethodHandleType"):
+        return True
+    return owner == "sun/instrument/InstrumentationImpl" and name == "transform"
+
+
+@dataclass
+class DeepPlan:
+    """What :func:`emit_deep` needs from a method's original code."""
+
+    leaders: list  # (first instruction of a block, the block's length)
+    copies: list  # (instruction, "arraycopy" or "clone")
+    uninit: Optional[list]  # per original instruction: whether `this` is uninitialized there (constructors)
+    first: Insn
+    originals: list
+    handler: bool  # False: a constructor whose uninitialized `this` moves out of local 0 gets no handler
+
+
+def plan_deep(method) -> Optional[DeepPlan]:
+    """Read ``method``'s original code (None: it has none)."""
+    if not method.has_code():
+        return None
+    code = method.code
+    cf = method.owner
+    cp = cf.constant_pool
+    blocks = basic_blocks(code, precise=True)
+    copies = []
+    for insn in code.instructions:
+        if insn.opcode == op.INVOKESTATIC and cp.member_ref(insn.arg) == _ARRAYCOPY:
+            copies.append((insn, "arraycopy"))
+        elif insn.opcode == op.INVOKEVIRTUAL:
+            owner, name, desc = cp.member_ref(insn.arg)
+            if owner.startswith("[") and name == "clone" and desc == "()Ljava/lang/Object;":
+                copies.append((insn, "clone"))
+    uninit = this_uninitialized(code, cf) if method.name == "<init>" else None
+    insns = code.instructions
+    return DeepPlan([(b[0], len(b)) for b in blocks], copies, uninit, insns[0], insns,
+                    method.name != "<init>" or uninit is not None)
+
+
+def emit_deep(method, plan: DeepPlan, method_id: int, target: Optional[int], runtime: str = DEEP_CLASS) -> None:
+    """Insert the deep counting code into ``method`` (whose code may hold flat counters by now)."""
+    code = method.code
+    cp = method.owner.constant_pool
+    owner = method.owner.name
+    excluded = excluded_method(owner, method.name, method.descriptor)
+
+    def call(name, desc):
+        return Insn(op.INVOKESTATIC, cp.add_methodref(runtime, name, desc))
+
+    local = code.add_locals([INTEGER])[0]
+    report = [Insn(op.ILOAD, local), push_int(cp, method_id), call("add", "(II)V")]
+    if excluded:
+        report.append(call("include", "()V"))
+
+    def leave(normal: bool) -> list:
+        if target is None:
+            return list(report)
+        return report + [push_int(cp, target), Insn(op.ICONST_1 if normal else op.ICONST_0), call("exit", "(IZ)V")]
+
+    start = Label()
+    init = [Insn(op.ICONST_0), Insn(op.ISTORE, local)]
+    if excluded:
+        init.append(call("exclude", "()V"))
+    if target is not None:
+        init += [push_int(cp, target), call("enter", "(I)V")]
+    init.append(start)
+    edits: dict = {}
+    for insn, length in plan.leaders:
+        edits.setdefault(id(insn), (insn, []))[1].append(Insn(op.IINC, (local, length)))
+    for insn, kind in plan.copies:
+        extra = [Insn(op.DUP), call("copied", "(I)V")] if kind == "arraycopy" else \
+            [Insn(op.DUP), Insn(op.ARRAYLENGTH), call("copied", "(I)V")]
+        edits.setdefault(id(insn), (insn, []))[1].extend(extra)
+    for insn in code.instructions:  # the flat counters' shared exit, if any, holds a return of its own
+        if insn.opcode in op.RETURNS:
+            edits.setdefault(id(insn), (insn, []))[1].extend(leave(True))
+    # stretches of one catch-all handler each: in a constructor, `this` uninitialized or not, and none over the
+    # call that initializes it (see emit.handler_stretches)
+    bounds, stretches = [], [(start, False if plan.handler else None)]
+    if plan.uninit is not None:
+        flags = list(plan.uninit)
+        insns = plan.originals
+        for k, insn in enumerate(insns[:-1]):
+            if flags[k] and flags[k + 1] is False and insn.opcode == op.INVOKESPECIAL \
+                    and cp.member_ref(insn.arg)[1] == "<init>":
+                flags[k] = None
+        stretches = []
+        state = "start"
+        for insn, flag in zip(insns, flags):
+            if flag != state:
+                lab = start if state == "start" else Label()
+                if state != "start":
+                    bounds.append((insn, [lab], False))
+                stretches.append((lab, flag))
+                state = flag
+    code.insert_many([(plan.first, init, False)] + bounds + [(i, c, True) for i, c in edits.values()])
+    end = Label()
+    code.items.append(end)
+    handlers = {}
+    for flag in sorted({f for _, f in stretches if f is not None}):
+        label = Label()
+        if method.owner.major_version >= 50:
+            label.frame = AddedLocalsFrame((Obj("java/lang/Throwable"),), (UNINITIALIZED_THIS,) if flag else ())
+        code.items.append(label)
+        code.items += leave(False) + [Insn(op.ATHROW)]
+        handlers[flag] = label
+    ends = [lab for lab, _ in stretches[1:]] + [end]
+    for (lab, flag), stop in zip(stretches, ends):
+        if flag is not None:
+            code.handlers.append(Handler(lab, stop, handlers[flag], 0))
+
+
+@dataclass
+class DeepClass:
+    name: str
+    data: bytes
+    methods: list  # (method id string, its deep number), in the class's order
+    refused: list
+
+
+class MethodNumbers:
+    """Numbers for method ids (``pkg.Cls#name(desc)``), handed out once per JVM, and the targets' own."""
+
+    def __init__(self):
+        self.ids: dict = {}
+        self.names: list = []
+        self.targets: dict = {}
+        self.target_names: list = []
+
+    def number(self, method_id: str) -> int:
+        n = self.ids.get(method_id)
+        if n is None:
+            n = self.ids[method_id] = len(self.names)
+            if n >= MAX_METHODS:
+                raise OverflowError(f"more than {MAX_METHODS} methods to count deep")
+            self.names.append(method_id)
+        return n
+
+    def target(self, method_id: str) -> int:
+        n = self.targets.get(method_id)
+        if n is None:
+            n = self.targets[method_id] = len(self.target_names)
+            self.target_names.append(method_id)
+        return n
+
+
+def method_id(class_name: str, name: str, descriptor: str) -> str:
+    return f"{class_name.replace('/', '.')}#{name}{descriptor}"
+
+
+def deep_class(data: bytes, numbers: MethodNumbers, targets: frozenset = frozenset()) -> DeepClass:
+    """Every method with code of the class in ``data`` counted deep; ``targets``: the method ids among them that
+    open windows."""
+    cf = ClassFile.parse(data)
+    methods, refused = [], []
+    for m in cf.methods:
+        index, original = m.find_attribute("Code")
+        plan = plan_deep(m)
+        if plan is None:
+            continue
+        mid = method_id(cf.name, m.name, m.descriptor)
+        try:
+            number = numbers.number(mid)
+            emit_deep(m, plan, number, numbers.target(mid) if mid in targets else None)
+            m.attributes[index] = m.code.encode()
+        except CodeTooLargeError as e:
+            m.attributes[index] = original
+            refused.append(str(e))
+            continue
+        methods.append((mid, number))
+    return DeepClass(cf.name, cf.to_bytes(), methods, refused)
