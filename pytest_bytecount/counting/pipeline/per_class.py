@@ -96,6 +96,10 @@ class ClassCounter:
         self.in_place = in_place
         self.hierarchy = Hierarchy(classpath) if inclusive else None
         self.cache_dir = cache_dir
+        # deep counts (..instr.deep): the JVM's MethodNumbers once its deep counting is set up. Every method of a
+        # counted class is counted deep too, and the matched methods open windows; the numbers are the JVM's
+        # own, so such classes are not cached
+        self.deep = None
         self._counted: dict = {}  # internal name -> CountedClass or None (nothing of it is matched)
         self.cache_hits = 0
 
@@ -171,7 +175,8 @@ class ClassCounter:
     def _count(self, name: str, data: bytes, wanted: list, targets: Sequence[MethodId] = ()) -> CountedClass:
         options = self.options + "".join(f" target={m.name}{m.descriptor}" for m in targets)
         key = class_cache.key(data, [(m.name, m.descriptor) for m in wanted], options)
-        if self.cache_dir is not None:
+        cache_dir = self.cache_dir if self.deep is None else None
+        if cache_dir is not None:
             hit = class_cache.load(self.cache_dir, key, name)
             if hit is not None:
                 self.cache_hits += 1
@@ -180,13 +185,15 @@ class ClassCounter:
         links = ClassLinks(self.hierarchy, counters, [(m.name, m.descriptor) for m in targets]) \
             if self.inclusive else None
         batch = ClassCounters(self.strategy, abrupt=self.abrupt, allocations=self.allocations, runtime=counters,
-                      inclusive=links)
+                              inclusive=links,
+                              deep=None if self.deep is None else (self.deep, frozenset(
+                                  str(m) for m in (targets if self.inclusive else wanted))))
         result = instrument_class(data, wanted, batch)
         arities = batch.arities or {("I", 1)}
         more = links.counters_inserts(name, batch.size, arities) if links is not None else None
         counted = CountedClass(name, result.data, counters, build_runtime_class(batch.size, arities, counters, more),
                                tuple(batch.maps), batch.size, tuple(result.refused), self.inclusive,
                                tuple(str(m) for m in targets))
-        if self.cache_dir is not None:
-            class_cache.store(self.cache_dir, key, counted)
+        if cache_dir is not None:
+            class_cache.store(cache_dir, key, counted)
         return counted

@@ -24,6 +24,7 @@ from typing import Iterable, Optional
 
 from ...classfile import ClassFile, ClassFormatError, CodeFormatError, CodeTooLargeError
 from ..counts.countermap import CounterMap
+from ..instr.deep import emit_deep, plan_deep, deep_method
 from ..instr.emit import emit
 from ..flow.method_plan import plan_method
 from ..instr.runtime import RUNTIME_CLASS
@@ -59,6 +60,9 @@ class ClassCounters:
     allocations: bool = False
     inclusive: Optional[object] = None  # a links.linkage.ClassLinks: link the invocations of its methods
     runtime: str = RUNTIME_CLASS  # the support class the reports add to
+    # deep counts (..instr.deep): (the JVM's MethodNumbers, the method ids that open windows); every method of
+    # the class is counted deep, the counted ones too
+    deep: Optional[tuple] = None
 
     def place(self, cmap: CounterMap) -> None:
         """Give ``cmap`` (and its abrupt part) the next free indexes, for its report code to push; they
@@ -101,7 +105,11 @@ def instrument_class(data: bytes, methods: Optional[Iterable[MethodId]], batch: 
     maps, refused = [], []
     call_keys: dict = {}
     for m in cf.methods:
-        if not m.has_code() or (wanted is not None and (m.name, m.descriptor) not in wanted):
+        if not m.has_code():
+            continue
+        if wanted is not None and (m.name, m.descriptor) not in wanted:
+            if batch.deep is not None:
+                refused += deep_method(m, *batch.deep)
             continue
         try:
             counted = _count_within_limit(m, batch, call_keys)
@@ -125,7 +133,12 @@ def _count_within_limit(method, batch: ClassCounters, call_keys: dict) -> Counte
         if batch.strategy == "block" else [("instruction", None, True), ("instruction", None, False)]
     for n, (strategy, limit, lines) in enumerate(attempts, 1):
         try:
+            deep = plan_deep(method) if batch.deep is not None else None
             counted = instrument_method(method, batch, strategy, call_keys, limit, lines)
+            if deep is not None:
+                numbers, targets = batch.deep
+                mid = str(MethodId(method.owner.name, method.name, method.descriptor))
+                emit_deep(method, deep, numbers.number(mid), numbers.target(mid) if mid in targets else None)
             method.attributes[index] = method.code.encode()
             return counted
         except CodeTooLargeError:
