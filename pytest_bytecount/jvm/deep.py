@@ -42,11 +42,12 @@ class DeepCounting:
         except AgentMissing as e:
             raise DeepUnavailable(f"deep counts need pytest-bytecount's agent: {e}") from None
         J = jpype.JClass
-        sharing = _sharing_on()
-        if sharing:
-            raise DeepUnavailable("deep counts need a JVM started without class-data sharing (-Xshare:off): the "
-                                  "archived JDK state changes the JDK's work")
+        lacking = _lacking_options()
+        if lacking:
+            raise DeepUnavailable(f"deep counts need a JVM started with {' '.join(DEEP_JVM_OPTIONS)}; this one runs "
+                                  f"with {', '.join(lacking)}. " + _WHY)
         self.numbers = MethodNumbers()
+        self._sums: dict = {}  # target -> its deep group since deep counting began (snapshot)
         self.wanted: set = set()  # target method ids of classes that load through the transformer
         self.refused: list = []
         self.errors: list = []
@@ -99,6 +100,13 @@ class DeepCounting:
         self.runtime.targets(len(self.numbers.target_names))
         return numbers
 
+    def snapshot(self) -> dict:
+        """{target: its deep group} of every target, summed since deep counting began (:meth:`drain` into
+        running totals)."""
+        for target in self.numbers.target_names:
+            self._sums[target] = deep_sum(self._sums.get(target), self.drain(target))
+        return {t: _copy(g) for t, g in self._sums.items()}
+
     def drain(self, target: str) -> dict:
         """What the windows of ``target`` counted since the last drain: ``{"windows", "total", "copied",
         "methods"}`` for the windows that ended normally, and the same under ``"abrupt"``."""
@@ -119,15 +127,57 @@ class DeepCounting:
         return out
 
 
-def _sharing_on() -> bool:
+def _copy(group: dict) -> dict:
+    return {k: (dict(v) if k == "methods" else _copy(v) if isinstance(v, dict) else v) for k, v in group.items()}
+
+
+def _combine(a: Optional[dict], b: Optional[dict], sign: int) -> dict:
+    a = a or {"windows": 0, "total": 0, "copied": 0, "methods": {}}
+    b = b or {"windows": 0, "total": 0, "copied": 0, "methods": {}}
+    out = {k: a.get(k, 0) + sign * b.get(k, 0) for k in ("windows", "total", "copied")}
+    methods = dict(a.get("methods", {}))
+    for m, v in b.get("methods", {}).items():
+        methods[m] = methods.get(m, 0) + sign * v
+    out["methods"] = {m: v for m, v in sorted(methods.items()) if v}
+    if "abrupt" in a or "abrupt" in b:
+        out["abrupt"] = _combine(a.get("abrupt"), b.get("abrupt"), sign)
+    return out
+
+
+def deep_sum(a: Optional[dict], b: Optional[dict]) -> dict:
+    """Two deep groups added."""
+    return _combine(a, b, 1)
+
+
+def deep_difference(now: Optional[dict], before: Optional[dict]) -> dict:
+    """What a deep group gained from ``before`` to ``now``."""
+    return _combine(now, before, -1)
+
+
+_WHY = ("Class-data sharing changes the JDK's work (archived strings carry their hash codes), and the JIT's "
+        "intrinsics replace counted JDK methods in compiled code. pytest-bytecount starts its JVM so when a collected "
+        "test is marked deep=True, or with deep = true in [tool.bytecount]; a JVM started by "
+        "pytest_bytecount.start_jvm(...) needs deep = true, one started otherwise these options.")
+
+
+def _lacking_options() -> list:
+    """The options deep counts need that the running JVM lacks: class-data sharing on, JIT intrinsics on."""
     import jpype
 
     try:
-        flag = jpype.JClass("java.lang.management.ManagementFactory").getPlatformMXBean(
-            jpype.JClass("com.sun.management.HotSpotDiagnosticMXBean")).getVMOption("UseSharedSpaces")
-        return str(flag.getValue()) == "true"
-    except Exception:  # noqa: BLE001 - Zero and others: no such option, no sharing to worry about
-        return False
+        bean = jpype.JClass("java.lang.management.ManagementFactory").getPlatformMXBean(
+            jpype.JClass("com.sun.management.HotSpotDiagnosticMXBean"))
+    except Exception:  # noqa: BLE001 - no such bean: no HotSpot options to worry about
+        return []
+    out = []
+    for option, bad, shown in (("UseSharedSpaces", "true", "class-data sharing on"),
+                               ("InlineNatives", "true", "the JIT's intrinsics on (InlineNatives)")):
+        try:
+            if str(bean.getVMOption(option).getValue()) == bad:
+                out.append(shown)
+        except Exception:  # noqa: BLE001 - Zero: no JIT, no such option
+            pass
+    return out
 
 
 _made: dict = {}

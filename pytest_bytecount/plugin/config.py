@@ -15,6 +15,7 @@
     weights = "default"                               # optional cost weights: "default" or a TOML file
     html = "build/bytecount-report"                   # optional: write the HTML report there (index.html)
     in-place = false                                  # true: count where the application loads the classes
+    deep = false                                      # true: every test also counts the JDK's work (docs/deep.md)
     source-path = ["src/main/java", "lib/dep-sources.jar"]  # optional: where failures find source lines
 """
 
@@ -34,7 +35,7 @@ else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
 KNOWN_KEYS = {"classpath", "classpath-file", "sources", "javac-options", "compile-classpath", "java-home", "jvm",
-              "jvm-options", "baseline-dir", "tolerance", "weights", "html", "in-place",
+              "jvm-options", "baseline-dir", "tolerance", "weights", "html", "in-place", "deep",
               "source-path"}
 ENVIRONMENT_CLASSPATH = "BYTECOUNT_CLASSPATH"
 # Build tools' class folders, looked for next to pyproject.toml when no classpath is configured.
@@ -61,6 +62,7 @@ class Settings:
     weights: Optional[str] = None  # "default", a TOML file's path, or None (no cost)
     html: Optional[Path] = None
     in_place: bool = False  # count the matched classes where the application loads them (marker: in_place)
+    deep: bool = False  # deep counts for every test (marker: deep)
     source_path: list = field(default_factory=list)  # folders and -sources.jar files, absolute
     source_file: Optional[Path] = None
 
@@ -147,6 +149,9 @@ def load_settings(rootdir: Path, option) -> Settings:
     s.in_place = table.get("in-place", False)
     if not isinstance(s.in_place, bool):
         raise ConfigError(f"{pyproject}: [tool.bytecount] in-place must be true or false")
+    s.deep = table.get("deep", False)
+    if not isinstance(s.deep, bool):
+        raise ConfigError(f"{pyproject}: [tool.bytecount] deep must be true or false")
     weights = table.get("weights")
     if weights is not None:
         if not isinstance(weights, str) or not weights.strip():

@@ -8,8 +8,10 @@ from typing import Callable, Optional
 import pytest
 
 from ..counting.targets import MethodId, missing_class_message
+from ..jvm.deep import deep_difference
 from ..jvm.in_place import loaded_elsewhere
-from ..regression.scaling import ScalingError, ScalingResult, check_metric, check_sizes, measure, metric_value
+from ..regression.scaling import (ScalingError, ScalingResult, check_metric, check_sizes, measure, measure_deep,
+                                  metric_value)
 from ..regression.weights import WeightTable
 from .java import JavaContext
 from .markers import BytecountMarker
@@ -19,7 +21,7 @@ class BytecountFixture:
     """What a test sees as ``bytecount``: classes loaded with its targets counted, and the counts so far."""
 
     def __init__(self, java: JavaContext, marker: BytecountMarker, weights: Callable[[], Optional[WeightTable]],
-                 in_place: bool = False, shared: Optional[str] = None):
+                 in_place: bool = False, shared: Optional[str] = None, deep: bool = False):
         self._java = java
         self.in_place = in_place  # counted where the application loads the classes (jvm.in_place)
         self._weights = weights  # known once the settings are: instrumenting reads them first
@@ -28,7 +30,13 @@ class BytecountFixture:
         self._inclusive = marker.inclusive
         if java.unusable:
             pytest.fail(java.unusable, pytrace=False)
-        self._loaders = java.loaders_for(marker.targets, marker.abrupt, marker.allocations, marker.inclusive, in_place)
+        self._loaders = java.loaders_for(marker.targets, marker.abrupt, marker.allocations, marker.inclusive, in_place,
+                                         deep)
+        self.deep = deep
+        # deep counts (jvm.deep) run on for the JVM's life: a test's are what its targets' windows added since it began
+        self._deep = java.deep_counting() if deep else None
+        self._deep_start = self._deep.snapshot() if deep else None
+        self._abrupt = marker.abrupt
         # shared: the module or session whose tests share one loader (loader_scope); None: the test's own
         self._handle = java.new_loader(self._loaders, shared)
         self.scaling_result: Optional[ScalingResult] = None  # set by scaling(), checked after the test
@@ -55,8 +63,23 @@ class BytecountFixture:
     def counts_in(self, handle) -> dict:
         """The counts of one of this test's loaders (the current one, or one :meth:`reload` replaced)."""
         counts = handle.counts()
+        if self._deep is not None:
+            counts = self._with_deep(counts)
         weights = self._weights()
         return counts if weights is None else weights.with_costs(counts)
+
+    def _with_deep(self, counts: dict) -> dict:
+        """Each target's counts with its ``deep`` group: what its windows counted since the test began."""
+        now = self._deep.snapshot()
+        out = {}
+        for m, c in counts.items():
+            if m in now:
+                group = deep_difference(now[m], self._deep_start.get(m))
+                if not self._abrupt:
+                    group.pop("abrupt", None)
+                c = {**c, "deep": group}
+            out[m] = c
+        return out
 
     def reload_note(self, methods: list) -> list:
         """For a verdict that a target did not run: the reloads, which leave the earlier loaders' counts out
@@ -115,10 +138,17 @@ class BytecountFixture:
             raise ScalingError("bytecount.scaling() was already called in this test; make one complexity check "
                                "per test (parametrize the test for more)")
         sizes = check_sizes(sizes)
-        metric = check_metric(metric if metric is not None else "inclusive" if self._inclusive else "total")
+        metric = check_metric(metric if metric is not None else "deep" if self.deep else
+                              "inclusive" if self._inclusive else "total")
         if metric == "inclusive" and not self._inclusive:
             raise ScalingError("scaling(metric='inclusive') fits the inclusive counts, which this test does not "
                                "take: mark it with inclusive=True")
+        if metric == "deep":
+            if not self.deep:
+                raise ScalingError("scaling(metric='deep') fits the deep counts, which this test does not take: mark "
+                                   "it with deep=True")
+            self.scaling_result = self._scaling_deep(sizes, run, method)
+            return self.scaling_result
         values: dict = {}
         before = self.counts()
         for n in sizes:
@@ -129,6 +159,23 @@ class BytecountFixture:
             before = after
         self.scaling_result = measure(sizes, values, metric, method)
         return self.scaling_result
+
+    def _scaling_deep(self, sizes, run, method) -> ScalingResult:
+        parts: dict = {"deep": {}, "copied": {}}
+        where: dict = {}
+        before = self.counts()
+        for n in sizes:
+            run(n)
+            after = self.counts()
+            for m, c in after.items():
+                b = (before.get(m) or {}).get("deep") or {}
+                d = c.get("deep") or {}
+                parts["deep"].setdefault(m, []).append(d.get("total", 0) - b.get("total", 0))
+                parts["copied"].setdefault(m, []).append(d.get("copied", 0) - b.get("copied", 0))
+                bm = b.get("methods", {})
+                where.setdefault(m, []).append({k: v - bm.get(k, 0) for k, v in d.get("methods", {}).items()})
+            before = after
+        return measure_deep(sizes, parts, where, method)
 
     def close(self) -> None:
         self._handle.close()

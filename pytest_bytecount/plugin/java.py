@@ -15,6 +15,7 @@ from ..classfile.classpath import Classpath, ClasspathError
 from ..counting.targets import TargetError
 from ..jvm.javac import JavacError, compile_sources
 from ..jvm.agent import agent_jar
+from ..jvm.deep import DEEP_JVM_OPTIONS, DeepUnavailable, deep_counting
 from ..jvm.modules import missing_module
 from ..counting.pipeline.per_class import ClassCounter
 from ..jvm.in_place import InPlaceError, InPlaceLoaders
@@ -48,6 +49,8 @@ class JavaContext:
         self.unusable: Optional[str] = None  # why no counted test can run (every one fails with it)
         self._source_lines: Optional[SourceLines] = None
         self._adoption_in_header = False  # the pytest header named the JVM as one found running
+        self.wants_deep = False  # a collected test takes deep counts: the JVM starts as they need (jvm.deep)
+        self._deep = None
         # an application's own jpype.startJVM goes through the plugin while the session runs (app_start.py)
         self.app_start = AppStart(lambda: f"-javaagent:{agent_jar()}",
                                   lambda: self._jvm is not None and self._jvm.started and self._jvm.adopted is None)
@@ -106,7 +109,9 @@ class JavaContext:
 
     def jvm(self) -> JvmSession:
         if self._jvm is None:
-            self._jvm = JvmSession(self.jvm_choice(), self._settings().jvm_options, agent=True)
+            deep = self.wants_deep or self._settings().deep
+            self._jvm = JvmSession(self.jvm_choice(), [*(DEEP_JVM_OPTIONS if deep else ()), *self._settings().jvm_options],
+                                   agent=True)
         return self._jvm
 
     @property
@@ -121,7 +126,8 @@ class JavaContext:
             raise JvmError("a JVM is already running in this process; pytest_bytecount.start_jvm() must be the "
                            "first to start one (call it in conftest.py's pytest_configure)")
         root = self._settings().root
-        self._jvm = JvmSession(self.jvm_choice(), [*self._settings().jvm_options, *options],
+        deep = DEEP_JVM_OPTIONS if self._settings().deep else ()
+        self._jvm = JvmSession(self.jvm_choice(), [*deep, *self._settings().jvm_options, *options],
                                [Path(root, c) for c in classpath], agent=True,
                                jpype_options=check_jpype_options(jpype_options or {}))
         self._jvm.start()
@@ -226,22 +232,40 @@ class JavaContext:
         else:
             reporter.write_line(line)
 
+    def deep_counting(self):
+        """The JVM's deep counting (:mod:`~pytest_bytecount.jvm.deep`), set up on first use: every class loaded
+        so far is counted deep (progress on the terminal)."""
+        if self._deep is None:
+            self.jvm().start()
+            shown = {"at": 0.0}
+
+            def progress(done: int, total: int) -> None:
+                import time
+
+                now = time.monotonic()
+                if done == total or now - shown["at"] > 1.0:
+                    shown["at"] = now
+                    self.say(f"bytecount: counting the JVM's loaded classes deep: {done}/{total}")
+
+            self._deep = deep_counting(progress)
+        return self._deep
+
     def loaders_for(self, targets: tuple, abrupt: bool = False, allocations: bool = False, inclusive: bool = False,
-                    in_place: bool = False):
+                    in_place: bool = False, deep: bool = False):
         """The loaders of a marker's targets, made once per session (each test still gets a fresh loader).
         A matched class is counted when a test's loader first asks for it; with inclusive counts, every
         application class is, and the invocations of all their methods are linked. ``in_place``: the
         matched classes are counted where the application loads them (:mod:`~pytest_bytecount.jvm.in_place`)."""
-        key = (targets, abrupt, allocations, inclusive, in_place)
+        key = (targets, abrupt, allocations, inclusive, in_place, deep)
         loaders = self._loaders.get(key)
         if loaders is None:
-            loaders, failure = self._make_loaders(targets, abrupt, allocations, inclusive, in_place)
+            loaders, failure = self._make_loaders(targets, abrupt, allocations, inclusive, in_place, deep)
             if failure:
                 pytest.fail(failure, pytrace=False)  # outside the except: no "during handling" chain
             self._loaders[key] = loaders
         return loaders
 
-    def _make_loaders(self, targets, abrupt, allocations, inclusive, in_place):
+    def _make_loaders(self, targets, abrupt, allocations, inclusive, in_place, deep=False):
         """(the loaders, None), or (None, why they cannot be made)."""
         cache = None if self._config.option.bytecount_no_cache else self.cache_folder()
         try:
@@ -254,7 +278,14 @@ class JavaContext:
             jvm, entries = self.jvm(), self.classpath().entries
             if not jvm.started and not jvm.classpath:  # the plugin starts it: the system class loader sees them too
                 jvm.configured_classpath = [str(e) for e in entries]
-            return (InPlaceLoaders(jvm, made) if in_place else LoadTimeLoaders(jvm, made, entries)), None
+            loaders = InPlaceLoaders(jvm, made) if in_place else LoadTimeLoaders(jvm, made, entries)
+            if deep:
+                counting = self.deep_counting()
+                made.deep = counting.numbers
+                counting.targets(sorted({m for p in targets for m in made.matched_methods(p)}))
+            return loaders, None
+        except DeepUnavailable as e:
+            return None, f"bytecount: {e}"
         except JvmError as e:
             self.unusable = f"bytecount: {e}"
             return None, self.unusable

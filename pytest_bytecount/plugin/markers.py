@@ -10,14 +10,15 @@ from ..regression.compare import ToleranceError, named_metrics, parse_tolerances
 
 MARKER = "bytecount"
 MARKER_OPTIONS = {"tolerance", "strict", "abrupt", "allocations", "inclusive", "max_invocations", "in_place",
-                  "loader_scope"}
+                  "loader_scope", "deep"}
 LOADER_SCOPES = ("test", "module", "session")
 MARKER_HELP = (
     "bytecount(*targets, tolerance=None, strict=None, abrupt=False, allocations=False, inclusive=False, "
-    "max_invocations=None, in_place=None, loader_scope='test'): count executed bytecode of the target Java "
+    "max_invocations=None, in_place=None, loader_scope='test', deep=None): count executed bytecode of the target Java "
     "methods (pkg.Cls#method, pkg.Cls, pkg.**) and compare it with the stored baseline; every target must run, "
     "unless max_invocations caps it; in_place=True counts the classes where the application loads them, "
-    "loader_scope='module' or 'session' shares one class loader among tests (static state carries over in both)")
+    "loader_scope='module' or 'session' shares one class loader among tests (static state carries over in both); "
+    "deep=True also counts, per target, the work it does anywhere, the JDK included (docs/deep.md)")
 NO_WEIGHTS = ("sets a cost tolerance, but no weight table is active: set [tool.bytecount] weights = \"default\" "
               "(or a TOML file) or pass --bytecount-weights=default")
 
@@ -35,6 +36,7 @@ class BytecountMarker:
     max_invocations: Optional[int] = None
     in_place: Optional[bool] = None  # None: as the in-place setting says
     loader_scope: str = "test"  # how widely a loader is shared: test, module or session
+    deep: Optional[bool] = None  # None: as the deep setting says
 
     @classmethod
     def of(cls, item) -> Optional["BytecountMarker"]:
@@ -45,7 +47,8 @@ class BytecountMarker:
         kw = marker.kwargs
         return cls(tuple(marker.args), kw.get("tolerance") or "", bool(kw.get("strict")), bool(kw.get("abrupt")),
                    bool(kw.get("allocations")), bool(kw.get("inclusive")), kw.get("max_invocations"),
-                   None if kw.get("in_place") is None else bool(kw.get("in_place")), kw.get("loader_scope") or "test")
+                   None if kw.get("in_place") is None else bool(kw.get("in_place")), kw.get("loader_scope") or "test",
+                   None if kw.get("deep") is None else bool(kw.get("deep")))
 
 
 def is_marked(item) -> bool:
@@ -67,6 +70,11 @@ def option_problems(targets, options) -> list:
     if in_place and options.get("inclusive"):
         problems.append("inclusive counts are made in the test's own class loader only: drop in_place=True or "
                         "inclusive=True")
+    deep = options.get("deep")
+    if deep is not None and not isinstance(deep, bool):
+        problems.append(f"deep must be True or False, got {deep!r}")
+    if in_place and deep:
+        problems.append("deep counts are taken in the test's own class loader only: drop in_place=True or deep=True")
     scope = options.get("loader_scope", "test")
     if scope not in LOADER_SCOPES:
         problems.append(f"loader_scope must be one of {', '.join(repr(s) for s in LOADER_SCOPES)}, got {scope!r}")

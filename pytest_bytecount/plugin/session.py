@@ -141,6 +141,9 @@ class BytecountSession:
             problems = marker_problems(item, weights_active)
             if problems:
                 item.stash[_misuse_key] = problems
+            marker = BytecountMarker.of(item)
+            if marker is not None and marker.deep:
+                self.java.wants_deep = True  # the JVM starts with what deep counts need
         self.baselines.collect([item for item in items if is_marked(item)])
 
     def check_use(self, item) -> None:
@@ -182,8 +185,9 @@ class BytecountSession:
         if marker is None:  # reached only through request.getfixturevalue: collection catches the rest
             pytest.fail(f"bytecount: {unmarked(node.nodeid)}", pytrace=False)
         in_place = self.settings().in_place if marker.in_place is None else marker.in_place
+        deep = self.settings().deep if marker.deep is None else marker.deep
         shared = {"module": node.nodeid.split("::")[0], "session": "session"}.get(marker.loader_scope)
-        fixture = node.stash[_fixture_key] = BytecountFixture(self.java, marker, self.weights, in_place, shared)
+        fixture = node.stash[_fixture_key] = BytecountFixture(self.java, marker, self.weights, in_place, shared, deep)
         return fixture
 
     def second_run(self, item) -> None:

@@ -39,8 +39,12 @@ from .status import worse
 
 ORDERS = ("1", "log n", "n", "n log n", "n^2", "n^3", "2^n")
 RANK = {order: i for i, order in enumerate(ORDERS)}
-METRICS = ("total", "invocations", "calls", "inclusive")  # the counts' metrics a check may fit (inclusive: with
-# inclusive=True on the marker, and then the default)
+METRICS = ("total", "invocations", "calls", "inclusive", "deep")  # the counts' metrics a check may fit (inclusive:
+# with inclusive=True on the marker, and then the default; deep: with deep counts, and then the default)
+# "deep" fits two figures of the deep group apart, and a method's order is the worse of the two: the instructions run
+# anywhere (deep.total) and the elements the JVM's native bulk operations moved (deep.copied)
+DEEP_PARTS = ("deep", "copied")
+PART_NAMES = {"deep": "deep.total", "copied": "deep.copied"}
 MIN_SIZES = 4
 TIE_FACTOR = 1.25
 EXACT = 1e-4
@@ -161,16 +165,30 @@ class MethodScaling:
     fits: Dict[str, Optional[float]]
     growth: Optional[float] = None
     baseline_order: Optional[str] = None
+    # deep counts: the figure that decided the order (deep or copied), each figure's (order, exponent, values),
+    # and where the work went: [(method id, its deep count at each size)], most growth first
+    part: Optional[str] = None
+    parts: Optional[Dict[str, tuple]] = None
+    where: Optional[List[tuple]] = None
 
     def to_dict(self) -> dict:
-        return {"values": list(self.values), "order": self.order, "exponent": round(self.exponent, 2) + 0.0,
-                "fits": {o: (None if r is None else float(f"{r:.4g}")) for o, r in self.fits.items()},
-                "baseline_order": self.baseline_order}
+        out = {"values": list(self.values), "order": self.order, "exponent": round(self.exponent, 2) + 0.0,
+               "fits": {o: (None if r is None else float(f"{r:.4g}")) for o, r in self.fits.items()},
+               "baseline_order": self.baseline_order}
+        if self.parts is not None:
+            out["decided_by"] = PART_NAMES[self.part]
+            out["parts"] = {PART_NAMES[p]: {"order": o, "exponent": round(e, 2) + 0.0, "values": list(v)}
+                            for p, (o, e, v) in self.parts.items()}
+            out["where"] = [[m, list(v)] for m, v in (self.where or [])]
+        return out
 
     def describe(self) -> str:
         text = f"{self.order}, exponent {self.exponent:.2f}"
         if self.growth is not None:
             text += f" (x{self.growth:.3g} per +1 in n)"
+        if self.parts is not None:
+            other = [f"{PART_NAMES[p]} {o}" for p, (o, _, _) in self.parts.items() if p != self.part]
+            text += f" in {PART_NAMES[self.part]}" + (f" ({', '.join(other)})" if other else "")
         return text
 
 
@@ -269,12 +287,52 @@ def measure(sizes: Sequence[int], values: Dict[str, List[int]], metric: str = "t
     return result
 
 
+def measure_deep(sizes: Sequence[int], parts: Dict[str, Dict[str, List[int]]], where: Dict[str, List[dict]],
+                 method: Optional[str] = None) -> ScalingResult:
+    """With deep counts: per method, deep.total and deep.copied fitted apart (``parts``: {"deep": {method:
+    values}, "copied": {...}}); the worse order decides. ``where``: per method, its deep.methods at each size."""
+    sizes = check_sizes(sizes)
+    totals = parts["deep"]
+    ran = {m: v for m, v in totals.items() if any(v)}
+    if not ran:
+        raise ScalingError(f"no counted method ran during the complexity check (counted: "
+                           f"{', '.join(sorted(totals)) or 'none'}); does run(n) call the marked methods?")
+    result = ScalingResult("deep", sizes)
+    for m in select_methods(ran, method):
+        fitted = {}
+        for part in DEEP_PARTS:
+            values = parts[part].get(m, [0] * len(sizes))
+            if any(values):
+                fitted[part] = (fit(sizes, values), values)
+        decider = max(fitted, key=lambda p: (RANK[fitted[p][0].order], p == "deep"))
+        f, values = fitted[decider]
+        result.methods[m] = MethodScaling(list(values), f.order, f.exponent, f.fits, f.growth, part=decider,
+                                          parts={p: (x.order, x.exponent, v) for p, (x, v) in fitted.items()},
+                                          where=_where_the_work_went(where.get(m, [])))
+    return result
+
+
+def _where_the_work_went(per_size: List[dict], top: int = 3) -> List[tuple]:
+    """The methods whose deep counts grew the most between the two largest sizes, with their count at each size."""
+    if len(per_size) < 2:
+        return []
+    last, before = per_size[-1], per_size[-2]
+    growth = sorted(((v - before.get(m, 0), m) for m, v in last.items()), key=lambda g: (-g[0], g[1]))
+    return [(m, [s.get(m, 0) for s in per_size]) for g, m in growth[:top] if g > 0]
+
+
 # --- baselines and verdicts ---------------------------------------------------------------------------
 def baseline_entry(scaling: dict) -> dict:
-    """What a baseline stores of a result's ``"scaling"`` dict: per method, the order and its evidence."""
-    return {m: {"metric": scaling["metric"], "order": s["order"], "exponent": s["exponent"],
-                "sizes": list(scaling["sizes"]), "values": list(s["values"])}
-            for m, s in sorted(scaling["methods"].items())}
+    """What a baseline stores of a result's ``"scaling"`` dict: per method, the order and its evidence (with deep
+    counts: which figures were fitted, each one's order, and the one that decided)."""
+    out = {}
+    for m, s in sorted(scaling["methods"].items()):
+        out[m] = {"metric": scaling["metric"], "order": s["order"], "exponent": s["exponent"],
+                  "sizes": list(scaling["sizes"]), "values": list(s["values"])}
+        if "parts" in s:
+            out[m]["decided_by"] = s["decided_by"]
+            out[m]["fitted"] = {p: v["order"] for p, v in s["parts"].items()}
+    return out
 
 
 def check_stored(stored, where: str) -> dict:
@@ -373,10 +431,14 @@ def render_scaling(verdict: ScalingVerdict, accept_command: Optional[str], rerec
         label = "COMPLEXITY GOT WORSE" if c.status == "worse" else "complexity improved; baseline is stale"
         exponent = base.get("exponent")
         was = f"{base['order']}" + (f" (exponent {exponent:.2f})" if isinstance(exponent, (int, float)) else "")
-        lines.append(f"{c.method}: {label}: {was} -> {now.describe()}{fitted}")
-        rows = [("baseline", base["values"])] if base["sizes"] == verdict.sizes else []
-        rows.append(("now", now.values))
+        lines.append(f"{c.method}: {label}: {was} -> {now.describe()}{fitted if now.parts is None else ''}")
+        same_figure = base.get("decided_by", PART_NAMES.get(now.part)) == PART_NAMES.get(now.part)
+        rows = [("baseline", base["values"])] if base["sizes"] == verdict.sizes and same_figure else []
+        rows.append(("now" if now.part is None else PART_NAMES[now.part], now.values))
         lines += _table(verdict.sizes, rows)
+        if now.where:
+            lines.append("    where the work went (deep.methods, most growth first):")
+            lines += _table(verdict.sizes, [(m, v) for m, v in now.where], indent=6)
         if base["sizes"] != verdict.sizes:
             lines.append(f"    (the baseline was measured at other sizes: {base['sizes']})")
         lines.append("    fits now: " + _fits_text(now.fits))
@@ -385,7 +447,13 @@ def render_scaling(verdict: ScalingVerdict, accept_command: Optional[str], rerec
     return "\n".join(lines)
 
 
-def _table(sizes, rows) -> List[str]:
+def _table(sizes, rows, indent: int = 4) -> List[str]:
+    if indent != 4:  # long names: one row a line, the name above its values
+        out = []
+        for name, values in rows:
+            out.append(" " * indent + name)
+            out.append(" " * (indent + 2) + "  ".join(f"{v:,}" for v in values))
+        return out
     head = max(len(name) for name, _ in rows + [("n", [])])
     cells = [[f"{v:,}" for v in sizes]] + [[f"{v:,}" for v in values] for _, values in rows]
     width = [max(len(col[i]) for col in cells) for i in range(len(sizes))]

@@ -9,8 +9,10 @@ from typing import Callable, Mapping, Optional
 # Per-method figures, each one number. "cost" exists only with a weight table, "allocated" (objects and
 # arrays created) and "elements" (their lengths) with allocation recording, "abrupt" (invocations that
 # ended by an exception) when those are tallied, "inclusive" (the inclusive total: own plus linked
-# callees', see pytest_bytecount.counting.links) with inclusive counts; "calls" is all calls summed.
-METRICS = ("total", "invocations", "cost", "allocated", "elements", "abrupt", "inclusive", "calls")
+# callees', see pytest_bytecount.counting.links) with inclusive counts, "deep" and "copied" (the deep group's
+# total and copied elements: the work done anywhere, the JDK included, see pytest_bytecount.counting.instr.deep)
+# with deep counts; "calls" is all calls summed.
+METRICS = ("total", "invocations", "cost", "allocated", "elements", "abrupt", "inclusive", "deep", "copied", "calls")
 SCALAR_METRICS = METRICS[:-1]  # compared as one number each; calls are compared call by call
 REQUIRED_SCALARS = ("total", "invocations")
 TABLES = ("opcodes", "calls")  # keyed counts: mnemonic -> count, callee signature -> count
@@ -40,6 +42,8 @@ _READERS: dict[str, Callable[[Mapping], Optional[int]]] = {  # dispatch table: o
     "elements": lambda e: _allocations(e, ("elements",)),
     "abrupt": lambda e: _group(e, "abrupt", "invocations"),
     "inclusive": lambda e: _group(e, "inclusive", "total"),
+    "deep": lambda e: _group(e, "deep", "total"),
+    "copied": lambda e: _group(e, "deep", "copied"),
     "calls": lambda e: sum(table(e, "calls").values()),
 }
 

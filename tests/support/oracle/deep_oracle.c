@@ -139,27 +139,25 @@ enum {
     STAT_W_FLOW_BREAKS, STAT_W_ENTRY_NOT_AT_0, STAT_W_EMPTY_FRAMES, STAT_W_LAST_NOT_RETURN,
     STAT_W_BAD_CATCH, STAT_ORPHAN_STEPS, STAT_UNMATCHED_EXITS, STAT_STACK_MISMATCH, STAT_BAD_LOCATIONS,
     STAT_OPEN_AT_END, STAT_INIT_WITH_TARGET, STAT_HIDDEN_DISAGREE, STAT_BIND_UNKNOWN, STAT_METHOD_INFO_FAILED,
-    STAT_COPY_NOT_ON_TOP,
     /* information */
     STAT_REPEAT_REPAIRED, STAT_O_FLOW_BREAKS, STAT_O_ENTRY_NOT_AT_0, STAT_O_EMPTY_FRAMES, STAT_O_LAST_NOT_RETURN,
     STAT_STEPS_POSTED, STAT_STEPS_COUNTED, STAT_STEPS_EXCLUDED_FRAME, STAT_STEPS_SKIPPED_CLASS,
     STAT_WINDOWS_OPENED, STAT_THREADS_FROM_STACK, STAT_METHODS_SEEN, STAT_HIDDEN_METHODS,
     STAT_HIDDEN_LAZY, STAT_HIDDEN_API, STAT_HOOK_ARRAYCOPY, STAT_HOOK_CLONE, STAT_HOOK_LATE,
     STAT_ARRAYCOPY_CALLS, STAT_ARRAYCOPY_COUNTED, STAT_CLONE_CALLS, STAT_CLONE_COUNTED,
-    STAT_STACK_CHECKS, STAT_AGENT_REENTRY,
+    STAT_STACK_CHECKS, STAT_AGENT_REENTRY, STAT_NATIVE_EVENTS,
     STAT_COUNT
 };
 static const char *const STAT_NAMES[STAT_COUNT] = {
     "w_flow_breaks", "w_entry_not_at_0", "w_empty_frames", "w_last_not_return",
     "w_bad_catch", "orphan_steps", "unmatched_exits", "stack_mismatch", "bad_locations",
     "open_at_end", "init_with_target", "hidden_disagree", "bind_unknown", "method_info_failed",
-    "copy_not_on_top",
     "repeat_repaired", "o_flow_breaks", "o_entry_not_at_0", "o_empty_frames", "o_last_not_return",
     "steps_posted", "steps_counted", "steps_excluded_frame", "steps_skipped_class",
     "windows_opened", "threads_from_stack", "methods_seen", "hidden_methods",
     "hidden_lazy", "hidden_api", "hook_arraycopy", "hook_clone", "hook_late",
     "arraycopy_calls", "arraycopy_counted", "clone_calls", "clone_counted",
-    "stack_checks", "agent_reentry",
+    "stack_checks", "agent_reentry", "native_entries",
 };
 static _Atomic uint64_t g_stats[STAT_COUNT];
 
@@ -529,6 +527,7 @@ static TState *thread_state(JNIEnv *jni, jthread thread, int skip_top) {
         check((*g_jvmti)->GetStackTrace(g_jvmti, thread, 0, count, frames, &got), "GetStackTrace");
         for (jint i = got - 1; i >= (skip_top ? 1 : 0); i--) {
             MethodInfo *m = method_info(jni, frames[i].method);
+            if (m->is_native) continue;
             if (m->target >= 0) stat_add(STAT_INIT_WITH_TARGET, 1);
             push_frame(ts, m, -2);
         }
@@ -543,25 +542,28 @@ static TState *thread_state(JNIEnv *jni, jthread thread, int skip_top) {
     return ts;
 }
 
-static void verify_stack(TState *ts, jthread thread) {
+static void verify_stack(JNIEnv *jni, TState *ts, jthread thread) {
     stat_add(STAT_STACK_CHECKS, 1);
     jint count = 0;
-    if ((*g_jvmti)->GetFrameCount(g_jvmti, thread, &count) != JVMTI_ERROR_NONE || count != ts->depth) {
+    if ((*g_jvmti)->GetFrameCount(g_jvmti, thread, &count) != JVMTI_ERROR_NONE) {
         stat_add(STAT_STACK_MISMATCH, 1);
         return;
     }
-    if (count == 0) return;
-    jvmtiFrameInfo *frames = xcalloc((size_t)count, sizeof(jvmtiFrameInfo));
+    jvmtiFrameInfo *frames = xcalloc((size_t)count + 1, sizeof(jvmtiFrameInfo));
     jint got = 0;
     if ((*g_jvmti)->GetStackTrace(g_jvmti, thread, 0, count, frames, &got) != JVMTI_ERROR_NONE || got != count) {
         stat_add(STAT_STACK_MISMATCH, 1);
     } else {
+        int k = ts->depth - 1; /* the shadow stack holds the Java frames only */
         for (jint i = 0; i < got; i++) {
-            if (frames[i].method != ts->frames[ts->depth - 1 - i].m->id) {
-                stat_add(STAT_STACK_MISMATCH, 1);
+            if (method_info(jni, frames[i].method)->is_native) continue;
+            if (k < 0 || frames[i].method != ts->frames[k].m->id) {
+                k = -2;
                 break;
             }
+            k--;
         }
+        if (k != -1) stat_add(STAT_STACK_MISMATCH, 1);
     }
     free(frames);
 }
@@ -660,6 +662,10 @@ static void JNICALL on_method_entry(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread
     }
     TState *ts = thread_state(jni, thread, 1);
     MethodInfo *m = method_info(jni, method);
+    if (m->is_native) { /* not on the shadow stack: Zero posts no MethodEntry/MethodExit for natives */
+        stat_add(STAT_NATIVE_EVENTS, 1);
+        return;
+    }
     if (ts->depth > 0) resolve_pending(ts, &ts->frames[ts->depth - 1], ts->posted);
     int opens = 0;
     if (m->target >= 0) {
@@ -673,7 +679,7 @@ static void JNICALL on_method_entry(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread
     SFrame *f = &ts->frames[ts->depth - 1];
     f->opener = (char)opens;
     if (m->code != NULL) expect_repeat(ts, f, 0);
-    if (g_verify >= 2 ? ts->win_depth > 0 : (g_verify == 1 && opens)) verify_stack(ts, thread);
+    if (g_verify >= 2 ? ts->win_depth > 0 : (g_verify == 1 && opens)) verify_stack(jni, ts, thread);
 }
 
 static void JNICALL on_method_exit(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method,
@@ -685,6 +691,7 @@ static void JNICALL on_method_exit(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
     }
     TState *ts = thread_state(jni, thread, 0);
     if (ts->depth == 0 || ts->frames[ts->depth - 1].m->id != method) {
+        if (method_info(jni, method)->is_native) return;
         stat_add(STAT_UNMATCHED_EXITS, 1);
         return;
     }
@@ -698,7 +705,7 @@ static void JNICALL on_method_exit(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
             stat_add(w ? STAT_W_LAST_NOT_RETURN : STAT_O_LAST_NOT_RETURN, 1);
     }
     int closes = m->target >= 0 && ts->win_depth == 1;
-    if (g_verify >= 2 ? ts->win_depth > 0 : (g_verify == 1 && closes)) verify_stack(ts, thread);
+    if (g_verify >= 2 ? ts->win_depth > 0 : (g_verify == 1 && closes)) verify_stack(jni, ts, thread);
     if (closes && !f->opener) stat_add(STAT_STACK_MISMATCH, 1);
     if (f->excl) ts->excl_depth--;
     ts->depth--;
@@ -771,18 +778,16 @@ typedef jobject(JNICALL *CloneFn)(JNIEnv *, jobject);
 static ArrayCopyFn g_orig_arraycopy;
 static CloneFn g_orig_clone;
 
-static int copy_counts(const char *which) {
+static int copy_counts(void) {
     TState *ts = tl_state;
     if (ts == NULL || tl_in_agent || ts->win_depth == 0 || ts->excl_depth > 0) return 0;
-    const char *name = ts->depth > 0 ? ts->frames[ts->depth - 1].m->name : "";
-    if (strcmp(name, which) != 0) stat_add(STAT_COPY_NOT_ON_TOP, 1);
     return 1;
 }
 
 static void JNICALL deep_arraycopy(JNIEnv *env, jclass cls, jobject src, jint src_pos, jobject dst, jint dst_pos,
                                    jint length) {
     stat_add(STAT_ARRAYCOPY_CALLS, 1);
-    if (copy_counts("arraycopy")) {
+    if (copy_counts()) {
         tl_state->win_copied += (uint64_t)(int64_t)length;
         stat_add(STAT_ARRAYCOPY_COUNTED, 1);
     }
@@ -791,7 +796,7 @@ static void JNICALL deep_arraycopy(JNIEnv *env, jclass cls, jobject src, jint sr
 
 static jobject JNICALL deep_clone(JNIEnv *env, jobject self) {
     stat_add(STAT_CLONE_CALLS, 1);
-    if (self != NULL && copy_counts("clone")) {
+    if (self != NULL && copy_counts()) {
         jclass klass = (*env)->GetObjectClass(env, self);
         char *sig = NULL;
         if ((*g_jvmti)->GetClassSignature(g_jvmti, klass, &sig, NULL) == JVMTI_ERROR_NONE) {

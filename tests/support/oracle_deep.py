@@ -1,0 +1,200 @@
+"""An independent oracle for *deep* executed-bytecode counts: a JVMTI agent that watches the JVM execute.
+
+It shares no code with ``pytest_bytecount``: ``oracle/deep_oracle.c`` (built here with gcc, cached) counts
+the JVM's own SingleStep events while a target method runs, callees included, and intercepts the natives
+``System.arraycopy`` and ``Object.clone`` (NativeMethodBind) for the elements they copy. The rules (windows,
+excluded frames and classes, ``copied``) are in the C file's header comment.
+
+``deep_oracle(classpath, main, args, targets)`` runs ``MAIN.main(ARGS)`` in a child JVM (``-Xshare:off``,
+through ``oracle/OracleDriver.java``, which calls ``main`` reflectively) and returns::
+
+    {target_id: {"windows": n, "total": n, "copied": n, "methods": {method_id: n},
+                 "abrupt": {"windows": n, "total": n, "copied": n, "methods": {...}}}}
+
+Ids are the counting contract's ``pkg.Cls#name(desc)``. The result's ``stats`` attribute holds the agent's
+statistics, ``seconds`` the JVM's wall time. A run with an anomaly statistic (a step missing or out of
+place, a shadow stack that disagrees with the JVM's, a window left open, ...) raises OracleAnomaly; a run
+where a native could not be intercepted raises OracleAnomaly too, unless ``require_copy_hooks=False``
+(then ``copied`` only counts what was intercepted: see ``stats["hook_arraycopy"]`` and ``["hook_clone"]``).
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import subprocess
+import tempfile
+import time
+from pathlib import Path
+from typing import Dict, List, Optional, Sequence, Tuple, Union
+
+from .corpus import build_once, cache_root
+from .oracle import (
+    JavaCommand, OracleAnomaly, OracleRunError, _c_compiler, _java_command, _jni_include_dir, driver_dir,
+)
+from .verifier import OracleUnavailable
+
+HERE = Path(__file__).resolve().parent
+AGENT_SOURCE = HERE / "oracle" / "deep_oracle.c"
+AGENT_LIBRARY = "libdeep_oracle.so"
+DRIVER_CLASS = "bytecountoracle.OracleDriver"
+CFLAGS = ("-shared", "-fPIC", "-O2", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-Wall", "-Wextra", "-Werror")
+# Statistics that must be 0: anything else is the agent losing track of the execution.
+ANOMALIES = (
+    "w_flow_breaks", "w_entry_not_at_0", "w_empty_frames", "w_last_not_return", "w_bad_catch",
+    "orphan_steps", "unmatched_exits", "stack_mismatch", "bad_locations", "open_at_end",
+    "init_with_target", "hidden_disagree", "bind_unknown", "method_info_failed",
+)
+HOOKS = ("hook_arraycopy", "hook_clone")
+JVM_OPTIONS = ("-Xshare:off",)
+
+MethodKey = Tuple[str, str, str]
+
+__all__ = ["DeepCounts", "OracleAnomaly", "OracleRunError", "OracleUnavailable", "build_deep_agent",
+           "deep_oracle", "method_key", "method_id"]
+
+
+class DeepCounts(dict):
+    """Target id -> ``{"windows", "total", "copied", "methods", "abrupt"}``.
+
+    ``stats``: the agent's statistics (names in the C file); ``seconds``: the JVM run's wall time;
+    ``output``: the JVM's stdout and stderr.
+    """
+
+    def __init__(self, counts=(), stats: Optional[Dict[str, int]] = None, seconds: float = 0.0, output: str = ""):
+        super().__init__(counts)
+        self.stats = dict(stats or {})
+        self.seconds = seconds
+        self.output = output
+
+
+def method_key(method: str) -> MethodKey:
+    """``pkg.Cls#name(desc)`` -> (``pkg/Cls``, name, desc)."""
+    cls, sep, rest = method.partition("#")
+    name, paren, desc = rest.partition("(")
+    if not sep or not paren or not cls or not name:
+        raise ValueError(f"deep oracle: {method!r} is not a method id of the form pkg.Cls#name(desc)")
+    return cls.replace(".", "/"), name, paren + desc
+
+
+def method_id(key: MethodKey) -> str:
+    internal, name, desc = key
+    return f"{internal.replace('/', '.')}#{name}{desc}"
+
+
+def build_deep_agent() -> Path:
+    """Compile ``oracle/deep_oracle.c`` into the cache (keyed by source, compiler, headers, flags)."""
+    compiler = _c_compiler()
+    include = _jni_include_dir()
+    try:
+        version = subprocess.run([*compiler, "--version"], capture_output=True, text=True).stdout.splitlines()
+    except OSError as exc:
+        raise OracleUnavailable(f"cannot run the C compiler {compiler}: {exc}") from exc
+    key = hashlib.sha256(b"\0".join([
+        AGENT_SOURCE.read_bytes(), (version[0] if version else " ".join(compiler)).encode(),
+        str(include.resolve()).encode(), (include / "jvmti.h").read_bytes(), " ".join(CFLAGS).encode(),
+    ])).hexdigest()[:16]
+
+    def fill(tmp: Path) -> None:
+        command = [*compiler, *CFLAGS, f"-I{include}", f"-I{include / 'linux'}",
+                   "-o", str(tmp / AGENT_LIBRARY), str(AGENT_SOURCE)]
+        proc = subprocess.run(command, capture_output=True, text=True)
+        if proc.returncode != 0:
+            raise OracleUnavailable(f"building the deep oracle agent failed: {' '.join(command)}\n{proc.stderr}")
+
+    return build_once(cache_root() / f"deep-oracle-agent-{key}", fill) / AGENT_LIBRARY
+
+
+def _empty_record() -> dict:
+    return {"windows": 0, "total": 0, "copied": 0, "methods": {}}
+
+
+def parse_output(text: str) -> Tuple[Dict[MethodKey, dict], Dict[str, int]]:
+    """The agent's file -> ({target key: {"normal": record, "abrupt": record}}, stats)."""
+    lines = text.splitlines()
+    if not lines or lines[0] != "# deep-oracle 1":
+        raise OracleRunError(f"not a deep-oracle v1 result: {lines[:1]!r}")
+    stats: Dict[str, int] = {}
+    targets: Dict[MethodKey, dict] = {}
+    target: Optional[dict] = None
+    record: Optional[dict] = None
+    for line in lines[1:]:
+        fields = line.split(" ")
+        if fields[0] == "S" and len(fields) == 3:
+            stats[fields[1]] = int(fields[2])
+        elif fields[0] == "T" and len(fields) == 4:
+            target = targets.setdefault((fields[1], fields[2], fields[3]), {})
+            record = None
+        elif fields[0] == "R" and len(fields) == 5 and target is not None and fields[1] in ("normal", "abrupt"):
+            record = target.setdefault(fields[1], _empty_record())
+            record["windows"] += int(fields[2])
+            record["total"] += int(fields[3])
+            record["copied"] += int(fields[4])
+        elif fields[0] == "C" and len(fields) == 5 and record is not None:
+            mid = method_id((fields[1], fields[2], fields[3]))
+            record["methods"][mid] = record["methods"].get(mid, 0) + int(fields[4])
+        else:
+            raise OracleRunError(f"unexpected line in the deep oracle's output: {line!r}")
+    return targets, stats
+
+
+def deep_oracle(classpath: Sequence[Union[str, Path]], main: str, args: Sequence[str], targets: Sequence[str],
+                java: Optional[JavaCommand] = None, extra_jvm_args: Sequence[str] = (), *,
+                timeout: float = 300, verify: int = 1, require_copy_hooks: bool = True) -> DeepCounts:
+    """Deep counts of each target while ``main.main(args)`` runs; see the module docstring.
+
+    ``java``: a java executable, or a command prefix such as ``[java, "-zero"]`` (default: JDK 17's
+    HotSpot). ``verify``: 1 compares the agent's shadow stack with the JVM's when a window opens and
+    closes, 2 at every call and return inside a window, 0 never.
+    """
+    keys = [method_key(target) for target in targets]
+    if not keys:
+        raise ValueError("deep oracle: no targets given")
+    if len(set(keys)) != len(keys):
+        raise ValueError(f"deep oracle: duplicate targets in {list(targets)}")
+    agent = build_deep_agent()
+    entries = [str(Path(entry)) for entry in classpath] + [str(driver_dir())]
+    with tempfile.TemporaryDirectory(prefix="deep-oracle-") as tmp:
+        if "," in tmp:
+            raise OracleRunError(f"the temporary directory {tmp} contains ',', which agent options cannot carry")
+        out = Path(tmp) / "deep.txt"
+        listing = Path(tmp) / "targets.txt"
+        listing.write_text("".join(" ".join(key) + "\n" for key in keys), encoding="utf-8")
+        command: List[str] = [
+            *_java_command(java), *JVM_OPTIONS, *map(str, extra_jvm_args),
+            f"-agentpath:{agent}=out={out},targets=@{listing},verify={int(verify)}",
+            "-cp", os.pathsep.join(entries), DRIVER_CLASS, "0", main, *map(str, args),
+        ]
+        started = time.perf_counter()
+        try:
+            proc = subprocess.run(command, capture_output=True, text=True, timeout=timeout)
+        except subprocess.TimeoutExpired as exc:
+            raise OracleRunError(f"the deep oracle's JVM ran past {timeout} s: {' '.join(command)}") from exc
+        seconds = time.perf_counter() - started
+        if proc.returncode != 0 or not out.is_file():
+            raise OracleRunError(
+                f"the deep oracle's JVM failed (exit {proc.returncode}): {' '.join(command)}\n"
+                f"stdout:\n{proc.stdout[-4000:]}\nstderr:\n{proc.stderr[-4000:]}")
+        raw, stats = parse_output(out.read_text(encoding="utf-8"))
+    missing = [name for name in (*ANOMALIES, *HOOKS) if name not in stats]
+    if missing:
+        raise OracleRunError(f"the deep oracle's output lacks the statistics {missing}")
+    bad = {name: stats[name] for name in ANOMALIES if stats[name]}
+    if bad:
+        raise OracleAnomaly(f"the deep oracle agent reports irregular events {bad} (see oracle/deep_oracle.c); "
+                            f"all statistics: {stats}")
+    if require_copy_hooks and not all(stats[name] for name in HOOKS):
+        raise OracleAnomaly(f"the deep oracle could not intercept every copying native "
+                            f"({ {name: stats[name] for name in HOOKS} }), so 'copied' would be short")
+    result = {}
+    for key in keys:
+        records = raw.get(key)
+        if records is None:
+            raise OracleRunError(f"the deep oracle's output has no record for {method_id(key)}")
+        normal = records.get("normal", _empty_record())
+        abrupt = records.get("abrupt", _empty_record())
+        result[method_id(key)] = {**{k: normal[k] for k in ("windows", "total", "copied")},
+                                  "methods": dict(sorted(normal["methods"].items())),
+                                  "abrupt": {**{k: abrupt[k] for k in ("windows", "total", "copied")},
+                                             "methods": dict(sorted(abrupt["methods"].items()))}}
+    return DeepCounts(result, stats=stats, seconds=seconds, output=proc.stdout + proc.stderr)
