@@ -14,8 +14,9 @@ codes, pre-resolved constants) changes the JDK's work. See :data:`DEEP_JVM_OPTIO
 
 from __future__ import annotations
 
-import sys
+import hashlib
 import time
+from pathlib import Path
 from typing import Iterable, Optional
 
 from ..counting.instr.deep import DEEP_CLASS, MethodNumbers, deep_class, deep_runtime_class, left_out
@@ -47,6 +48,7 @@ class DeepCounting:
             raise DeepUnavailable(f"deep counts need a JVM started with {' '.join(DEEP_JVM_OPTIONS)}; this one runs "
                                   f"with {', '.join(lacking)}. " + _WHY)
         self.numbers = MethodNumbers()
+        self._runtime: Optional[dict] = None
         self._sums: dict = {}  # target -> its deep group since deep counting began (snapshot)
         self.wanted: set = set()  # target method ids of classes that load through the transformer
         self.refused: list = []
@@ -100,6 +102,19 @@ class DeepCounting:
         self.runtime.targets(len(self.numbers.target_names))
         return numbers
 
+    def runtime_identity(self) -> dict:
+        """What deep counts depend on: the runtime's version and vendor and a digest of its class library
+        (``lib/modules``), the same under HotSpot and Zero."""
+        if self._runtime is None:
+            import jpype
+
+            System = jpype.JClass("java.lang.System")
+            home = Path(str(System.getProperty("java.home")))
+            self._runtime = {"version": str(System.getProperty("java.runtime.version")),
+                             "vendor": str(System.getProperty("java.vendor")),
+                             "class_library": class_library_digest(home)}
+        return self._runtime
+
     def snapshot(self) -> dict:
         """{target: its deep group} of every target, summed since deep counting began (:meth:`drain` into
         running totals)."""
@@ -125,6 +140,26 @@ class DeepCounting:
             else:
                 out[key] = group
         return out
+
+
+def class_library_digest(home: Path) -> str:
+    """The first 16 hex digits of the SHA-256 of the runtime's class library (``lib/modules``; a pre-9 runtime's
+    ``lib/rt.jar``), or ``unknown`` when it has none of them."""
+    for name in ("lib/modules", "jre/lib/rt.jar", "lib/rt.jar"):
+        path = home / name
+        if path.is_file():
+            h = hashlib.sha256()
+            with path.open("rb") as f:
+                for block in iter(lambda: f.read(1 << 20), b""):
+                    h.update(block)
+            return h.hexdigest()[:16]
+    return "unknown"
+
+
+def describe_runtime(runtime: Optional[dict]) -> str:
+    if not runtime:
+        return "an unknown runtime"
+    return f"Java {runtime.get('version')} ({runtime.get('vendor')}, class library {runtime.get('class_library')})"
 
 
 def _copy(group: dict) -> dict:

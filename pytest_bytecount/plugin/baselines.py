@@ -80,6 +80,8 @@ class Baselines:
         entry = {"jvm": r.jvm, "plugin": r.plugin, "methods": that_ran(r.counts)}
         if r.mode is not None:
             entry["mode"] = r.mode
+        if r.deep_runtime is not None:
+            entry["deep_runtime"] = r.deep_runtime
         if r.scaling:
             entry["scaling"] = baseline_entry(r.scaling)
 

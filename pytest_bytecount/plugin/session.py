@@ -22,6 +22,7 @@ from ..regression.status import FAILING, VERDICTS, worse
 from ..regression.weights import WeightsError, WeightTable, load_weights
 from .baselines import Baselines, baseline_key
 from ..jvm import signals
+from ..jvm.deep import describe_runtime
 from ..jvm.session import jvm_running
 from .collection import FullCollection
 from .config import ConfigError, Settings, load_settings, options_given
@@ -226,6 +227,8 @@ class BytecountSession:
         result = self._result(item, "passed", now)
         result.mode = "in-place" if fixture.in_place else None if marker.loader_scope == "test" else \
             f"{marker.loader_scope}-loader"
+        if fixture.deep:
+            result.deep_runtime = self.java.deep_counting().runtime_identity()
         result.hints = fixture.hints()
         for method, c in now.items():
             item.user_properties.append((f"bytecount {method} total", c["total"]))
@@ -267,14 +270,28 @@ class BytecountSession:
         try:
             stored_file = self.baselines.load(path)
             stored, stored_mode = stored_file.get(key), stored_file.mode(key)
+            stored_runtime = stored_file.deep_runtime(key)
         except BaselineError as e:
             if not self.update:
                 return _fail(report, result, "error", f"bytecount: {e}")
             stored, stored_mode = None, result.mode  # re-recorded: a copy of the unreadable file goes to the cache
+            stored_runtime = None
         if stored is not None and self._weights is not None:
             stored = self._weights.with_costs(stored)  # from the stored counts: a new table never stales baselines
         tolerances = parse_tolerances(marker.tolerance, self._default_tolerances)
-        verdict = compare(stored, result.counts, tolerances, self.strict or marker.strict)
+        compared, other_runtime = result.counts, None
+        if stored is not None and result.deep_runtime is not None and any("deep" in c for c in stored.values()) \
+                and stored_runtime != result.deep_runtime:
+            # deep counts depend on the class library: taken on another one, they are not compared
+            other_runtime = (f"bytecount: deep counts not compared: the baseline's were taken on "
+                             f"{describe_runtime(stored_runtime)}, this run's on {describe_runtime(result.deep_runtime)}; "
+                             f"everything else is. Re-record them on this runtime with: "
+                             f"{update_command([item.nodeid], self.options)}")
+            stored = {m: {k: v for k, v in c.items() if k != "deep"} for m, c in stored.items()}
+            compared = {m: {k: v for k, v in c.items() if k != "deep"} for m, c in compared.items()}
+        verdict = compare(stored, compared, tolerances, self.strict or marker.strict)
+        if other_runtime is not None:
+            report.sections.append(("bytecount", other_runtime))
         # for the HTML report: the stored counts, each method's own verdict and the figures that decided it
         result.baseline_counts = stored
         result.method_status = {d.method: d.status for d in verdict.diffs}

@@ -201,6 +201,10 @@ class BaselineFile:
         """How the test's stored counts were made: ``"in-place"``, or None (in the test's own class loader)."""
         return (self.tests.get(test_key) or {}).get("mode")
 
+    def deep_runtime(self, test_key: str) -> Optional[dict]:
+        """The runtime the test's stored deep counts were taken on (version, vendor, class library), if any."""
+        return (self.tests.get(test_key) or {}).get("deep_runtime")
+
     def get(self, test_key: str) -> Optional[dict]:
         entry = self.tests.get(test_key)
         return None if entry is None else entry["methods"]

@@ -153,6 +153,9 @@ def counted_in(entry: Optional[dict], signature: str) -> Optional[str]:
     JDK methods are never counted there, and neither are ``invokedynamic`` call sites."""
     inclusive = (entry or {}).get("inclusive")
     callee = _callee(signature)
+    deep = (entry or {}).get("deep")
+    if isinstance(deep, dict) and callee is not None and any(m.endswith(callee[1]) for m in deep.get("methods", ())):
+        return "deep"  # a method of that name and descriptor ran in the target's window, the JDK's included
     if not isinstance(inclusive, dict) or callee is None:
         return None
     owner, member = callee

@@ -44,6 +44,7 @@ class TestResult:
     hints: list = field(default_factory=list)  # lines that may explain the counts (plugin.fixture hints)
     mode: Optional[str] = None  # "in-place" when counted where the application loads the classes
     accept: Optional[str] = None  # the command that re-records this test, with the options in force
+    deep_runtime: Optional[dict] = None  # with deep counts: the runtime they depend on (jvm.deep.runtime)
 
     def to_dict(self) -> dict:
         out = {"nodeid": self.nodeid, "baseline": self.baseline, "key": self.key, "status": self.status,
@@ -51,7 +52,8 @@ class TestResult:
                "baseline_counts": self.baseline_counts, "method_status": self.method_status,
                "tripped": self.tripped, "message": self.message}
         optional = {"weights": self.weights, "scaling": self.scaling, "test_outcome": self.test_outcome,
-                    "hints": self.hints or None, "mode": self.mode, "accept": self.accept}
+                    "hints": self.hints or None, "mode": self.mode, "accept": self.accept,
+                    "deep_runtime": self.deep_runtime}
         out.update((name, value) for name, value in optional.items() if value is not None)  # only when set
         return out
 

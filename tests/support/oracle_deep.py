@@ -43,7 +43,7 @@ CFLAGS = ("-shared", "-fPIC", "-O2", "-std=c11", "-D_POSIX_C_SOURCE=200809L", "-
 ANOMALIES = (
     "w_flow_breaks", "w_entry_not_at_0", "w_empty_frames", "w_last_not_return", "w_bad_catch",
     "orphan_steps", "unmatched_exits", "stack_mismatch", "bad_locations", "open_at_end",
-    "init_with_target", "hidden_disagree", "bind_unknown", "method_info_failed",
+    "init_with_target", "hidden_disagree", "bind_unknown", "method_info_failed", "hook_mismatch",
 )
 HOOKS = ("hook_arraycopy", "hook_clone")
 JVM_OPTIONS = ("-Xshare:off",)
@@ -140,12 +140,14 @@ def parse_output(text: str) -> Tuple[Dict[MethodKey, dict], Dict[str, int]]:
 
 def deep_oracle(classpath: Sequence[Union[str, Path]], main: str, args: Sequence[str], targets: Sequence[str],
                 java: Optional[JavaCommand] = None, extra_jvm_args: Sequence[str] = (), *,
-                timeout: float = 300, verify: int = 1, require_copy_hooks: bool = True) -> DeepCounts:
+                timeout: float = 300, verify: int = 1, require_copy_hooks: bool = True,
+                repair: bool = True) -> DeepCounts:
     """Deep counts of each target while ``main.main(args)`` runs; see the module docstring.
 
     ``java``: a java executable, or a command prefix such as ``[java, "-zero"]`` (default: JDK 17's
     HotSpot). ``verify``: 1 compares the agent's shadow stack with the JVM's when a window opens and
-    closes, 2 at every call and return inside a window, 0 never.
+    closes, 2 at every call and return inside a window, 0 never. ``repair=False`` leaves the steps
+    HotSpot suppresses as repeats uncounted: only for showing that the agent's checks notice.
     """
     keys = [method_key(target) for target in targets]
     if not keys:
@@ -162,7 +164,7 @@ def deep_oracle(classpath: Sequence[Union[str, Path]], main: str, args: Sequence
         listing.write_text("".join(" ".join(key) + "\n" for key in keys), encoding="utf-8")
         command: List[str] = [
             *_java_command(java), *JVM_OPTIONS, *map(str, extra_jvm_args),
-            f"-agentpath:{agent}=out={out},targets=@{listing},verify={int(verify)}",
+            f"-agentpath:{agent}=out={out},targets=@{listing},verify={int(verify)},repair={int(bool(repair))}",
             "-cp", os.pathsep.join(entries), DRIVER_CLASS, "0", main, *map(str, args),
         ]
         started = time.perf_counter()

@@ -8,6 +8,7 @@
  * TARGETS holds one target method a line: `internal/class/Name name descriptor`.
  * verify: 0 never, 1 (default) when a window opens or closes, 2 at every MethodEntry and MethodExit
  * inside a window, compare the agent's shadow stack with GetStackTrace (statistic stack_mismatch).
+ * repair=0 switches the repair of suppressed repeat steps off (only to show that the checks catch it).
  *
  * What it measures, per thread:
  *  - A *window* opens at MethodEntry of a target method when the thread has none open (depth 1); a
@@ -60,6 +61,8 @@
  *   C <class> <name> <descriptor> <steps>      (per method with steps, after its record)
  */
 
+#define _GNU_SOURCE /* RTLD_DEFAULT */
+#include <dlfcn.h>
 #include <jvmti.h>
 #include <stdatomic.h>
 #include <stdint.h>
@@ -139,6 +142,7 @@ enum {
     STAT_W_FLOW_BREAKS, STAT_W_ENTRY_NOT_AT_0, STAT_W_EMPTY_FRAMES, STAT_W_LAST_NOT_RETURN,
     STAT_W_BAD_CATCH, STAT_ORPHAN_STEPS, STAT_UNMATCHED_EXITS, STAT_STACK_MISMATCH, STAT_BAD_LOCATIONS,
     STAT_OPEN_AT_END, STAT_INIT_WITH_TARGET, STAT_HIDDEN_DISAGREE, STAT_BIND_UNKNOWN, STAT_METHOD_INFO_FAILED,
+    STAT_HOOK_MISMATCH,
     /* information */
     STAT_REPEAT_REPAIRED, STAT_O_FLOW_BREAKS, STAT_O_ENTRY_NOT_AT_0, STAT_O_EMPTY_FRAMES, STAT_O_LAST_NOT_RETURN,
     STAT_STEPS_POSTED, STAT_STEPS_COUNTED, STAT_STEPS_EXCLUDED_FRAME, STAT_STEPS_SKIPPED_CLASS,
@@ -151,7 +155,7 @@ enum {
 static const char *const STAT_NAMES[STAT_COUNT] = {
     "w_flow_breaks", "w_entry_not_at_0", "w_empty_frames", "w_last_not_return",
     "w_bad_catch", "orphan_steps", "unmatched_exits", "stack_mismatch", "bad_locations",
-    "open_at_end", "init_with_target", "hidden_disagree", "bind_unknown", "method_info_failed",
+    "open_at_end", "init_with_target", "hidden_disagree", "bind_unknown", "method_info_failed", "hook_mismatch",
     "repeat_repaired", "o_flow_breaks", "o_entry_not_at_0", "o_empty_frames", "o_last_not_return",
     "steps_posted", "steps_counted", "steps_excluded_frame", "steps_skipped_class",
     "windows_opened", "threads_from_stack", "methods_seen", "hidden_methods",
@@ -170,6 +174,7 @@ static Target *g_targets;
 static int g_ntargets;
 static char *g_out_path;
 static int g_verify = 1;
+static int g_repair = 1; /* repair=0: leave suppressed repeat steps uncounted (to test the detectors) */
 static int g_dead;
 static TState *g_threads; /* every thread state ever made, guarded by g_lock */
 static jmethodID g_is_hidden; /* java.lang.Class.isHidden()Z, or NULL before JDK 15 */
@@ -619,7 +624,7 @@ static void resolve_pending(TState *ts, SFrame *f, uint64_t posted_before_event)
 }
 
 static void expect_repeat(TState *ts, SFrame *f, jlocation bci) {
-    if (ts->posted > 0 && ts->last_method == f->m->id && ts->last_bci == bci) {
+    if (g_repair && ts->posted > 0 && ts->last_method == f->m->id && ts->last_bci == bci) {
         f->pending_bci = bci;
         f->pending_posted = ts->posted;
     }
@@ -821,6 +826,25 @@ typedef struct EarlyBind {
 static EarlyBind g_early[256];
 static int g_nearly;
 
+/* libjvm's own functions the JDK binds the two natives to (JDK 9+), looked up at load time: a bind in
+ * the primordial phase, where names cannot be read yet, is recognised by its address. */
+static void *g_jvm_arraycopy, *g_jvm_clone;
+static jmethodID g_hooked_arraycopy, g_hooked_clone;
+
+static void hook(int which, jmethodID method, void *address, void **new_address_ptr, int how) {
+    if (which == STAT_HOOK_ARRAYCOPY) {
+        g_orig_arraycopy = (ArrayCopyFn)address;
+        g_hooked_arraycopy = method;
+        *new_address_ptr = (void *)deep_arraycopy;
+    } else {
+        g_orig_clone = (CloneFn)address;
+        g_hooked_clone = method;
+        *new_address_ptr = (void *)deep_clone;
+    }
+    stat_set(which, (uint64_t)how);
+    if (atomic_load(&g_live)) stat_add(STAT_HOOK_LATE, 1);
+}
+
 static void JNICALL on_native_bind(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread, jmethodID method, void *address,
                                    void **new_address_ptr) {
     (void)jni; (void)thread;
@@ -830,8 +854,13 @@ static void JNICALL on_native_bind(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
     if ((*jvmti)->GetMethodName(jvmti, method, &name, &desc, NULL) != JVMTI_ERROR_NONE ||
         (*jvmti)->GetMethodDeclaringClass(jvmti, method, &klass) != JVMTI_ERROR_NONE ||
         (*jvmti)->GetClassSignature(jvmti, klass, &sig, NULL) != JVMTI_ERROR_NONE) {
-        /* too early to read names: remember it, VMInit sorts it out */
-        if (g_nearly < (int)(sizeof g_early / sizeof g_early[0])) {
+        /* Too early to read names (primordial phase). JVM_ArrayCopy and JVM_Clone are bound to nothing
+         * else; VMInit checks the jmethodID. Anything else is remembered for VMInit. */
+        if (address != NULL && address == g_jvm_arraycopy) {
+            hook(STAT_HOOK_ARRAYCOPY, method, address, new_address_ptr, 2);
+        } else if (address != NULL && address == g_jvm_clone) {
+            hook(STAT_HOOK_CLONE, method, address, new_address_ptr, 2);
+        } else if (g_nearly < (int)(sizeof g_early / sizeof g_early[0])) {
             g_early[g_nearly].method = method;
             g_early[g_nearly].address = address;
             g_nearly++;
@@ -840,26 +869,19 @@ static void JNICALL on_native_bind(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread,
         }
         return;
     }
-    if (strcmp(sig, "Ljava/lang/System;") == 0 && strcmp(name, "arraycopy") == 0 && strcmp(desc, ARRAYCOPY_DESC) == 0) {
-        g_orig_arraycopy = (ArrayCopyFn)address;
-        *new_address_ptr = (void *)deep_arraycopy;
-        stat_set(STAT_HOOK_ARRAYCOPY, 1);
-        if (atomic_load(&g_live)) stat_add(STAT_HOOK_LATE, 1);
-    } else if (strcmp(sig, "Ljava/lang/Object;") == 0 && strcmp(name, "clone") == 0 && strcmp(desc, CLONE_DESC) == 0) {
-        g_orig_clone = (CloneFn)address;
-        *new_address_ptr = (void *)deep_clone;
-        stat_set(STAT_HOOK_CLONE, 1);
-        if (atomic_load(&g_live)) stat_add(STAT_HOOK_LATE, 1);
-    }
+    if (strcmp(sig, "Ljava/lang/System;") == 0 && strcmp(name, "arraycopy") == 0 && strcmp(desc, ARRAYCOPY_DESC) == 0)
+        hook(STAT_HOOK_ARRAYCOPY, method, address, new_address_ptr, 1);
+    else if (strcmp(sig, "Ljava/lang/Object;") == 0 && strcmp(name, "clone") == 0 && strcmp(desc, CLONE_DESC) == 0)
+        hook(STAT_HOOK_CLONE, method, address, new_address_ptr, 1);
     (*jvmti)->Deallocate(jvmti, (unsigned char *)name);
     (*jvmti)->Deallocate(jvmti, (unsigned char *)desc);
     (*jvmti)->Deallocate(jvmti, (unsigned char *)sig);
 }
 
-/* At VMInit: a native bound before names could be read is re-registered with the wrapper. */
+/* At VMInit: check a native hooked by its address; re-register (JNI RegisterNatives) one bound before
+ * names could be read and not recognised. */
 static void hook_early(JNIEnv *jni, const char *cls_name, const char *name, const char *desc, int is_static,
-                       void **orig, void *wrapper, int stat) {
-    if (atomic_load(&g_stats[stat])) return;
+                       void **orig, jmethodID *hooked, void *wrapper, int stat) {
     jclass cls = (*jni)->FindClass(jni, cls_name);
     if (cls == NULL) {
         (*jni)->ExceptionClear(jni);
@@ -870,19 +892,24 @@ static void hook_early(JNIEnv *jni, const char *cls_name, const char *name, cons
         (*jni)->ExceptionClear(jni);
         return;
     }
+    if (atomic_load(&g_stats[stat])) {
+        if (*hooked != id) stat_add(STAT_HOOK_MISMATCH, 1);
+        return;
+    }
     for (int i = 0; i < g_nearly; i++) {
         if (g_early[i].method != id) continue;
         *orig = g_early[i].address;
+        *hooked = id;
         JNINativeMethod native = {(char *)name, (char *)desc, wrapper};
         if ((*jni)->RegisterNatives(jni, cls, &native, 1) != 0) {
             (*jni)->ExceptionClear(jni);
             *orig = NULL;
             return;
         }
-        stat_set(stat, 1);
+        stat_set(stat, 3);
         return;
     }
-    /* not bound yet: NativeMethodBind will come when it is first called */
+    /* not bound yet: NativeMethodBind comes when it is first called */
 }
 
 /* ------------------------------------------------------------------ lifecycle */
@@ -904,9 +931,9 @@ static void JNICALL on_vm_init(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread) {
     }
     stat_set(STAT_HIDDEN_API, g_is_hidden != NULL);
     hook_early(jni, "java/lang/System", "arraycopy", ARRAYCOPY_DESC, 1, (void **)&g_orig_arraycopy,
-               (void *)deep_arraycopy, STAT_HOOK_ARRAYCOPY);
-    hook_early(jni, "java/lang/Object", "clone", CLONE_DESC, 0, (void **)&g_orig_clone, (void *)deep_clone,
-               STAT_HOOK_CLONE);
+               &g_hooked_arraycopy, (void *)deep_arraycopy, STAT_HOOK_ARRAYCOPY);
+    hook_early(jni, "java/lang/Object", "clone", CLONE_DESC, 0, (void **)&g_orig_clone, &g_hooked_clone,
+               (void *)deep_clone, STAT_HOOK_CLONE);
     /* Classes prepared before ClassPrepare events: tag them now. */
     jint nclasses = 0;
     jclass *classes = NULL;
@@ -1005,6 +1032,7 @@ static void parse_options(const char *options) {
         if (strncmp(item, "out=", 4) == 0) g_out_path = xstrdup(item + 4);
         else if (strncmp(item, "targets=@", 9) == 0) read_targets(item + 9);
         else if (strncmp(item, "verify=", 7) == 0) g_verify = atoi(item + 7);
+        else if (strncmp(item, "repair=", 7) == 0) g_repair = atoi(item + 7);
         else {
             fprintf(stderr, "deep_oracle: unknown option '%s'\n", item);
             exit(70);
@@ -1022,6 +1050,8 @@ JNIEXPORT jint JNICALL Agent_OnLoad(JavaVM *vm, char *options, void *reserved) {
         return JNI_ERR;
     }
     parse_options(options);
+    g_jvm_arraycopy = dlsym(RTLD_DEFAULT, "JVM_ArrayCopy");
+    g_jvm_clone = dlsym(RTLD_DEFAULT, "JVM_Clone");
     jvmtiCapabilities potential, wanted;
     memset(&potential, 0, sizeof potential);
     memset(&wanted, 0, sizeof wanted);
