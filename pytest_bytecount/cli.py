@@ -23,7 +23,7 @@ from .counting.counts import KEYS, render_json
 from .counting.pipeline.per_class import ClassCounter
 from .counting.pipeline.report import counted_files, write_files
 from .counting.targets import TargetError, missing_class_message
-from .jvm.deep import DEEP_JVM_OPTIONS, DeepUnavailable, deep_counting
+from .jvm.deep import DeepUnavailable, deep_counting, deep_jvm_options
 from .jvm.loaders import CountingError, LoadTimeLoaders
 from .jvm.session import JvmError, JvmSession, choose_jvm
 from .plugin.project_cache import project_cache, remove_unused
@@ -208,7 +208,7 @@ def _count(args, classpath: Classpath, counter: ClassCounter, weights=None) -> i
     print(f"bytecount: using {choice.describe()}", file=sys.stderr)
     status = 0
     try:
-        options = [*DEEP_JVM_OPTIONS, *args.jvm_option] if args.deep else args.jvm_option
+        options = [*deep_jvm_options(choice.libjvm.parent.name), *args.jvm_option] if args.deep else args.jvm_option
         loaders = LoadTimeLoaders(JvmSession(choice, options, agent=args.deep), counter, classpath.entries)
         deep = _deep_setup(args, counter) if args.deep else None
         handle = loaders.new()

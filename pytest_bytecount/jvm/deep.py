@@ -23,8 +23,19 @@ from ..counting.instr.deep import DEEP_CLASS, MethodNumbers, deep_class, deep_ru
 from .agent import AgentMissing, instrumentation
 
 # -Xshare:off: no class-data sharing. The others keep the JIT from replacing a counted JDK method that has a
-# Java body by its intrinsic (compiled callers would skip its counters): the JIT's intrinsics are off.
+# Java body by its intrinsic (compiled callers would skip its counters): -XX:-InlineNatives turns off the JIT's
+# intrinsics but those of String and Arrays, which C2 (the server VM) has flags of its own for.
 DEEP_JVM_OPTIONS = ("-Xshare:off", "-XX:+UnlockDiagnosticVMOptions", "-XX:-InlineNatives")
+C2_OPTIONS = ("-XX:-SpecialStringCompareTo", "-XX:-SpecialStringIndexOf", "-XX:-SpecialStringEquals",
+              "-XX:-SpecialArraysEquals", "-XX:-SpecialEncodeISOArray")
+# the HotSpot options that must be off, as a running JVM reports them
+_MUST_BE_OFF = {"UseSharedSpaces": "class-data sharing", "InlineNatives": "the JIT's intrinsics (InlineNatives)",
+                **{o[5:]: f"the JIT's String and Arrays intrinsics ({o[5:]})" for o in C2_OPTIONS}}
+
+
+def deep_jvm_options(variant: str) -> list:
+    """The options a JVM of ``variant`` (server, client, zero) starts with for deep counts."""
+    return [*DEEP_JVM_OPTIONS, *(C2_OPTIONS if variant == "server" else ())]
 _MARK = DEEP_CLASS.encode()
 
 
@@ -45,8 +56,9 @@ class DeepCounting:
         J = jpype.JClass
         lacking = _lacking_options()
         if lacking:
-            raise DeepUnavailable(f"deep counts need a JVM started with {' '.join(DEEP_JVM_OPTIONS)}; this one runs "
-                                  f"with {', '.join(lacking)}. " + _WHY)
+            raise DeepUnavailable(f"deep counts need a JVM started with {' '.join(deep_jvm_options('server'))} (the "
+                                  f"last five on a server VM only); this one runs with {', '.join(lacking)} on. "
+                                  + _WHY)
         self.numbers = MethodNumbers()
         self._runtime: Optional[dict] = None
         self._sums: dict = {}  # target -> its deep group since deep counting began (snapshot)
@@ -205,12 +217,11 @@ def _lacking_options() -> list:
     except Exception:  # noqa: BLE001 - no such bean: no HotSpot options to worry about
         return []
     out = []
-    for option, bad, shown in (("UseSharedSpaces", "true", "class-data sharing on"),
-                               ("InlineNatives", "true", "the JIT's intrinsics on (InlineNatives)")):
+    for option, shown in _MUST_BE_OFF.items():
         try:
-            if str(bean.getVMOption(option).getValue()) == bad:
+            if str(bean.getVMOption(option).getValue()) == "true":
                 out.append(shown)
-        except Exception:  # noqa: BLE001 - Zero: no JIT, no such option
+        except Exception:  # noqa: BLE001 - a VM without that option (Zero, client): nothing to turn off
             pass
     return out
 

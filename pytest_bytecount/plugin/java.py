@@ -15,7 +15,7 @@ from ..classfile.classpath import Classpath, ClasspathError
 from ..counting.targets import TargetError
 from ..jvm.javac import JavacError, compile_sources
 from ..jvm.agent import agent_jar
-from ..jvm.deep import DEEP_JVM_OPTIONS, DeepUnavailable, deep_counting
+from ..jvm.deep import DeepUnavailable, deep_counting, deep_jvm_options
 from ..jvm.modules import missing_module
 from ..counting.pipeline.per_class import ClassCounter
 from ..jvm.in_place import InPlaceError, InPlaceLoaders
@@ -110,8 +110,9 @@ class JavaContext:
     def jvm(self) -> JvmSession:
         if self._jvm is None:
             deep = self.wants_deep or self._settings().deep
-            self._jvm = JvmSession(self.jvm_choice(), [*(DEEP_JVM_OPTIONS if deep else ()), *self._settings().jvm_options],
-                                   agent=True)
+            choice = self.jvm_choice()
+            deep = deep_jvm_options(choice.libjvm.parent.name) if deep else []
+            self._jvm = JvmSession(choice, [*deep, *self._settings().jvm_options], agent=True)
         return self._jvm
 
     @property
@@ -126,7 +127,7 @@ class JavaContext:
             raise JvmError("a JVM is already running in this process; pytest_bytecount.start_jvm() must be the "
                            "first to start one (call it in conftest.py's pytest_configure)")
         root = self._settings().root
-        deep = DEEP_JVM_OPTIONS if self._settings().deep else ()
+        deep = deep_jvm_options(self.jvm_choice().libjvm.parent.name) if self._settings().deep else []
         self._jvm = JvmSession(self.jvm_choice(), [*deep, *self._settings().jvm_options, *options],
                                [Path(root, c) for c in classpath], agent=True,
                                jpype_options=check_jpype_options(jpype_options or {}))

@@ -26,16 +26,23 @@
  *        when the method is first seen), one of the four java/lang/invoke/...$Holder classes, or under
  *        org/jpype/ or pytest_bytecount/ (their callees are counted).
  *  - copied: while a window is open and no excluded frame is on the stack, each call of the native
- *    java.lang.System.arraycopy adds its length argument (as passed, when the native is entered), and
+ *    java.lang.System.arraycopy adds its length argument (as passed, when the native is entered, so a
+ *    call that then throws counts as well), and
  *    each call of the native java.lang.Object.clone on an array adds the array's length. The agent
- *    replaces both natives' addresses in the NativeMethodBind event (enabled in Agent_OnLoad) by
- *    wrappers that record and then call the original function. A method bound before its name can be
- *    read (primordial phase) is remembered and re-registered at VMInit with JNI RegisterNatives.
- *    Statistics hook_arraycopy and hook_clone say whether each one was intercepted (1) or not (0).
+ *    replaces both natives' addresses in the NativeMethodBind event (enabled in Agent_OnLoad, with
+ *    can_generate_early_vmstart so that names can be read from the early start phase on) by wrappers
+ *    that record and then call the original function. Statistics hook_arraycopy and hook_clone say how
+ *    each was intercepted: 1 by name in NativeMethodBind; 2 in a primordial-phase NativeMethodBind, where
+ *    names cannot be read, by its address being libjvm's JVM_ArrayCopy / JVM_Clone (dlsym), the
+ *    jmethodID checked at VMInit (hook_mismatch); 3 re-registered at VMInit with JNI RegisterNatives
+ *    (HotSpot then logs a "Re-registering of platform native method" warning); 0 not intercepted.
+ *    On HotSpot 17, Zero 17 and 25, arraycopy is 1 and clone is 2.
  *
- * The stack: MethodEntry and MethodExit for every method keep a shadow stack per thread, with the
- * number of excluded frames on it and the window's depth. A thread first seen with frames already on
- * its stack (started before VMInit) is initialised from GetStackTrace.
+ * The stack: MethodEntry and MethodExit for every method keep a shadow stack of the Java frames of each
+ * thread, with the number of excluded frames on it and the window's depth. Native methods are left out
+ * (Zero posts no MethodEntry/MethodExit for them, HotSpot does; none of them is an excluded frame). A
+ * thread first seen with frames already on its stack (started before VMInit) is initialised from
+ * GetStackTrace.
  *
  * HotSpot details (learned from tests/support/oracle/bytecount_oracle.c):
  *  - can_generate_breakpoint_events is requested (never used): it switches off the rewriting of
@@ -52,6 +59,9 @@
  *    frame's previous one (fall-through, branch or switch target, the handler an ExceptionCatch event
  *    named), a normal exit must follow a *return, a frame with code must have steps. Breaches inside
  *    windows are anomalies (w_*), outside windows they are only reported (o_*).
+ *
+ * Threads are identified by the OS thread (__thread state): fine for platform threads, not meant for
+ * virtual threads.
  *
  * Output, written at VMDeath:
  *   # deep-oracle 1
