@@ -138,7 +138,6 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
         init.append(call("exclude", "()V"))
     if target is not None:
         init += [push_int(cp, target), call("enter", "(I)V")]
-    init.append(start)
     edits: dict = {}
     for insn, length in plan.leaders if method_id is not None else ():
         edits.setdefault(id(insn), (insn, []))[1].append(Insn(op.IINC, (local, length)))
@@ -168,7 +167,10 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
                     bounds.append((insn, [lab], False))
                 stretches.append((lab, flag))
                 state = flag
-    code.insert_many([(plan.first, init, False)] + bounds + [(i, c, True) for i, c in edits.values()])
+    # the local is set first of all, before any flat counter is zeroed; the handler's range begins after both, where
+    # every added local (the flat counters' and this one) holds its type, as the handler's frame says
+    code.insert_many([(plan.first, [start], False)] + bounds + [(i, c, True) for i, c in edits.values()])
+    code.items[:0] = init
     end = Label()
     code.items.append(end)
     handlers = {}
