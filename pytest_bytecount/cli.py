@@ -208,7 +208,7 @@ def _count(args, classpath: Classpath, counter: ClassCounter, weights=None) -> i
     print(f"bytecount: using {choice.describe()}", file=sys.stderr)
     status = 0
     try:
-        options = [*deep_jvm_options(choice.libjvm.parent.name), *args.jvm_option] if args.deep else args.jvm_option
+        options = [*deep_jvm_options(choice.libjvm.parent.name, choice.libjvm), *args.jvm_option] if args.deep else args.jvm_option
         loaders = LoadTimeLoaders(JvmSession(choice, options, agent=args.deep), counter, classpath.entries)
         deep = _deep_setup(args, counter) if args.deep else None
         handle = loaders.new()

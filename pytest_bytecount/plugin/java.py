@@ -111,7 +111,7 @@ class JavaContext:
         if self._jvm is None:
             deep = self.wants_deep or self._settings().deep
             choice = self.jvm_choice()
-            deep = deep_jvm_options(choice.libjvm.parent.name) if deep else []
+            deep = deep_jvm_options(choice.libjvm.parent.name, choice.libjvm) if deep else []
             self._jvm = JvmSession(choice, [*deep, *self._settings().jvm_options], agent=True)
         return self._jvm
 
@@ -127,7 +127,8 @@ class JavaContext:
             raise JvmError("a JVM is already running in this process; pytest_bytecount.start_jvm() must be the "
                            "first to start one (call it in conftest.py's pytest_configure)")
         root = self._settings().root
-        deep = deep_jvm_options(self.jvm_choice().libjvm.parent.name) if self._settings().deep else []
+        choice = self.jvm_choice()
+        deep = deep_jvm_options(choice.libjvm.parent.name, choice.libjvm) if self._settings().deep else []
         self._jvm = JvmSession(self.jvm_choice(), [*deep, *self._settings().jvm_options, *options],
                                [Path(root, c) for c in classpath], agent=True,
                                jpype_options=check_jpype_options(jpype_options or {}))

@@ -64,9 +64,23 @@ def left_out(internal_name: str) -> bool:
                                         and not internal_name.startswith(OWN_PREFIX))
 
 
+# Methods the JVM may run as intrinsics, without their bytecode: HotSpot's interpreter runs these Math methods,
+# Reference.get and CRC32C's loops from entries of its own (Zero runs their bodies, and what they call), and its
+# JIT keeps the Math.abs and sqrt intrinsics even with -XX:-InlineNatives. Their runs are left out, so that no
+# JVM and no compiler changes deep counts.
+INTRINSIC_FRAMES = {
+    "java/lang/Math": frozenset(["sin", "cos", "tan", "abs", "sqrt", "log", "log10", "pow", "exp", "fma"]),
+    "java/lang/ref/Reference": frozenset(["get"]),
+    "java/util/zip/CRC32C": frozenset(["updateBytes", "updateDirectByteBuffer"]),
+    "java/lang/Float": frozenset(["float16ToFloat", "floatToFloat16"]),
+}
+
+
 def excluded_method(owner: str, name: str, descriptor: str) -> bool:
     """Whether a run of this method, and all it calls, is left out of deep counts (work the JVM does once per
-    class or per call site)."""
+    class or per call site, or may do without bytecode)."""
+    if name in INTRINSIC_FRAMES.get(owner, ()):
+        return True
     if name == "<clinit>":
         return True
     if name == "loadClass" and descriptor in _LOAD_CLASS:

@@ -21,7 +21,10 @@
  *    (a) none while ANY frame of the thread's stack is excluded: a <clinit>; a `loadClass` with
  *        descriptor (Ljava/lang/String;)Ljava/lang/Class; or (Ljava/lang/String;Z)Ljava/lang/Class;;
  *        a method of java/lang/invoke/MethodHandleNatives named link* or findMethodHandleType;
- *        sun/instrument/InstrumentationImpl.transform (any descriptor);
+ *        sun/instrument/InstrumentationImpl.transform (any descriptor); a method the JVM may run as an
+ *        intrinsic: java/lang/Math's sin, cos, tan, abs, sqrt, log, log10, pow, exp and fma,
+ *        java/lang/ref/Reference.get, java/util/zip/CRC32C's updateBytes and updateDirectByteBuffer,
+ *        java/lang/Float's float16ToFloat and floatToFloat16 (any descriptor);
  *    (b) not a step whose own frame's class is hidden (Class.isHidden(), asked at ClassPrepare, else
  *        when the method is first seen), one of the four java/lang/invoke/...$Holder classes, or under
  *        org/jpype/ or pytest_bytecount/ (their callees are counted).
@@ -332,6 +335,17 @@ static int is_excluded_frame(const char *c, const char *name, const char *desc) 
         (starts_with(name, "link") || strcmp(name, "findMethodHandleType") == 0))
         return 1;
     if (strcmp(c, "sun/instrument/InstrumentationImpl") == 0 && strcmp(name, "transform") == 0) return 1;
+    static const char *const math[] = {"sin", "cos", "tan", "abs", "sqrt", "log", "log10", "pow", "exp", "fma"};
+    if (strcmp(c, "java/lang/Math") == 0)
+        for (size_t i = 0; i < sizeof math / sizeof math[0]; i++)
+            if (strcmp(name, math[i]) == 0) return 1;
+    if (strcmp(c, "java/lang/ref/Reference") == 0 && strcmp(name, "get") == 0) return 1;
+    if (strcmp(c, "java/util/zip/CRC32C") == 0 &&
+        (strcmp(name, "updateBytes") == 0 || strcmp(name, "updateDirectByteBuffer") == 0))
+        return 1;
+    if (strcmp(c, "java/lang/Float") == 0 &&
+        (strcmp(name, "float16ToFloat") == 0 || strcmp(name, "floatToFloat16") == 0))
+        return 1;
     return 0;
 }
 
