@@ -21,6 +21,8 @@ from typing import Iterable, Optional
 
 from ..counting.instr.deep import DEEP_CLASS, MethodNumbers, deep_class, deep_runtime_class, left_out
 from .agent import AgentMissing, instrumentation
+from ..files import write_atomically
+from .deep_cache import DeepCache, cache_root as deep_cache_root
 
 # -Xshare:off: no class-data sharing. The others keep the JIT from replacing a counted JDK method that has a
 # Java body by its intrinsic (compiled callers would skip its counters): -XX:-InlineNatives turns off the JIT's
@@ -101,7 +103,7 @@ class DeepUnavailable(RuntimeError):
 class DeepCounting:
     """The JVM's deep counting, set up once (:func:`deep_counting`)."""
 
-    def __init__(self, progress=None):
+    def __init__(self, progress=None, cache_root: Optional[Path] = None, cache: bool = True):
         import jpype
 
         try:
@@ -116,6 +118,10 @@ class DeepCounting:
                                   + _WHY)
         self.numbers = MethodNumbers()
         self._runtime: Optional[dict] = None
+        # the classes counted deep are kept per class library (jvm.deep_cache), outside the project
+        self.cache = DeepCache(self.runtime_identity()["class_library"], cache_root) if cache else None
+        if self.cache is not None:
+            self.cache.sync(self.numbers)
         self._sums: dict = {}  # target -> its deep group since deep counting began (snapshot)
         self.wanted: set = set()  # target method ids of classes that load through the transformer
         self.refused: list = []
@@ -125,6 +131,7 @@ class DeepCounting:
         data = deep_runtime_class()
         lookup.defineClass(jpype.JArray(jpype.JByte)(data))
         self.runtime = J(DEEP_CLASS.replace("/", "."))
+        self._platform = J("java.lang.ClassLoader").getPlatformClassLoader()
         self._transformer = _transformer_class()(self._transform)
         started = time.monotonic()
         api = self.api.api
@@ -153,7 +160,21 @@ class DeepCounting:
             original = bytes(memoryview(data))
             if _MARK in original:  # counted deep already (a test's targets)
                 return None
-            counted = deep_class(original, self.numbers, frozenset(self.wanted))
+            keep = self.cache is not None and not (self.wanted and _has_target(name, self.wanted))
+            # the class library's own classes (those the JVM generates as it runs, proxies, are not)
+            library = (loader is None or loader.equals(self._platform)) and not _generated(name)
+            cached = self.cache.get(name, original, library) if keep else None
+            if cached is not None:
+                self.classes += 1
+                return jpype.JArray(jpype.JByte)(cached)
+            shared = {"ok": keep}
+
+            def reserve(method_ids):
+                shared["ok"] = self.cache.number(self.numbers, method_ids)
+
+            counted = deep_class(original, self.numbers, frozenset(self.wanted), reserve if keep else None)
+            if shared["ok"] and not counted.refused:
+                self.cache.put(name, original, counted.data, library)
             self.classes += 1
             self.refused += counted.refused
             return jpype.JArray(jpype.JByte)(counted.data)
@@ -199,7 +220,7 @@ class DeepCounting:
             methods = {}
             for k in range(3, len(values), 2):
                 if values[k + 1]:
-                    name = self.numbers.names[values[k]]
+                    name = self.numbers.names.get(values[k], f"(method number {values[k]})")
                     methods[name] = methods.get(name, 0) + values[k + 1]
             group = {"windows": values[0], "total": values[1], "copied": values[2], "methods": dict(sorted(methods.items()))}
             if key is None:
@@ -209,18 +230,50 @@ class DeepCounting:
         return out
 
 
+_digests: dict = {}
+
+
 def class_library_digest(home: Path) -> str:
     """The first 16 hex digits of the SHA-256 of the runtime's class library (``lib/modules``; a pre-9 runtime's
-    ``lib/rt.jar``), or ``unknown`` when it has none of them."""
+    ``lib/rt.jar``), or ``unknown`` when it has none of them. Worked out once per file, size and modification
+    time (kept beside the deep cache, so a warm session does not read the file)."""
     for name in ("lib/modules", "jre/lib/rt.jar", "lib/rt.jar"):
         path = home / name
-        if path.is_file():
+        if not path.is_file():
+            continue
+        st = path.stat()
+        ident = f"{path.resolve()}|{st.st_size}|{st.st_mtime_ns}"
+        if ident in _digests:
+            return _digests[ident]
+        memo = deep_cache_root() / "deep" / f"library-{hashlib.sha256(ident.encode()).hexdigest()[:16]}"
+        try:
+            digest = memo.read_text().strip()
+        except OSError:
+            digest = ""
+        if len(digest) != 16:
             h = hashlib.sha256()
             with path.open("rb") as f:
                 for block in iter(lambda: f.read(1 << 20), b""):
                     h.update(block)
-            return h.hexdigest()[:16]
+            digest = h.hexdigest()[:16]
+            try:
+                write_atomically(memo, digest.encode())
+            except OSError:
+                pass
+        _digests[ident] = digest
+        return digest
     return "unknown"
+
+
+def _generated(name: str) -> bool:
+    """Whether a class of the boot or platform class loader is one the JVM made as it ran (a proxy class, a
+    reflection accessor): not in the class library, and not the same class from one session to the next."""
+    return "$Proxy" in name or name.startswith(("com/sun/proxy/", "jdk/proxy")) or "/Generated" in name
+
+
+def _has_target(name: str, wanted: set) -> bool:
+    prefix = name.replace("/", ".") + "#"
+    return any(t.startswith(prefix) for t in wanted)
 
 
 def describe_runtime(runtime: Optional[dict]) -> str:

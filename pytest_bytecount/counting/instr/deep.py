@@ -67,10 +67,12 @@ def left_out(internal_name: str) -> bool:
 # Methods the JVM may run as intrinsics, without their bytecode: HotSpot's interpreter runs these Math methods,
 # Reference.get and CRC32C's loops from entries of its own (Zero runs their bodies, and what they call), and its
 # JIT keeps the Math.abs and sqrt intrinsics even with -XX:-InlineNatives. Their runs are left out, so that no
-# JVM and no compiler changes deep counts.
+# JVM and no compiler changes deep counts. So is SoftReference.get, whose work depends on whether a garbage
+# collection ran since the last call (it stamps the reference with the collector's clock).
 INTRINSIC_FRAMES = {
     "java/lang/Math": frozenset(["sin", "cos", "tan", "abs", "sqrt", "log", "log10", "pow", "exp", "fma"]),
     "java/lang/ref/Reference": frozenset(["get"]),
+    "java/lang/ref/SoftReference": frozenset(["get"]),
     "java/util/zip/CRC32C": frozenset(["updateBytes", "updateDirectByteBuffer"]),
     "java/lang/Float": frozenset(["float16ToFloat", "floatToFloat16"]),
 }
@@ -208,23 +210,36 @@ class DeepClass:
     refused: list
 
 
+LOCAL_BASE = MAX_METHODS // 2  # numbers from here on are a JVM's own; below, a class library's shared ones
+
+
 class MethodNumbers:
-    """Numbers for method ids (``pkg.Cls#name(desc)``), handed out once per JVM, and the targets' own."""
+    """Numbers for method ids (``pkg.Cls#name(desc)``), and the targets' own. Shared numbers (below
+    :data:`LOCAL_BASE`) are the same in every JVM on one class library, so that classes counted with them can be
+    kept on disk (``jvm.deep_cache``); a number :meth:`number` hands out itself is the JVM's own."""
 
     def __init__(self):
         self.ids: dict = {}
-        self.names: list = []
+        self.names: dict = {}  # number -> method id
+        self.next_local = LOCAL_BASE
         self.targets: dict = {}
         self.target_names: list = []
 
     def number(self, method_id: str) -> int:
         n = self.ids.get(method_id)
         if n is None:
-            n = self.ids[method_id] = len(self.names)
+            n = self.ids[method_id] = self.next_local
             if n >= MAX_METHODS:
-                raise OverflowError(f"more than {MAX_METHODS} methods to count deep")
-            self.names.append(method_id)
+                raise OverflowError(f"more than {MAX_METHODS - LOCAL_BASE} methods to count deep")
+            self.next_local += 1
+            self.names[n] = method_id
         return n
+
+    def adopt(self, method_id: str, n: int) -> None:
+        """Take the shared number ``n`` for ``method_id`` (a JVM that numbered it itself keeps its own)."""
+        if n < LOCAL_BASE:
+            self.ids.setdefault(method_id, n)
+            self.names[n] = method_id
 
     def target(self, method_id: str) -> int:
         n = self.targets.get(method_id)
@@ -256,10 +271,12 @@ def deep_method(m, numbers: MethodNumbers, targets: frozenset = frozenset()) -> 
     return []
 
 
-def deep_class(data: bytes, numbers: MethodNumbers, targets: frozenset = frozenset()) -> DeepClass:
+def deep_class(data: bytes, numbers: MethodNumbers, targets: frozenset = frozenset(), reserve=None) -> DeepClass:
     """Every method with code of the class in ``data`` counted deep; ``targets``: the method ids among them that
-    open windows."""
+    open windows. ``reserve(method ids)``, when given, numbers the class's methods first (shared numbers)."""
     cf = ClassFile.parse(data)
+    if reserve is not None:
+        reserve([method_id(cf.name, m.name, m.descriptor) for m in cf.methods if m.has_code()])
     refused = []
     for m in cf.methods:
         refused += deep_method(m, numbers, targets)

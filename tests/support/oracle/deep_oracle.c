@@ -23,7 +23,8 @@
  *        a method of java/lang/invoke/MethodHandleNatives named link* or findMethodHandleType;
  *        sun/instrument/InstrumentationImpl.transform (any descriptor); a method the JVM may run as an
  *        intrinsic: java/lang/Math's sin, cos, tan, abs, sqrt, log, log10, pow, exp and fma,
- *        java/lang/ref/Reference.get, java/util/zip/CRC32C's updateBytes and updateDirectByteBuffer,
+ *        java/lang/ref/Reference.get, java/lang/ref/SoftReference.get (its work depends on the garbage
+ *        collector's clock), java/util/zip/CRC32C's updateBytes and updateDirectByteBuffer,
  *        java/lang/Float's float16ToFloat and floatToFloat16 (any descriptor);
  *    (b) not a step whose own frame's class is hidden (Class.isHidden(), asked at ClassPrepare, else
  *        when the method is first seen), one of the four java/lang/invoke/...$Holder classes, or under
@@ -339,7 +340,9 @@ static int is_excluded_frame(const char *c, const char *name, const char *desc) 
     if (strcmp(c, "java/lang/Math") == 0)
         for (size_t i = 0; i < sizeof math / sizeof math[0]; i++)
             if (strcmp(name, math[i]) == 0) return 1;
-    if (strcmp(c, "java/lang/ref/Reference") == 0 && strcmp(name, "get") == 0) return 1;
+    if ((strcmp(c, "java/lang/ref/Reference") == 0 || strcmp(c, "java/lang/ref/SoftReference") == 0) &&
+        strcmp(name, "get") == 0)
+        return 1;
     if (strcmp(c, "java/util/zip/CRC32C") == 0 &&
         (strcmp(name, "updateBytes") == 0 || strcmp(name, "updateDirectByteBuffer") == 0))
         return 1;

@@ -1,0 +1,109 @@
+"""Classes counted deep, kept on disk per class library and reused by every later session on it: the JDK's
+classes are counted once, not once per session.
+
+Where: ``$BYTECOUNT_CACHE_DIR``, else ``$XDG_CACHE_HOME/pytest-bytecount``, else ``~/.cache/pytest-bytecount``,
+under ``deep/<class library>-<plugin>``: outside any project, since it depends only on the runtime's class
+library (a digest of its ``lib/modules``) and on this plugin's code.
+
+A counted class calls the runtime with its methods' numbers, so the numbers must mean the same in every
+session: ``numbers.txt`` lists the method ids in the order they were numbered (line k is number k), and is
+only ever appended to, under an exclusive ``flock``, after reading what other processes appended. A class is
+numbered that way before it is counted, and its file is written atomically after: ``classes/<name>`` for a
+class of the class library itself (the JVM hands a retransformation bytes it rebuilds, which differ from
+session to session in their constant pool's order, never in their code), ``classes/<name>-<hash of its
+bytes>`` for any other. A folder whose ``numbers.txt`` is gone is emptied: its classes' numbers mean nothing.
+"""
+
+from __future__ import annotations
+
+import fcntl
+import hashlib
+import os
+import shutil
+from pathlib import Path
+from typing import Iterable, Optional
+
+from ..counting.instr.deep import LOCAL_BASE, MethodNumbers
+from ..counting.pipeline.cache import plugin_digest
+from ..files import write_atomically
+
+
+def cache_root() -> Path:
+    env = os.environ.get("BYTECOUNT_CACHE_DIR")
+    if env:
+        return Path(env)
+    xdg = os.environ.get("XDG_CACHE_HOME")
+    return (Path(xdg) if xdg else Path.home() / ".cache") / "pytest-bytecount"
+
+
+class DeepCache:
+    """The deep-counted classes of one class library, and their shared method numbers."""
+
+    def __init__(self, library: str, root: Optional[Path] = None):
+        self.folder = Path(root or cache_root()) / "deep" / f"{library}-{plugin_digest()[:16]}"
+        self.classes = self.folder / "classes"
+        self.numbers_file = self.folder / "numbers.txt"
+        self.classes.mkdir(parents=True, exist_ok=True)
+        if not self.numbers_file.exists() and any(self.classes.iterdir()):
+            shutil.rmtree(self.classes)  # numbered against a list that is gone
+            self.classes.mkdir(parents=True, exist_ok=True)
+        self._known = 0  # lines of numbers.txt read so far
+        self.hits = 0
+
+    def _path(self, name: str, original: bytes, library: bool) -> Path:
+        if library:
+            return self.classes / name.replace("/", ".")
+        return self.classes / f"{name.replace('/', '.')}-{hashlib.sha256(original).hexdigest()[:16]}"
+
+    def get(self, name: str, original: bytes, library: bool = False) -> Optional[bytes]:
+        """The counted class kept for ``name`` (``library``: a class of the class library, kept by name)."""
+        try:
+            data = self._path(name, original, library).read_bytes()
+        except OSError:
+            return None
+        self.hits += 1
+        return data
+
+    def put(self, name: str, original: bytes, data: bytes, library: bool = False) -> None:
+        try:
+            write_atomically(self._path(name, original, library), data)
+        except OSError:
+            pass  # a cache that cannot be written is only slower
+
+    def sync(self, numbers: MethodNumbers) -> None:
+        """Adopt the numbers other sessions gave (read without a lock: lines are appended whole)."""
+        self._read(numbers)
+
+    def number(self, numbers: MethodNumbers, method_ids: Iterable[str]) -> bool:
+        """Give each of ``method_ids`` a shared number (appended to ``numbers.txt`` under its lock); False when
+        the shared range is full (the class is then counted with the JVM's own numbers, and not kept)."""
+        missing = [m for m in method_ids if m not in numbers.ids]
+        if not missing:
+            return all(numbers.ids[m] < LOCAL_BASE for m in method_ids)
+        with open(self.numbers_file, "a+", encoding="utf-8") as f:
+            fcntl.flock(f, fcntl.LOCK_EX)
+            try:
+                self._read(numbers)
+                missing = [m for m in dict.fromkeys(method_ids) if m not in numbers.ids]
+                if self._known + len(missing) > LOCAL_BASE:
+                    return False
+                f.seek(0, os.SEEK_END)
+                f.write("".join(f"{m}\n" for m in missing))
+                f.flush()
+                os.fsync(f.fileno())
+                for m in missing:
+                    numbers.adopt(m, self._known)
+                    self._known += 1
+            finally:
+                fcntl.flock(f, fcntl.LOCK_UN)
+        return all(numbers.ids[m] < LOCAL_BASE for m in method_ids)
+
+    def _read(self, numbers: MethodNumbers) -> None:
+        try:
+            with open(self.numbers_file, encoding="utf-8") as f:
+                lines = f.read().split("\n")
+        except OSError:
+            return
+        for k in range(self._known, len(lines) - 1):  # the last piece is the unfinished line, if any
+            numbers.adopt(lines[k], k)
+        self._known = max(self._known, len(lines) - 1)
