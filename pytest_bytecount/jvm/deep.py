@@ -15,6 +15,7 @@ codes, pre-resolved constants) changes the JDK's work. See :data:`DEEP_JVM_OPTIO
 from __future__ import annotations
 
 import hashlib
+import re
 import time
 from pathlib import Path
 from typing import Iterable, Optional
@@ -220,7 +221,7 @@ class DeepCounting:
             methods = {}
             for k in range(3, len(values), 2):
                 if values[k + 1]:
-                    name = self.numbers.names.get(values[k], f"(method number {values[k]})")
+                    name = _GENERATED_NUMBER.sub(r"\1", self.numbers.names.get(values[k], f"(method number {values[k]})"))
                     methods[name] = methods.get(name, 0) + values[k + 1]
             group = {"windows": values[0], "total": values[1], "copied": values[2], "methods": dict(sorted(methods.items()))}
             if key is None:
@@ -263,6 +264,10 @@ def class_library_digest(home: Path) -> str:
         _digests[ident] = digest
         return digest
     return "unknown"
+
+
+# reflection's generated accessors are numbered in the order the JVM made them: deep.methods names them without
+_GENERATED_NUMBER = re.compile(r"^((?:jdk\.internal|sun)\.reflect\.Generated\w*?Accessor)\d+(?=#)")
 
 
 def _generated(name: str) -> bool:
