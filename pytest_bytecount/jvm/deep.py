@@ -28,12 +28,16 @@ from .deep_cache import DeepCache, cache_root as deep_cache_root
 # -Xshare:off: no class-data sharing. The others keep the JIT from replacing a counted JDK method that has a
 # Java body by its intrinsic (compiled callers would skip its counters): -XX:-InlineNatives turns off the JIT's
 # intrinsics but those of String and Arrays, which C2 (the server VM) has flags of its own for.
-DEEP_JVM_OPTIONS = ("-Xshare:off", "-XX:+UnlockDiagnosticVMOptions", "-XX:-InlineNatives")
+# The property keeps reflection on its native accessors up to JDK 17 (which would generate bytecode at a Method's
+# 16th call): a reflective call then does the same work whatever ran before. (JDK 18+ reflects through method
+# handles, made at a Method's first call and interned by identity hash codes: docs/deep.md.)
+REFLECTION_OPTION = "-Dsun.reflect.inflationThreshold=2147483647"
+DEEP_JVM_OPTIONS = ("-Xshare:off", "-XX:+UnlockDiagnosticVMOptions", "-XX:-InlineNatives", REFLECTION_OPTION)
 C2_OPTIONS = ("-XX:-SpecialStringCompareTo", "-XX:-SpecialStringIndexOf", "-XX:-SpecialStringEquals",
               "-XX:-SpecialArraysEquals", "-XX:-SpecialEncodeISOArray", "-XX:-OptimizeStringConcat")
 # the HotSpot options that must be off, as a running JVM reports them
-_MUST_BE_OFF = {"UseSharedSpaces": "class-data sharing", "InlineNatives": "the JIT's intrinsics (InlineNatives)",
-                **{o[5:]: f"the JIT's String and Arrays intrinsics ({o[5:]})" for o in C2_OPTIONS}}
+_MUST_BE_OFF = {"UseSharedSpaces": "class-data sharing", "InlineNatives": "InlineNatives",
+                **{o[5:]: o[5:] for o in C2_OPTIONS}}
 # (the C2 flags turned off too: StringBuilder chains fused into one allocation skip the builder's counted code)
 
 
@@ -114,8 +118,8 @@ class DeepCounting:
         J = jpype.JClass
         lacking = _lacking_options()
         if lacking:
-            raise DeepUnavailable(f"deep counts need a JVM started with {' '.join(deep_jvm_options('server'))} (the "
-                                  f"last five on a server VM only); this one runs with {', '.join(lacking)} on. "
+            raise DeepUnavailable(f"deep counts need a JVM started with {' '.join(DEEP_JVM_OPTIONS)} (and on a "
+                                  f"server VM {' '.join(C2_OPTIONS)}); this one runs with {', '.join(lacking)} on. "
                                   + _WHY)
         self.numbers = MethodNumbers()
         self._runtime: Optional[dict] = None
@@ -147,6 +151,7 @@ class DeepCounting:
             api.retransformClasses(J("java.lang.Class[]")(part))
             if progress is not None:
                 progress(min(at + step, total), total)
+        _warm_up()
         self.seconds = time.monotonic() - started
 
     def _transform(self, loader, name, being_redefined, data):
@@ -268,6 +273,24 @@ def class_library_digest(home: Path) -> str:
 
 # reflection's generated accessors are numbered in the order the JVM made them: deep.methods names them without
 _GENERATED_NUMBER = re.compile(r"^((?:jdk\.internal|sun)\.reflect\.Generated\w*?Accessor)\d+(?=#)")
+
+
+def _warm_up() -> None:
+    """Build what the JDK builds on first use outside any class initializer, before any window opens: the
+    formatter's locale data (the first String.format costs about 1.8 M instructions, a later one 0.1 M) for the
+    default locale, Locale.ROOT and Locale.US."""
+    import jpype
+
+    J = jpype.JClass
+    String, Locale = J("java.lang.String"), J("java.util.Locale")
+    args = [jpype.JObject(jpype.JInt(1), J("java.lang.Integer")), jpype.JObject(jpype.JDouble(2.5), J("java.lang.Double")),
+            jpype.JString("s"), jpype.JObject(jpype.JLong(10), J("java.lang.Long"))]
+    pattern = "%d %5.2f %s %x %08.3f %e %,d %b %c %-4s %+d %o %g %%%n"
+    values = [args[0], args[1], args[2], args[3], args[1], args[1], args[3], jpype.JObject(True, J("java.lang.Boolean")),
+              jpype.JObject(jpype.JChar("c"), J("java.lang.Character")), args[2], args[0], args[0], args[1]]
+    for locale in (Locale.getDefault(), Locale.ROOT, Locale.US):
+        String.format(locale, pattern, *values)
+    String.format(pattern, *values)
 
 
 def _generated(name: str) -> bool:

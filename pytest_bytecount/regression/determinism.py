@@ -34,9 +34,11 @@ from .scaling import ScalingError, ScalingResult
 
 # the metrics this check names, in its order; "inclusive" shows callees' work that differs even where
 # the method's own does not
-SCALARS = ("invocations", "total", "cost", "inclusive")
+SCALARS = ("invocations", "total", "cost", "inclusive", "deep", "copied")
 CAUSES = ("iteration over hash-based collections of objects without their own hashCode (identity hashes "
-          "differ from run to run), System.identityHashCode, thread timing, clocks or random numbers")
+          "differ from run to run), System.identityHashCode, thread timing, clocks or random numbers; with deep "
+          "counts also work the JDK does once and keeps (a cache filled lazily, reflection's first calls), orders "
+          "the JDK takes from identity hashes, and caches the garbage collector clears (docs/deep.md)")
 PACKAGE = Path(__file__).resolve().parents[1]  # an exception whose innermost frame is in here is the plugin's
 
 
@@ -81,10 +83,21 @@ def differences(first: dict, second: dict, scaling: list = ()) -> list:
         moved = {m: (a, b) for m, a, b in changes.scalars}
         scalars = [CountDifference(method, m, *moved[m]) for m in SCALARS if m in moved]
         keyed = [CountDifference(method, f"opcode {k}", a, b) for k, a, b in changes.opcodes] + \
-            [CountDifference(method, f"call {k}", a, b) for k, a, b in changes.calls]
+            [CountDifference(method, f"call {k}", a, b) for k, a, b in changes.calls] + \
+            _deep_method_differences(method, first.get(method), second.get(method))
         out += scalars + [d for d in scaling if d.method == method] + \
             sorted(keyed, key=lambda d: (-abs(d.second - d.first), d.metric))
     return out
+
+
+def _deep_method_differences(method: str, a: Optional[dict], b: Optional[dict]) -> list:
+    """With deep counts on both sides: the methods whose instructions in the target's windows differ."""
+    da, db = (a or {}).get("deep"), (b or {}).get("deep")
+    if not (isinstance(da, dict) and isinstance(db, dict)):
+        return []
+    ma, mb = da.get("methods", {}), db.get("methods", {})
+    return [CountDifference(method, f"deep {m}", ma.get(m, 0), mb.get(m, 0))
+            for m in sorted(set(ma) | set(mb)) if ma.get(m, 0) != mb.get(m, 0)]
 
 
 def _cell(value: Union[int, str]) -> str:

@@ -31,7 +31,10 @@ FIXTURE = ROOT / "fixtures-java" / "deep"
 METHODS = ["collections(I)J", "strings(I)I", "regex(I)I", "streams(I)I", "format(I)I", "reflection(I)I",
            "lazyClass(I)I", "recursion(I)I", "exceptions(I)I", "fails(I)I", "callbacks(I)I"]
 TARGETS = [f"deep.Stress#{m}" for m in METHODS]
-HISTORY_DEPENDENT = {"deep.Stress#reflection(I)I"}
+# JDK 18+ reflects through method handles, made at a Method's first call and interned by identity hash codes
+HISTORY_DEPENDENT = {"java25": {"deep.Stress#reflection(I)I"}}
+# the deep JVM options that are system properties: the oracle's JVM runs with them too
+PROPERTIES = ["-Dsun.reflect.inflationThreshold=2147483647"]
 
 
 @pytest.fixture(scope="module", params=["17", "8"], ids=["javac17", "javac8"])
@@ -70,13 +73,13 @@ def _group(record: dict) -> dict:
 @pytest.mark.parametrize("vm", ["hotspot17", "zero17", "java25"])
 def test_deep_counts_equal_the_oracle(stress, vm, tmp_path):
     java, jvm_args = _vm(vm)
-    oracle = deep_oracle([stress], "deep.Stress", ["40"], TARGETS, java=java)
+    oracle = deep_oracle([stress], "deep.Stress", ["40"], TARGETS, java=java, extra_jvm_args=PROPERTIES)
     cache = tmp_path / "cache"
     for state in ("cold", "warm"):
         counts = count_deep(stress, jvm_args, cache)
         for target in TARGETS:
             mine, theirs = counts[target]["deep"], oracle[target]
-            if target in HISTORY_DEPENDENT:
+            if target in HISTORY_DEPENDENT.get(vm, ()):
                 continue
             assert _group(mine) == _group(theirs), (state, target)
             assert _group(mine["abrupt"]) == _group(theirs["abrupt"]), (state, target)
@@ -93,15 +96,17 @@ def test_deep_counts_equal_the_oracle(stress, vm, tmp_path):
     assert counts["deep.Stress#recursion(I)I"]["deep"]["windows"] == 2
 
 
-def test_reflection_differs_only_where_identity_hashes_reach(stress, tmp_path):
-    """The documented exception, on HotSpot 17: the same generated accessor (named without its JVM-wide number)
-    runs, and the window's total differs from the oracle's by well under 1%."""
+def test_reflection_without_the_property_generates_accessors_by_history(stress, tmp_path):
+    """Why deep counts start the JVM with -Dsun.reflect.inflationThreshold: without it, JDK 17 generates a
+    bytecode accessor at a Method's 16th reflective call, and what a reflective call costs depends on how often
+    that Method was called before, in or out of the window. The oracle, run without the property, shows the
+    generated accessor; with it (the plugin's run) there is none."""
     oracle = deep_oracle([stress], "deep.Stress", ["40"], TARGETS)
-    mine = count_deep(stress, ["--java-home", JDK17], tmp_path / "cache")["deep.Stress#reflection(I)I"]["deep"]
     theirs = oracle["deep.Stress#reflection(I)I"]
-    assert mine["windows"] == theirs["windows"] == 3
-    assert abs(mine["total"] - theirs["total"]) < theirs["total"] / 100
-    assert "jdk.internal.reflect.GeneratedMethodAccessor#invoke(Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;" \
+    mine = count_deep(stress, ["--java-home", JDK17], tmp_path / "cache")["deep.Stress#reflection(I)I"]["deep"]
+    assert any("GeneratedMethodAccessor" in m for m in theirs["methods"])
+    assert not any("GeneratedMethodAccessor" in m for m in mine["methods"])
+    assert "jdk.internal.reflect.NativeMethodAccessorImpl#invoke(Ljava/lang/Object;[Ljava/lang/Object;)Ljava/lang/Object;" \
         in mine["methods"]
 
 

