@@ -37,6 +37,9 @@ class Code:
         self.handlers = handlers
         self.attributes = attributes
         self.added: list = []  # (slot, type) of every local added and declared in frames, for AddedLocalsFrame
+        # an editor that knows a bound of the edited code's stack depth sets max_stack to it and this flag: the
+        # encoder then takes it as it is instead of working it out again
+        self.stack_bounded = False
 
     instructions = property(lambda self: [i for i in self.items if type(i) is Insn])
 

@@ -94,7 +94,8 @@ def _limits(code, insns: list, code_length: int, cp) -> tuple[int, int]:
     code, its locals or its stack pass a u2 (JVMS §4.7.3, §4.11)."""
     max_stack = max_locals = 0
     if code_length <= MAX_CODE_LENGTH:
-        max_stack = max(code.max_stack, compute_max_stack(insns, code.handlers, cp, code.items))
+        max_stack = code.max_stack if code.stack_bounded else \
+            max(code.max_stack, compute_max_stack(insns, code.handlers, cp, code.items))
         max_locals = max(code.max_locals, compute_max_locals(insns, code.method))
     for size, unit in ((code_length, "bytes"), (max_locals, "locals"), (max_stack, "stack")):
         if size > 0xFFFF:

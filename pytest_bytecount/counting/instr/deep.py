@@ -262,8 +262,12 @@ def deep_method(m, numbers: MethodNumbers, targets: frozenset = frozenset()) -> 
         return []
     mid = method_id(m.owner.name, m.name, m.descriptor)
     own = m.owner.name.startswith(OWN_PREFIX)
+    # what the deep code pushes: 2 above any original depth (a report under a return value, a copy's length),
+    # 3 in the handler (the exception, the count, the method's number)
+    bound = max(m.code.max_stack + 2, 3)
     try:
         emit_deep(m, plan, None if own else numbers.number(mid), numbers.target(mid) if mid in targets and not own else None)
+        m.code.max_stack, m.code.stack_bounded = bound, True
         m.attributes[index] = m.code.encode()
     except CodeTooLargeError as e:
         m.attributes[index] = original
