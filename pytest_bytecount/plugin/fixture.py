@@ -9,9 +9,10 @@ import pytest
 
 from ..counting.targets import MethodId, missing_class_message
 from ..jvm.deep import deep_difference
+from ..regression.compare import JDK_PACKAGES
 from ..jvm.in_place import loaded_elsewhere
-from ..regression.scaling import (ScalingError, ScalingResult, check_metric, check_sizes, measure, measure_deep,
-                                  metric_value)
+from ..regression.scaling import (ScalingError, ScalingResult, check_metric, check_sizes, growing_calls, measure,
+                                  measure_deep, metric_value)
 from ..regression.weights import WeightTable
 from .java import JavaContext
 from .markers import BytecountMarker
@@ -150,14 +151,20 @@ class BytecountFixture:
             self.scaling_result = self._scaling_deep(sizes, run, method)
             return self.scaling_result
         values: dict = {}
+        jdk_calls: dict = {}  # method -> JDK call signature -> its calls at each size: work the flat counts miss
         before = self.counts()
         for n in sizes:
             run(n)
             after = self.counts()
             for m, c in after.items():
                 values.setdefault(m, []).append(metric_value(c, metric) - metric_value(before.get(m), metric))
+                was = (before.get(m) or {}).get("calls", {})
+                for sig, k in c.get("calls", {}).items():
+                    if sig.replace(".", "/").startswith(JDK_PACKAGES):
+                        jdk_calls.setdefault(m, {}).setdefault(sig, [0] * (len(values[m]) - 1)).append(k - was.get(sig, 0))
             before = after
         self.scaling_result = measure(sizes, values, metric, method)
+        self.scaling_result.jdk_calls = growing_calls(jdk_calls, len(sizes))
         return self.scaling_result
 
     def _scaling_deep(self, sizes, run, method) -> ScalingResult:

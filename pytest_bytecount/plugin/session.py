@@ -17,7 +17,7 @@ from ..regression.compare import (ToleranceError, compare, idle_targets, named_m
                                   render_idle, render_over_limit, render_verdict)
 from ..regression.determinism import DeterminismCheck, check_in_fresh_loader
 from ..regression.results import ResultsFile, TestResult, as_json
-from ..regression.scaling import ScalingError, check_stored, compare_scaling, render_scaling
+from ..regression.scaling import ScalingError, check_stored, compare_scaling, jdk_work_note, render_scaling
 from ..regression.status import FAILING, VERDICTS, worse
 from ..regression.weights import WeightsError, WeightTable, load_weights
 from .baselines import Baselines, baseline_key
@@ -453,6 +453,9 @@ class BytecountSession:
         """The ``bytecount`` section of the terminal summary; None when there is nothing to say."""
         b = self.baselines
         late = self.java.late_notes()  # the header could not say it: the JVM started later, an app's own start
+        jdk_note = jdk_work_note({n: r.scaling for n, r in self.results.items() if r.scaling})
+        if jdk_note is not None:
+            late = [*late, jdk_note]
         if self.is_worker or not (self.results or b.stale or b.stale_files or self.java.refused or b.unwritten
                                   or self.unwritten_files or b.notes or late):
             return None

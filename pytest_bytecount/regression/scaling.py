@@ -211,6 +211,9 @@ class ScalingResult:
     metric: str
     sizes: List[int]
     methods: Dict[str, MethodScaling] = field(default_factory=dict)
+    # flat counts: per method, the JDK calls whose number grew with n ([(signature, calls at each size)]): work
+    # inside them is not in the order (deep counts would see it)
+    jdk_calls: Dict[str, list] = field(default_factory=dict)
 
     def __getitem__(self, pattern: str) -> MethodScaling:
         (method,) = select_methods(self.methods, pattern, one=True)
@@ -236,8 +239,11 @@ class ScalingResult:
 
     def to_dict(self) -> dict:
         """The ``"scaling"`` entry of the plugin's per-test result (``--bytecount-json``, the HTML report)."""
-        return {"metric": self.metric, "sizes": list(self.sizes),
-                "methods": {m: s.to_dict() for m, s in sorted(self.methods.items())}}
+        out = {"metric": self.metric, "sizes": list(self.sizes),
+               "methods": {m: s.to_dict() for m, s in sorted(self.methods.items())}}
+        if self.jdk_calls:
+            out["jdk_calls"] = {m: [[sig, list(v)] for sig, v in calls] for m, calls in sorted(self.jdk_calls.items())}
+        return out
 
     def __str__(self) -> str:
         lines = []
@@ -310,6 +316,32 @@ def measure_deep(sizes: Sequence[int], parts: Dict[str, Dict[str, List[int]]], w
                                           parts={p: (x.order, x.exponent, v) for p, (x, v) in fitted.items()},
                                           where=_where_the_work_went(where.get(m, [])))
     return result
+
+
+def growing_calls(calls: Dict[str, Dict[str, List[int]]], sizes: int, top: int = 3) -> Dict[str, list]:
+    """Per method, the calls (of ``{method: {signature: calls at each size}}``) made more often at the largest
+    size than at the smallest, most grown first."""
+    out = {}
+    for m, by_sig in calls.items():
+        grown = sorted(((v[-1] - v[0], sig, v) for sig, v in by_sig.items() if len(v) == sizes and v[-1] > v[0] > 0),
+                       key=lambda g: (-g[0], g[1]))
+        if grown:
+            out[m] = [(sig, v) for _, sig, v in grown[:top]]
+    return out
+
+
+def jdk_work_note(scalings: Dict[str, dict]) -> Optional[str]:
+    """One line for the run: complexity checks on flat counts whose JDK calls grew with n (``scalings``: test id
+    -> its result's ``"scaling"`` dict), or None."""
+    hits = [(test, m, calls[0]) for test, s in sorted(scalings.items()) if s.get("metric") != "deep"
+            for m, calls in sorted((s.get("jdk_calls") or {}).items())]
+    if not hits:
+        return None
+    test, method, (sig, values) = hits[0]
+    more = f" (and {len(hits) - 1} more)" if len(hits) > 1 else ""
+    return (f"complexity checks fit flat counts, which stop at the JDK: {test} calls {sig} {values[0]:,} -> "
+            f"{values[-1]:,} times across its sizes{more}, and the work inside such calls is not in the order. "
+            f"Mark the test deep=True to fit the work done inside the JDK too (docs/deep.md)")
 
 
 def _where_the_work_went(per_size: List[dict], top: int = 3) -> List[tuple]:

@@ -13,6 +13,7 @@
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import sys
 from pathlib import Path
@@ -271,3 +272,22 @@ def test_deep_takes_true_or_false_and_not_in_place(pytester):
     text = result.stdout.str()
     assert "deep must be True or False, got 'yes'" in text
     assert "deep counts are taken in the test's own class loader only" in text
+
+
+def test_a_flat_complexity_check_says_once_which_jdk_calls_grew(pytester):
+    java_project(pytester, _sources("good"), {"test_flat": """
+        import pytest
+
+        @pytest.mark.parametrize("cls,method", [("Dedup", "unique"), ("Sales", "total")])
+        @pytest.mark.bytecount("cases.*#unique", "cases.*#total", max_invocations=100)
+        def test_order(bytecount, cls, method):
+            c = bytecount.jclass("cases." + cls)
+            bytecount.scaling([256, 512, 1024, 2048], lambda n: getattr(c, method)(n))
+    """})
+    result = run(pytester, "--bytecount-update")
+    assert result.ret == 0, result.stdout.str()
+    lines = [x for x in result.stdout.lines if "complexity checks fit flat counts, which stop at the JDK" in x]
+    assert len(lines) == 1, result.stdout.str()
+    grew = re.search(r"test_flat.py::test_order\[Dedup-unique\] calls java/\S+ ([\d,]+) -> ([\d,]+) times", lines[0])
+    assert grew and int(grew[2].replace(",", "")) == 8 * int(grew[1].replace(",", "")), lines[0]
+    assert "(and 1 more)" in lines[0] and "deep=True" in lines[0]
