@@ -34,12 +34,13 @@ class BytecountFixture:
         self._loaders = java.loaders_for(marker.targets, marker.abrupt, marker.allocations, marker.inclusive, in_place,
                                          deep)
         self.deep = deep
-        # deep counts (jvm.deep) run on for the JVM's life: a test's are what its targets' windows added since it began
+        # deep counts (jvm.deep) run on for the JVM's life: a loader's are what its targets' windows added from when
+        # it began to when reload() replaced it (id of the handle -> [snapshot at its start, at its end or None])
         self._deep = java.deep_counting() if deep else None
-        self._deep_start = self._deep.snapshot() if deep else None
         self._abrupt = marker.abrupt
         # shared: the module or session whose tests share one loader (loader_scope); None: the test's own
         self._handle = java.new_loader(self._loaders, shared)
+        self._deep_marks: dict = {id(self._handle): [self._deep.snapshot(), None]} if deep else {}
         self.scaling_result: Optional[ScalingResult] = None  # set by scaling(), checked after the test
 
     def jclass(self, name: str):
@@ -65,17 +66,18 @@ class BytecountFixture:
         """The counts of one of this test's loaders (the current one, or one :meth:`reload` replaced)."""
         counts = handle.counts()
         if self._deep is not None:
-            counts = self._with_deep(counts)
+            counts = self._with_deep(counts, handle)
         weights = self._weights()
         return counts if weights is None else weights.with_costs(counts)
 
-    def _with_deep(self, counts: dict) -> dict:
-        """Each target's counts with its ``deep`` group: what its windows counted since the test began."""
-        now = self._deep.snapshot()
+    def _with_deep(self, counts: dict, handle) -> dict:
+        """Each target's counts with its ``deep`` group: what its windows counted while ``handle`` was the test's."""
+        start, end = self._deep_marks.get(id(handle), [{}, None])
+        now = end if end is not None else self._deep.snapshot()
         out = {}
         for m, c in counts.items():
             if m in now:
-                group = deep_difference(now[m], self._deep_start.get(m))
+                group = deep_difference(now[m], start.get(m))
                 if not self._abrupt:
                     group.pop("abrupt", None)
                 c = {**c, "deep": group}
@@ -123,6 +125,10 @@ class BytecountFixture:
             old.close()
         self._earlier.append(old)
         self._handle = self._java.new_loader(self._loaders)
+        if self._deep is not None:
+            now = self._deep.snapshot()
+            self._deep_marks[id(old)][1] = now
+            self._deep_marks[id(self._handle)] = [now, None]
         self.scaling_result = None
         return old
 

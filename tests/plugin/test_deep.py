@@ -291,3 +291,17 @@ def test_a_flat_complexity_check_says_once_which_jdk_calls_grew(pytester):
     grew = re.search(r"test_flat.py::test_order\[Dedup-unique\] calls java/\S+ ([\d,]+) -> ([\d,]+) times", lines[0])
     assert grew and int(grew[2].replace(",", "")) == 8 * int(grew[1].replace(",", "")), lines[0]
     assert "(and 1 more)" in lines[0] and "deep=True" in lines[0]
+
+
+def test_the_determinism_check_names_deep_counts_that_follow_identity_hashes(pytester, tmp_path, monkeypatch):
+    """A HashMap of objects without their own hashCode: the target's own code is the same on every run, the JDK's
+    work inside put() follows the identity hashes. The check names the deep figure and the JDK method."""
+    monkeypatch.setenv("BYTECOUNT_CACHE_DIR", str(tmp_path / "deep-cache"))
+    java_project(pytester, HISTORY_JAVA, {"test_noisy": "import pytest\n" + NOISY_TEST.format(k=3000)})
+    result = run(pytester, "--bytecount-update", "--bytecount-check-determinism")
+    assert result.ret == 1
+    text = result.stdout.str()
+    assert "not deterministic" in text
+    assert re.search(r"^\s+deep\s+[\d,]+\s+[\d,]+", text, re.M), text
+    assert re.search(r"^\s+deep java\.util\.HashMap#\w+", text, re.M), text
+    assert re.search(r"^\s+total\s", text, re.M) is None  # the target's own code did the same
