@@ -113,6 +113,30 @@ class Instrumentation:
                                                              data, jpype.JInt(0), jpype.JInt(len(data))]))
 
 
+_made: dict = {}
+
+
+def transformer_class():
+    """A Python implementation of java.lang.instrument.ClassFileTransformer (made once the JVM runs): made with a
+    function ``transform(loader, name, class being redefined, bytes)`` returning new bytes or None."""
+    import jpype
+
+    if "class" not in _made:
+        @jpype.JImplements("java.lang.instrument.ClassFileTransformer")
+        class Transformer:
+            def __init__(self, transform):
+                self._transform = transform
+
+            @jpype.JOverride
+            def transform(self, *args):
+                # (module, loader, name, class being redefined, protection domain, bytes), or without module
+                loader, name, being_redefined, _, data = args[-5:]
+                return self._transform(loader, name, being_redefined, data)
+
+        _made["class"] = Transformer
+    return _made["class"]
+
+
 _found: dict = {}
 
 

@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Iterable, Optional
 
 from ..counting.instr.deep import DEEP_CLASS, MethodNumbers, deep_class, deep_runtime_class, left_out
-from .agent import AgentMissing, instrumentation
+from .agent import AgentMissing, instrumentation, transformer_class
 from ..files import write_atomically
 from .deep_cache import DeepCache, cache_root as deep_cache_root
 
@@ -137,7 +137,7 @@ class DeepCounting:
         lookup.defineClass(jpype.JArray(jpype.JByte)(data))
         self.runtime = J(DEEP_CLASS.replace("/", "."))
         self._platform = J("java.lang.ClassLoader").getPlatformClassLoader()
-        self._transformer = _transformer_class()(self._transform)
+        self._transformer = transformer_class()(self._transform)
         started = time.monotonic()
         api = self.api.api
         api.addTransformer(self._transformer, True)
@@ -304,12 +304,6 @@ def _has_target(name: str, wanted: set) -> bool:
     return any(t.startswith(prefix) for t in wanted)
 
 
-def describe_runtime(runtime: Optional[dict]) -> str:
-    if not runtime:
-        return "an unknown runtime"
-    return f"Java {runtime.get('version')} ({runtime.get('vendor')}, class library {runtime.get('class_library')})"
-
-
 def _copy(group: dict) -> dict:
     return {k: (dict(v) if k == "methods" else _copy(v) if isinstance(v, dict) else v) for k, v in group.items()}
 
@@ -370,21 +364,3 @@ def deep_counting(progress=None) -> DeepCounting:
     if "deep" not in _made:
         _made["deep"] = DeepCounting(progress)
     return _made["deep"]
-
-
-def _transformer_class():
-    import jpype
-
-    if "class" not in _made:
-        @jpype.JImplements("java.lang.instrument.ClassFileTransformer")
-        class DeepTransformer:
-            def __init__(self, transform):
-                self._transform = transform
-
-            @jpype.JOverride
-            def transform(self, *args):
-                loader, name, being_redefined, _, data = args[-5:]
-                return self._transform(loader, name, being_redefined, data)
-
-        _made["class"] = DeepTransformer
-    return _made["class"]

@@ -29,7 +29,7 @@ from typing import Optional
 
 from ..classfile import ClassFile, ClassFormatError
 from ..counting.pipeline.per_class import ClassCounter, CountedClass
-from .agent import AgentMissing, instrumentation
+from .agent import AgentMissing, instrumentation, transformer_class
 from .loaders import LOADER_CLASS, CountingError
 from .session import JvmSession, java_set, python_longs
 
@@ -139,7 +139,7 @@ class InPlaceHandle:
         self.error: Optional[str] = None
         self.touched: dict = {}  # (loader, internal name) -> _Touched
         self.final: Optional[dict] = None  # the counts when it was closed (its Counters count on for others)
-        self._transformer = _transformer_class()(self._transform)
+        self._transformer = transformer_class()(self._transform)
         api = owner.api.api
         api.addTransformer(self._transformer, True)
         loaded = [c for c in owner.api.loaded(owner.names) if api.isModifiableClass(c) and not _per_test(c.getClassLoader())]
@@ -236,29 +236,6 @@ class InPlaceHandle:
             restore.append(c)
         if restore:
             api.retransformClasses(jpype.JArray(jpype.JClass("java.lang.Class"))(restore))
-
-
-_made: dict = {}
-
-
-def _transformer_class():
-    """A Python implementation of java.lang.instrument.ClassFileTransformer (made once the JVM runs)."""
-    import jpype
-
-    if "class" not in _made:
-        @jpype.JImplements("java.lang.instrument.ClassFileTransformer")
-        class Transformer:
-            def __init__(self, transform):
-                self._transform = transform
-
-            @jpype.JOverride
-            def transform(self, *args):
-                # (module, loader, name, class being redefined, protection domain, bytes), or without module
-                loader, name, being_redefined, _, data = args[-5:]
-                return self._transform(loader, name, being_redefined, data)
-
-        _made["class"] = Transformer
-    return _made["class"]
 
 
 def loaded_elsewhere(internal_names: set) -> dict:

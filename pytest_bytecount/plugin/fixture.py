@@ -11,8 +11,8 @@ from ..counting.targets import MethodId, missing_class_message
 from ..jvm.deep import deep_difference
 from ..regression.compare import JDK_PACKAGES
 from ..jvm.in_place import loaded_elsewhere
-from ..regression.scaling import (ScalingError, ScalingResult, check_metric, check_sizes, growing_calls, measure,
-                                  measure_deep, metric_value)
+from ..regression.scaling import ScalingError, ScalingResult, check_metric, check_sizes, measure, metric_value
+from ..regression.scaling_deep import growing_calls, measure_deep
 from ..regression.weights import WeightTable
 from .java import JavaContext
 from .markers import BytecountMarker

@@ -13,16 +13,16 @@ import pytest
 from ..version import __version__
 from ..counting.targets import TargetError
 from ..regression.baseline import BaselineError, mode_changed
-from ..regression.compare import (ToleranceError, compare, idle_targets, named_metrics, over_limit, parse_tolerances,
+from ..regression.compare import (ToleranceError, compare, deep_set_aside, idle_targets, named_metrics, over_limit, parse_tolerances,
                                   render_idle, render_over_limit, render_verdict)
 from ..regression.determinism import DeterminismCheck, check_in_fresh_loader
 from ..regression.results import ResultsFile, TestResult, as_json
-from ..regression.scaling import ScalingError, check_stored, compare_scaling, jdk_work_note, render_scaling
+from ..regression.scaling import ScalingError, check_stored, compare_scaling, render_scaling
+from ..regression.scaling_deep import jdk_work_note
 from ..regression.status import FAILING, VERDICTS, worse
 from ..regression.weights import WeightsError, WeightTable, load_weights
 from .baselines import Baselines, baseline_key
 from ..jvm import signals
-from ..jvm.deep import describe_runtime
 from ..jvm.session import jvm_running
 from .collection import FullCollection
 from .config import ConfigError, Settings, load_settings, options_given
@@ -227,8 +227,7 @@ class BytecountSession:
         result = self._result(item, "passed", now)
         result.mode = "in-place" if fixture.in_place else None if marker.loader_scope == "test" else \
             f"{marker.loader_scope}-loader"
-        if fixture.deep:
-            result.deep_runtime = self.java.deep_counting().runtime_identity()
+        result.deep_runtime = self.java.deep_counting().runtime_identity() if fixture.deep else None
         result.hints = fixture.hints()
         for method, c in now.items():
             item.user_properties.append((f"bytecount {method} total", c["total"]))
@@ -269,29 +268,18 @@ class BytecountSession:
         path, key = Path(result.baseline), result.key
         try:
             stored_file = self.baselines.load(path)
-            stored, stored_mode = stored_file.get(key), stored_file.mode(key)
-            stored_runtime = stored_file.deep_runtime(key)
+            stored, stored_mode, stored_runtime = stored_file.get(key), stored_file.mode(key), stored_file.deep_runtime(key)
         except BaselineError as e:
             if not self.update:
                 return _fail(report, result, "error", f"bytecount: {e}")
-            stored, stored_mode = None, result.mode  # re-recorded: a copy of the unreadable file goes to the cache
-            stored_runtime = None
+            stored, stored_mode, stored_runtime = None, result.mode, None  # re-recorded: the unreadable file is copied
         if stored is not None and self._weights is not None:
             stored = self._weights.with_costs(stored)  # from the stored counts: a new table never stales baselines
         tolerances = parse_tolerances(marker.tolerance, self._default_tolerances)
-        compared, other_runtime = result.counts, None
-        if stored is not None and result.deep_runtime is not None and any("deep" in c for c in stored.values()) \
-                and stored_runtime != result.deep_runtime:
-            # deep counts depend on the class library: taken on another one, they are not compared
-            other_runtime = (f"bytecount: deep counts not compared: the baseline's were taken on "
-                             f"{describe_runtime(stored_runtime)}, this run's on {describe_runtime(result.deep_runtime)}; "
-                             f"everything else is. Re-record them on this runtime with: "
-                             f"{update_command([item.nodeid], self.options)}")
-            stored = {m: {k: v for k, v in c.items() if k != "deep"} for m, c in stored.items()}
-            compared = {m: {k: v for k, v in c.items() if k != "deep"} for m, c in compared.items()}
+        stored, compared, other_runtime = deep_set_aside(stored, result.counts, stored_runtime, result.deep_runtime)
         verdict = compare(stored, compared, tolerances, self.strict or marker.strict)
         if other_runtime is not None:
-            report.sections.append(("bytecount", other_runtime))
+            report.sections.append(("bytecount", f"{other_runtime} {update_command([item.nodeid], self.options)}"))
         # for the HTML report: the stored counts, each method's own verdict and the figures that decided it
         result.baseline_counts = stored
         result.method_status = {d.method: d.status for d in verdict.diffs}
@@ -453,9 +441,7 @@ class BytecountSession:
         """The ``bytecount`` section of the terminal summary; None when there is nothing to say."""
         b = self.baselines
         late = self.java.late_notes()  # the header could not say it: the JVM started later, an app's own start
-        jdk_note = jdk_work_note({n: r.scaling for n, r in self.results.items() if r.scaling})
-        if jdk_note is not None:
-            late = [*late, jdk_note]
+        late += [n for n in [jdk_work_note({k: r.scaling for k, r in self.results.items() if r.scaling})] if n]
         if self.is_worker or not (self.results or b.stale or b.stale_files or self.java.refused or b.unwritten
                                   or self.unwritten_files or b.notes or late):
             return None

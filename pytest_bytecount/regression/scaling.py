@@ -293,66 +293,6 @@ def measure(sizes: Sequence[int], values: Dict[str, List[int]], metric: str = "t
     return result
 
 
-def measure_deep(sizes: Sequence[int], parts: Dict[str, Dict[str, List[int]]], where: Dict[str, List[dict]],
-                 method: Optional[str] = None) -> ScalingResult:
-    """With deep counts: per method, deep.total and deep.copied fitted apart (``parts``: {"deep": {method:
-    values}, "copied": {...}}); the worse order decides. ``where``: per method, its deep.methods at each size."""
-    sizes = check_sizes(sizes)
-    totals = parts["deep"]
-    ran = {m: v for m, v in totals.items() if any(v)}
-    if not ran:
-        raise ScalingError(f"no counted method ran during the complexity check (counted: "
-                           f"{', '.join(sorted(totals)) or 'none'}); does run(n) call the marked methods?")
-    result = ScalingResult("deep", sizes)
-    for m in select_methods(ran, method):
-        fitted = {}
-        for part in DEEP_PARTS:
-            values = parts[part].get(m, [0] * len(sizes))
-            if any(values):
-                fitted[part] = (fit(sizes, values), values)
-        decider = max(fitted, key=lambda p: (RANK[fitted[p][0].order], p == "deep"))
-        f, values = fitted[decider]
-        result.methods[m] = MethodScaling(list(values), f.order, f.exponent, f.fits, f.growth, part=decider,
-                                          parts={p: (x.order, x.exponent, v) for p, (x, v) in fitted.items()},
-                                          where=_where_the_work_went(where.get(m, [])))
-    return result
-
-
-def growing_calls(calls: Dict[str, Dict[str, List[int]]], sizes: int, top: int = 3) -> Dict[str, list]:
-    """Per method, the calls (of ``{method: {signature: calls at each size}}``) made more often at the largest
-    size than at the smallest, most grown first."""
-    out = {}
-    for m, by_sig in calls.items():
-        grown = sorted(((v[-1] - v[0], sig, v) for sig, v in by_sig.items() if len(v) == sizes and v[-1] > v[0] > 0),
-                       key=lambda g: (-g[0], g[1]))
-        if grown:
-            out[m] = [(sig, v) for _, sig, v in grown[:top]]
-    return out
-
-
-def jdk_work_note(scalings: Dict[str, dict]) -> Optional[str]:
-    """One line for the run: complexity checks on flat counts whose JDK calls grew with n (``scalings``: test id
-    -> its result's ``"scaling"`` dict), or None."""
-    hits = [(test, m, calls[0]) for test, s in sorted(scalings.items()) if s.get("metric") != "deep"
-            for m, calls in sorted((s.get("jdk_calls") or {}).items())]
-    if not hits:
-        return None
-    test, method, (sig, values) = hits[0]
-    more = f" (and {len(hits) - 1} more)" if len(hits) > 1 else ""
-    return (f"complexity checks fit flat counts, which stop at the JDK: {test} calls {sig} {values[0]:,} -> "
-            f"{values[-1]:,} times across its sizes{more}, and the work inside such calls is not in the order. "
-            f"Mark the test deep=True to fit the work done inside the JDK too (docs/deep.md)")
-
-
-def _where_the_work_went(per_size: List[dict], top: int = 3) -> List[tuple]:
-    """The methods whose deep counts grew the most between the two largest sizes, with their count at each size."""
-    if len(per_size) < 2:
-        return []
-    last, before = per_size[-1], per_size[-2]
-    growth = sorted(((v - before.get(m, 0), m) for m, v in last.items()), key=lambda g: (-g[0], g[1]))
-    return [(m, [s.get(m, 0) for s in per_size]) for g, m in growth[:top] if g > 0]
-
-
 # --- baselines and verdicts ---------------------------------------------------------------------------
 def baseline_entry(scaling: dict) -> dict:
     """What a baseline stores of a result's ``"scaling"`` dict: per method, the order and its evidence (with deep

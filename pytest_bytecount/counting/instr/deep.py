@@ -36,6 +36,7 @@ from ...classfile.frames import INTEGER, UNINITIALIZED_THIS, Obj
 from ..flow.graph import basic_blocks
 from ..flow.method_plan import this_uninitialized
 from ..targets import MethodId
+from .emit import constructor_stretches
 
 DEEP_CLASS = "java/lang/PytestBytecountDeep"
 MAX_METHODS = 1 << 22  # method ids the runtime has room for
@@ -165,24 +166,10 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
         if insn.opcode in op.RETURNS:
             edits.setdefault(id(insn), (insn, []))[1].extend(leave(True))
     # stretches of one catch-all handler each: in a constructor, `this` uninitialized or not, and none over the
-    # call that initializes it (see emit.handler_stretches)
+    # call that initializes it
     bounds, stretches = [], [(start, False if plan.handler else None)]
     if plan.uninit is not None:
-        flags = list(plan.uninit)
-        insns = plan.originals
-        for k, insn in enumerate(insns[:-1]):
-            if flags[k] and flags[k + 1] is False and insn.opcode == op.INVOKESPECIAL \
-                    and cp.member_ref(insn.arg)[1] == "<init>":
-                flags[k] = None
-        stretches = []
-        state = "start"
-        for insn, flag in zip(insns, flags):
-            if flag != state:
-                lab = start if state == "start" else Label()
-                if state != "start":
-                    bounds.append((insn, [lab], False))
-                stretches.append((lab, flag))
-                state = flag
+        stretches, bounds = constructor_stretches(plan.originals, plan.uninit, cp, start)
     # the local is set first of all, before any flat counter is zeroed; the handler's range begins after both, where
     # every added local (the flat counters' and this one) holds its type, as the handler's frame says
     code.insert_many([(plan.first, [start], False)] + bounds + [(i, c, True) for i, c in edits.values()])

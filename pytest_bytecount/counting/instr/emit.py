@@ -319,24 +319,7 @@ class _Emitter:
         self.init.append(start)  # the handler's range begins after the counters are zeroed
         if not (self.plan.catch_all and self.plan.uninit is not None):
             return [(start, False)], []
-        # The call that initializes `this` gets no handler: HotSpot checks its handlers with the locals
-        # after the call but the flags before it, which no stack map frame can express. An exception
-        # thrown by the super(...) or this(...) constructor itself is therefore not tallied here.
-        flags = list(self.plan.uninit)
-        for k, insn in enumerate(self.insns[:-1]):
-            if flags[k] and flags[k + 1] is False and insn.opcode == op.INVOKESPECIAL \
-                    and self.cp.member_ref(insn.arg)[1] == "<init>":
-                flags[k] = None
-        stretches, bounds = [], []
-        state = "start"
-        for insn, flag in zip(self.insns, flags):
-            if flag != state:
-                lab = start if state == "start" else Label()
-                if state != "start":
-                    bounds.append((insn, [lab], False))
-                stretches.append((lab, flag))
-                state = flag
-        return stretches, bounds
+        return constructor_stretches(self.insns, self.plan.uninit, self.cp, start)
 
     def insert(self, bounds: list) -> None:
         # zero the counters before everything, and keep jumps to the first instruction (a loop head) after it
@@ -387,6 +370,30 @@ class _Emitter:
         if self.result_slot is not None:
             items.append(Insn(_LOAD[rtype[0]], self.result_slot))
         items.append(Insn(exit_op))
+
+
+def constructor_stretches(insns: list, uninit: list, cp, start: Label) -> tuple[list, list]:
+    """In a constructor (``uninit``: per instruction, whether ``this`` is uninitialized there), the stretches of
+    one catch-all handler each, as (start label, ``this`` uninitialized?; None: no handler), the first one
+    beginning at ``start``, and the labels to insert where the others begin ([(instruction, [label], False)]).
+
+    The call that initializes `this` gets no handler: HotSpot checks its handlers with the locals after the
+    call but the flags before it, which no stack map frame can express. An exception thrown by the super(...)
+    or this(...) constructor itself is therefore not seen by the handlers."""
+    flags = list(uninit)
+    for k, insn in enumerate(insns[:-1]):
+        if flags[k] and flags[k + 1] is False and insn.opcode == op.INVOKESPECIAL and cp.member_ref(insn.arg)[1] == "<init>":
+            flags[k] = None
+    stretches, bounds = [], []
+    state = "start"
+    for insn, flag in zip(insns, flags):
+        if flag != state:
+            lab = start if state == "start" else Label()
+            if state != "start":
+                bounds.append((insn, [lab], False))
+            stretches.append((lab, flag))
+            state = flag
+    return stretches, bounds
 
 
 def _return_type(method) -> str:
