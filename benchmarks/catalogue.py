@@ -1,7 +1,7 @@
 """The plugin's verdicts on the catalogue of realistic Java changes (tests/catalogue): which regressions fail,
 which harmless changes pass.
 
-    python benchmarks/catalogue.py [--plugin-root DIR] [--java-home DIR] [--only NAME...] [--keep]
+    python benchmarks/catalogue.py [--plugin-root DIR] [--java-home DIR] [--only NAME...] [--keep] [--deep]
 
 Builds one temporary project holding every case (tests/catalogue's ``write_project``), records the
 baselines on the BEFORE sources (``pytest --bytecount-update``), switches every case to its AFTER
@@ -10,12 +10,15 @@ the test's bytecount status, pytest's outcome and the first line of the verdict'
 
 ``--plugin-root DIR`` puts DIR first on the pytest runs' PYTHONPATH, so that the ``pytest_bytecount``
 there is the one judged (e.g. a ``git worktree`` of an older commit); by default, the installed plugin.
+``--deep`` adds ``deep=True`` to every case's marker (deep counts: the work inside the JDK is counted and
+compared too, exactly, as the cases' markers set no tolerance for it).
 """
 
 from __future__ import annotations
 
 import argparse
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -60,12 +63,13 @@ def main(argv=None) -> int:
     p.add_argument("--java-home", help="the JDK that compiles and runs the cases (default: the plugin's choice)")
     p.add_argument("--only", nargs="+", metavar="NAME", help="only these cases")
     p.add_argument("--keep", action="store_true", help="keep the temporary project (its path is printed)")
+    p.add_argument("--deep", action="store_true", help="judge with deep counts (deep=True on every marker)")
     args = p.parse_args(argv)
     cases = select(args.only)
     env = environment(args.plugin_root)
     project = Path(tempfile.mkdtemp(prefix="bytecount-catalogue-"))
     try:
-        return judge_catalogue(project, cases, env, args.java_home)
+        return judge_catalogue(project, cases, env, args.java_home, args.deep)
     finally:
         if args.keep:
             print(f"project kept in {project}")
@@ -73,8 +77,12 @@ def main(argv=None) -> int:
             shutil.rmtree(project, ignore_errors=True)
 
 
-def judge_catalogue(project: Path, cases, env: dict, java_home) -> int:
+def judge_catalogue(project: Path, cases, env: dict, java_home, deep: bool = False) -> int:
     write_project(project, cases, java_home=java_home)
+    if deep:
+        for module in (project / "tests").glob("test_*.py"):
+            text = module.read_text()
+            module.write_text(re.sub(r"@pytest\.mark\.bytecount\((.*)\)\n", r"@pytest.mark.bytecount(\1, deep=True)\n", text))
     plugin = subprocess.run([sys.executable, "-c", "import pytest_bytecount; print(pytest_bytecount.__file__)"],
                             cwd=project, env=env, capture_output=True, text=True).stdout.strip()
     print(f"catalogue: {len(cases)} cases in {project}; plugin: {plugin or '(not importable)'}", flush=True)

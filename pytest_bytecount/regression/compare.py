@@ -154,8 +154,8 @@ def counted_in(entry: Optional[dict], signature: str) -> Optional[str]:
     inclusive = (entry or {}).get("inclusive")
     callee = _callee(signature)
     deep = (entry or {}).get("deep")
-    if isinstance(deep, dict) and callee is not None and any(m.endswith(callee[1]) for m in deep.get("methods", ())):
-        return "deep"  # a method of that name and descriptor ran in the target's window, the JDK's included
+    if isinstance(deep, dict) and (callee is None or any(m.endswith(callee[1]) for m in deep.get("methods", ()))):
+        return "deep"  # it ran in the target's window (an invokedynamic call site: what its target called did)
     if not isinstance(inclusive, dict) or callee is None:
         return None
     owner, member = callee

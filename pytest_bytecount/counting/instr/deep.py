@@ -169,7 +169,7 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
     # call that initializes it
     bounds, stretches = [], [(start, False if plan.handler else None)]
     if plan.uninit is not None:
-        stretches, bounds = constructor_stretches(plan.originals, plan.uninit, cp, start)
+        stretches, bounds = constructor_stretches(*_flags_of_all(code, plan), cp, start)
     # the local is set first of all, before any flat counter is zeroed; the handler's range begins after both, where
     # every added local (the flat counters' and this one) holds its type, as the handler's frame says
     code.insert_many([(plan.first, [start], False)] + bounds + [(i, c, True) for i, c in edits.values()])
@@ -188,6 +188,35 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
     for (lab, flag), stop in zip(stretches, ends):
         if flag is not None:
             code.handlers.append(Handler(lab, stop, handlers[flag], 0))
+
+
+def _flags_of_all(code, plan: DeepPlan) -> tuple:
+    """Every instruction of a constructor's code as it is now (the flat counters' code included) and whether
+    `this` is uninitialized there (None: unknown, no handler): an instruction inserted before an original one
+    runs where that one does; code appended after the last original one (the flat counters' handlers) runs as
+    its label's frame says."""
+    flag_of = dict(zip(map(id, plan.originals), plan.uninit))
+    last = plan.originals[-1]
+    insns, flags, pending, current, after = [], [], [], None, False
+    for item in code.items:
+        if type(item) is Label:
+            if after:
+                frame = item.frame
+                current = (UNINITIALIZED_THIS in frame.head) if type(frame) is AddedLocalsFrame else \
+                    current if frame is None else None
+            continue
+        if after:
+            insns.append(item)
+            flags.append(current)
+        elif id(item) in flag_of:
+            insns += pending + [item]
+            flags += [flag_of[id(item)]] * (len(pending) + 1)
+            pending = []
+            after = item is last
+            current = flag_of[id(item)] if item.opcode not in op.UNCONDITIONAL else None
+        else:
+            pending.append(item)
+    return insns, flags
 
 
 @dataclass
