@@ -38,3 +38,31 @@ def test_classes_counted_deep_pass_classfile_verify(name):
           f"large; {len(before)} fail ClassFile.verify before and {len(after)} after")
     assert after.checked == before.checked > 100
     assert new_failures(before, after) == []
+
+
+@pytest.mark.parametrize("options", [{}, {"abrupt": True}, {"inclusive": True}, {"abrupt": True, "inclusive": True},
+                                     {"strategy": "instruction", "allocations": True}],
+                         ids=["block", "abrupt", "inclusive", "abrupt+inclusive", "instruction+allocations"])
+def test_classes_counted_flat_and_deep_in_one_pass_pass_both_verifiers(counting_classes, options):
+    """A test's own classes carry their flat counters and the deep code from one pass, with every option of the
+    flat counts (their catch-all handlers, constructors' stretches, inclusive hooks): both verifiers accept them."""
+    from pytest_bytecount.classfile.classpath import Classpath
+    from pytest_bytecount.counting.pipeline.per_class import ClassCounter
+    from tests.support.counted import Counted
+    from tests.support.verifier import verify_hotspot
+
+    for build, folder in sorted(counting_classes.items()):
+        counter = ClassCounter(Classpath([folder]), ["**"], **options)
+        counter.deep = MethodNumbers()
+        counted = Counted(counter.count_all())
+        files = counted.files
+        originals = {c.name: Classpath([folder]).read(c.name) for c in counted.classes}
+        assert len(originals) >= 5 and not counted.refused
+        assert all(b"java/lang/PytestBytecountDeep" in c.data for c in counted.classes)
+        before = verify_classfile_api(originals, [folder])
+        after = verify_classfile_api(files, [folder])
+        assert new_failures(before, after) == [], build
+        before, after = verify_hotspot(originals, [folder]), verify_hotspot(files, [folder])
+        # java/lang/PytestBytecountDeep is not on HotSpot's class path here: linking stops at the first call
+        # into it only if verification passed, so only VerifyErrors count
+        assert [f for f in new_failures(before, after) if "VerifyError" in f] == [], build
