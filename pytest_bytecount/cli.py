@@ -79,6 +79,7 @@ def _parser() -> argparse.ArgumentParser:
     i = sub.add_parser("instrument", help="write counted copies of the target classes (plus their support class)")
     common(i)
     i.add_argument("--out", required=True, help="output directory; run with: java -cp OUT:CP -Dbytecount.out=FILE MAIN")
+    i.add_argument("--deep", action="store_true", help=argparse.SUPPRESS)  # refused with a reason (_instrument)
 
     w = sub.add_parser("cost", help="add each method's weighted 'cost' to a counts JSON file (from count or instrument)")
     w.add_argument("--weights", required=True, metavar="default|FILE", help="weight table (TOML; 'default': the shipped one)")
@@ -111,6 +112,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         counter.cache_dir = _cache_dir(args)  # made only once the targets are known to be good
     except (ClasspathError, TargetError, ClassFormatError) as e:
         print(f"bytecount: error: {e}", file=sys.stderr)
+        return 2
+    if args.command == "instrument" and args.deep:
+        print("bytecount: error: instrument has no --deep: deep counts need the JDK's own classes counted in the "
+              "running JVM, which only count --deep and pytest (deep=True) start; see docs/deep.md", file=sys.stderr)
         return 2
     if args.command == "instrument":
         return _instrument(args, counter)

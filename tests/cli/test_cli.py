@@ -144,6 +144,18 @@ def test_without_the_property_the_instrumented_program_writes_nothing(tiny, tmp_
     assert sorted(p.name for p in tmp_path.iterdir()) == ["out"]
 
 
+def test_count_deep_adds_each_targets_deep_group(tiny, tmp_path, monkeypatch):
+    """sum(n) calls nothing, so its deep counts are its own instructions, derived by hand above: 45 in 2 windows."""
+    monkeypatch.setenv("BYTECOUNT_CACHE_DIR", str(tmp_path / "deep-cache"))
+    counts = json.loads(bytecount("count", "--deep", "--classpath", str(tiny), "--target", "hand.Tiny#sum",
+                                  "hand.Tiny").stdout)
+    assert counts["hand.Tiny#sum(I)I"]["deep"] == {"copied": 0, "methods": {"hand.Tiny#sum(I)I": 45}, "total": 45,
+                                                   "windows": 2}
+    r = bytecount("instrument", "--deep", "--classpath", str(tiny), "--target", "hand.Tiny", "--out",
+                  str(tmp_path / "out"), check=False)
+    assert r.returncode == 2 and "instrument has no --deep" in r.stderr and "count --deep" in r.stderr
+
+
 def test_a_target_matching_nothing_names_the_near_misses(tiny):
     r = bytecount("count", "--classpath", str(tiny), "--target", "hand.Tiny#summ", "hand.Tiny", check=False)
     assert r.returncode == 2
