@@ -172,3 +172,23 @@ def test_hot_code_under_the_jit_counts_what_the_interpreter_counts(vm, tmp_path)
     assert jitted["total"] * 3 == interpreted["total"] * 150
     assert jitted["copied"] * 3 == interpreted["copied"] * 150
     assert {m: v * 3 for m, v in jitted["methods"].items()} == {m: v * 150 for m, v in interpreted["methods"].items()}
+
+
+GUAVA = Path("/usr/share/java/guava.jar")
+
+
+def test_deep_counts_through_a_library_equal_the_oracle(tmp_path):
+    """Guava (Debian's libguava-java) on the classpath: its classes load through the test's class loader uncounted
+    by the targets, and are counted deep as they load (Splitter, ImmutableList, ImmutableSortedSet,
+    ArrayListMultimap, Joiner, and the JDK under them)."""
+    if not GUAVA.is_file():
+        pytest.skip("guava is not installed (apt-get install libguava-java)")
+    classes = compile_java(ROOT / "fixtures-java" / "deep-guava", release="17", classpath=[GUAVA])
+    targets = ["gw.Work#split(Ljava/lang/String;)I", "gw.Work#collections(I)I"]
+    oracle = deep_oracle([classes, GUAVA], "gw.Work", [], targets, extra_jvm_args=PROPERTIES)
+    env_cp = f"{classes}{os.pathsep}{GUAVA}"
+    counts = count_deep(Path(env_cp), ["--java-home", JDK17], tmp_path / "cache", "gw.Work", (), targets)
+    for target in targets:
+        mine = counts[target]["deep"]
+        assert _group(mine) == _group(oracle[target]), target
+        assert any(m.startswith("com.google.common.") for m in mine["methods"]), target
