@@ -252,8 +252,7 @@ def _deep_setup(args, counter: ClassCounter):
     deep = deep_counting(progress)
     counter.deep = deep.numbers
     deep.targets(sorted({m for p in args.target for m in counter.matched_methods(p)}))
-    if deep.errors:
-        raise DeepUnavailable("counting classes deep failed: " + "; ".join(deep.errors[:3]))
+    deep.check()
     return deep
 
 

@@ -148,7 +148,7 @@ class DeepCounting:
         step = 256
         for at in range(0, total, step):
             part = loaded[at:at + step]
-            api.retransformClasses(J("java.lang.Class[]")(part))
+            self._retransform(part)
             if progress is not None:
                 progress(min(at + step, total), total)
         _warm_up()
@@ -209,9 +209,31 @@ class DeepCounting:
                              "class_library": class_library_digest(home)}
         return self._runtime
 
+    def _retransform(self, classes) -> None:
+        """Retransform ``classes``; when the JVM refuses a batch, one class at a time, each refusal an error."""
+        import jpype
+
+        J = jpype.JClass
+        try:
+            self.api.api.retransformClasses(J("java.lang.Class[]")(classes))
+        except J("java.lang.Throwable") as e:
+            if len(classes) == 1:
+                self.errors.append(f"{classes[0].getName()}: the JVM refused its counted copy: {e.getClass().getName()}: "
+                                   f"{e.getMessage()}")
+                return
+            for c in classes:
+                self._retransform([c])
+
+    def check(self) -> None:
+        """:class:`DeepUnavailable` when a class could not be counted deep: its work would be missing."""
+        if self.errors:
+            shown = "; ".join(self.errors[:3]) + (f"; and {len(self.errors) - 3} more" if len(self.errors) > 3 else "")
+            raise DeepUnavailable(f"counting classes deep failed, so deep counts would miss their work: {shown}")
+
     def snapshot(self) -> dict:
         """{target: its deep group} of every target, summed since deep counting began (:meth:`drain` into
         running totals)."""
+        self.check()
         for target in self.numbers.target_names:
             self._sums[target] = deep_sum(self._sums.get(target), self.drain(target))
         return {t: _copy(g) for t, g in self._sums.items()}
@@ -360,7 +382,13 @@ _made: dict = {}
 
 
 def deep_counting(progress=None) -> DeepCounting:
-    """The process's :class:`DeepCounting`, set up on first use."""
+    """The process's :class:`DeepCounting`, set up on first use (a set-up that failed fails again the same way:
+    the JVM keeps whatever it had done)."""
     if "deep" not in _made:
-        _made["deep"] = DeepCounting(progress)
+        try:
+            _made["deep"] = DeepCounting(progress)
+        except DeepUnavailable as e:
+            _made["deep"] = e
+    if isinstance(_made["deep"], DeepUnavailable):
+        raise _made["deep"]
     return _made["deep"]

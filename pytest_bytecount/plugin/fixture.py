@@ -8,7 +8,7 @@ from typing import Callable, Optional
 import pytest
 
 from ..counting.targets import MethodId, missing_class_message
-from ..jvm.deep import deep_difference
+from ..jvm.deep import DeepUnavailable, deep_difference
 from ..regression.compare import JDK_PACKAGES
 from ..jvm.in_place import loaded_elsewhere
 from ..regression.scaling import ScalingError, ScalingResult, check_metric, check_sizes, measure, metric_value
@@ -36,7 +36,10 @@ class BytecountFixture:
         self.deep = deep
         # deep counts (jvm.deep) run on for the JVM's life: a loader's are what its targets' windows added from when
         # it began to when reload() replaced it (id of the handle -> [snapshot at its start, at its end or None])
-        self._deep = java.deep_counting() if deep else None
+        try:
+            self._deep = java.deep_counting() if deep else None
+        except DeepUnavailable as e:
+            pytest.fail(f"bytecount: {e}", pytrace=False)
         self._abrupt = marker.abrupt
         # shared: the module or session whose tests share one loader (loader_scope); None: the test's own
         self._handle = java.new_loader(self._loaders, shared)
