@@ -20,7 +20,7 @@ import time
 from pathlib import Path
 from typing import Iterable, Optional
 
-from ..counting.instr.deep import DEEP_CLASS, MethodNumbers, deep_class, deep_runtime_class, left_out
+from ..counting.instr.deep import DEEP_CLASS, LOCAL_BASE, MethodNumbers, deep_class, deep_runtime_class, left_out
 from .agent import AgentMissing, instrumentation, transformer_class
 from ..files import write_atomically
 from .deep_cache import DeepCache, cache_root as deep_cache_root
@@ -245,6 +245,9 @@ class DeepCounting:
         out = {}
         for normal, key in ((True, None), (False, "abrupt")):
             values = [int(v) for v in self.runtime.drain(t, normal)]
+            if self.cache is not None and any(values[k] < LOCAL_BASE and values[k] not in self.numbers.names
+                                              for k in range(3, len(values), 2)):
+                self.cache.sync(self.numbers)  # a class another process counted and kept since this one last read
             methods = {}
             for k in range(3, len(values), 2):
                 if values[k + 1]:
@@ -379,6 +382,11 @@ def _lacking_options() -> list:
 
 
 _made: dict = {}
+
+
+def deep_counting_set_up() -> bool:
+    """Whether this process's JVM counts deep (its classes carry deep code)."""
+    return isinstance(_made.get("deep"), DeepCounting)
 
 
 def deep_counting(progress=None) -> DeepCounting:

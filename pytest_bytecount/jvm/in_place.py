@@ -30,6 +30,7 @@ from typing import Optional
 from ..classfile import ClassFile, ClassFormatError
 from ..counting.pipeline.per_class import ClassCounter, CountedClass
 from .agent import AgentMissing, instrumentation, transformer_class
+from .deep import deep_counting_set_up
 from .loaders import LOADER_CLASS, CountingError
 from .session import JvmSession, java_set, python_longs
 
@@ -97,6 +98,11 @@ class InPlaceLoaders:
         return hit
 
     def new(self) -> "InPlaceHandle":
+        if deep_counting_set_up():
+            raise InPlaceError("in_place=True cannot count in this JVM: deep counts (deep=True on another test of this "
+                               "session) already count every class it loads, and the counts in place would include "
+                               "their code; run the in-place tests in a session of their own (select them with -k or "
+                               "-m), or count this test in its own class loader")
         return InPlaceHandle(self)
 
     def matched_methods(self, pattern: str) -> list:

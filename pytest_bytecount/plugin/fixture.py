@@ -38,12 +38,13 @@ class BytecountFixture:
         # it began to when reload() replaced it (id of the handle -> [snapshot at its start, at its end or None])
         try:
             self._deep = java.deep_counting() if deep else None
+            start = self._deep.snapshot() if deep else None
         except DeepUnavailable as e:
             pytest.fail(f"bytecount: {e}", pytrace=False)
         self._abrupt = marker.abrupt
         # shared: the module or session whose tests share one loader (loader_scope); None: the test's own
         self._handle = java.new_loader(self._loaders, shared)
-        self._deep_marks: dict = {id(self._handle): [self._deep.snapshot(), None]} if deep else {}
+        self._deep_marks: dict = {id(self._handle): [start, None]} if deep else {}
         self.scaling_result: Optional[ScalingResult] = None  # set by scaling(), checked after the test
 
     def jclass(self, name: str):

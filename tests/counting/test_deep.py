@@ -192,3 +192,19 @@ def test_deep_counts_through_a_library_equal_the_oracle(tmp_path):
         mine = counts[target]["deep"]
         assert _group(mine) == _group(oracle[target]), target
         assert any(m.startswith("com.google.common.") for m in mine["methods"]), target
+
+
+def test_the_edges_of_a_window(stress, tmp_path):
+    """Work before a constructor's this(...) call that throws still counts (HashMap(-1)); a target run by a static
+    initializer counts nothing of that run (the oracle agrees on both); a target constructor opens its window
+    once super(...) returned, so the two calls whose super(...) threw leave no window, open or closed."""
+    targets = ["deep.Edges#badMaps(I)I", "deep.Edges#outer(I)I"]
+    oracle = deep_oracle([stress], "deep.Edges", [], targets, extra_jvm_args=PROPERTIES)
+    derived = "deep.Edges$Derived#<init>(I)V"
+    counts = count_deep(stress, ["--java-home", JDK17], tmp_path / "cache", "deep.Edges", (), targets + [derived])
+    for target in targets:
+        assert _group(counts[target]["deep"]) == _group(oracle[target]), target
+    assert counts["deep.Edges#outer(I)I"]["deep"]["windows"] == 2  # one of them inside Outer's <clinit>: empty
+    # after super(x): aload_0 iload_1 iconst_2 imul putfield return = 6 instructions, in each of 2 windows
+    assert counts[derived]["deep"] == {"copied": 0, "methods": {derived: 12}, "total": 12, "windows": 2,
+                                       "abrupt": {"copied": 0, "methods": {}, "total": 0, "windows": 0}}

@@ -144,8 +144,15 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
     if excluded:
         report.append(call("include", "()V"))
 
-    def leave(normal: bool) -> list:
-        if target is None:
+    # A constructor's super(...) or this(...) call can have no handler (see emit.constructor_stretches): what the
+    # constructor ran before it is reported right before it, and a target constructor opens its window right
+    # after it, so that an exception from that call leaves nothing counted in part and no window open.
+    init_calls = _init_calls(plan, cp)
+    if target is not None and method.name == "<init>" and not init_calls:
+        target = None  # a constructor whose initializing call cannot be found opens no window
+
+    def leave(normal: bool, window: bool = True) -> list:
+        if target is None or not window:
             return list(report)
         return report + [push_int(cp, target), Insn(op.ICONST_1 if normal else op.ICONST_0), call("exit", "(IZ)V")]
 
@@ -153,8 +160,9 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
     init = [Insn(op.ICONST_0), Insn(op.ISTORE, local)]
     if excluded:
         init.append(call("exclude", "()V"))
-    if target is not None:
-        init += [push_int(cp, target), call("enter", "(I)V")]
+    opening = [push_int(cp, target), call("enter", "(I)V")] if target is not None else []
+    if not init_calls:
+        init += opening
     edits: dict = {}
     for insn, length in plan.leaders if method_id is not None else ():
         edits.setdefault(id(insn), (insn, []))[1].append(Insn(op.IINC, (local, length)))
@@ -165,6 +173,8 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
     for insn in code.instructions:  # the flat counters' shared exit, if any, holds a return of its own
         if insn.opcode in op.RETURNS:
             edits.setdefault(id(insn), (insn, []))[1].extend(leave(True))
+    for call_insn, _ in init_calls if method_id is not None else ():
+        edits.setdefault(id(call_insn), (call_insn, []))[1].extend(report + [Insn(op.ICONST_0), Insn(op.ISTORE, local)])
     # stretches of one catch-all handler each: in a constructor, `this` uninitialized or not, and none over the
     # call that initializes it
     bounds, stretches = [], [(start, False if plan.handler else None)]
@@ -172,7 +182,8 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
         stretches, bounds = constructor_stretches(*_flags_of_all(code, plan), cp, start)
     # the local is set first of all, before any flat counter is zeroed; the handler's range begins after both, where
     # every added local (the flat counters' and this one) holds its type, as the handler's frame says
-    code.insert_many([(plan.first, [start], False)] + bounds + [(i, c, True) for i, c in edits.values()])
+    code.insert_many([(plan.first, [start], False)] + bounds + [(after, opening, False) for _, after in init_calls]
+                     + [(i, c, True) for i, c in edits.values()])
     code.items[:0] = init
     end = Label()
     code.items.append(end)
@@ -182,12 +193,23 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
         if method.owner.major_version >= 50:
             label.frame = AddedLocalsFrame((Obj("java/lang/Throwable"),), (UNINITIALIZED_THIS,) if flag else ())
         code.items.append(label)
-        code.items += leave(False) + [Insn(op.ATHROW)]
+        code.items += leave(False, window=not (flag and init_calls)) + [Insn(op.ATHROW)]
         handlers[flag] = label
     ends = [lab for lab, _ in stretches[1:]] + [end]
     for (lab, flag), stop in zip(stretches, ends):
         if flag is not None:
             code.handlers.append(Handler(lab, stop, handlers[flag], 0))
+
+
+def _init_calls(plan: DeepPlan, cp) -> list:
+    """In a constructor: each call that initializes ``this`` (``super(...)`` or ``this(...)``), with the original
+    instruction after it: [(call, next)]."""
+    if plan.uninit is None:
+        return []
+    insns, flags = plan.originals, plan.uninit
+    return [(insn, insns[k + 1]) for k, insn in enumerate(insns[:-1])
+            if flags[k] and flags[k + 1] is False and insn.opcode == op.INVOKESPECIAL
+            and cp.member_ref(insn.arg)[1] == "<init>"]
 
 
 def _flags_of_all(code, plan: DeepPlan) -> tuple:
