@@ -3,6 +3,7 @@ counts so far, and the complexity check."""
 
 from __future__ import annotations
 
+import warnings
 from typing import Callable, Optional
 
 import pytest
@@ -38,6 +39,10 @@ class BytecountFixture:
         # it began to when reload() replaced it (id of the handle -> [snapshot at its start, at its end or None])
         try:
             self._deep = java.deep_counting() if deep else None
+            if deep and self._deep.close_stale_windows():  # no target runs between tests: an earlier one's never closed
+                warnings.warn("bytecount: a deep-count window an earlier test opened was never closed (its target's exit "
+                              "did not run, e.g. after a StackOverflowError inside its own exception handler); it was "
+                              "closed uncounted", pytest.PytestWarning)
             start = self._deep.snapshot() if deep else None
         except DeepUnavailable as e:
             pytest.fail(f"bytecount: {e}", pytrace=False)
