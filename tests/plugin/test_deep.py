@@ -319,3 +319,30 @@ def test_z_in_place(bytecount):
     result = run(pytester, "--bytecount-update")
     result.assert_outcomes(passed=1, errors=1)
     assert "in_place=True cannot count in this JVM: deep counts (deep=True on another test" in result.stdout.str()
+
+
+def test_start_jvm_with_the_deep_setting_starts_a_jvm_deep_counts_can_use(pytester, tmp_path, monkeypatch):
+    """An application that starts the JVM through pytest_bytecount.start_jvm gets the deep options with
+    ``deep = true`` in [tool.bytecount]: every test then takes deep counts, with no marker option."""
+    monkeypatch.setenv("BYTECOUNT_CACHE_DIR", str(tmp_path / "deep-cache"))
+    java_project(pytester, HISTORY_JAVA, {"test_app": '''
+import pytest
+
+@pytest.mark.bytecount("hist.Target#work")
+def test_target(bytecount):
+    assert bytecount.jclass("hist.Target").work(300) > 0
+'''})
+    pyproject = pytester.path / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace("[tool.bytecount]\n", "[tool.bytecount]\ndeep = true\n"))
+    pytester.makeconftest("""
+        import pytest_bytecount
+
+        def pytest_configure(config):
+            pytest_bytecount.start_jvm(config, "-Xss4m")
+    """)
+    result = run(pytester, "--bytecount-update", "--bytecount-json=results.json")
+    assert result.ret == 0, result.stdout.str()
+    results = json.loads((pytester.path / "results.json").read_text())
+    (entry,) = results.values()
+    deep = entry["counts"]["hist.Target#work(I)I"]["deep"]
+    assert deep["windows"] == 1 and deep["total"] > entry["counts"]["hist.Target#work(I)I"]["total"]
