@@ -66,3 +66,22 @@ def test_classes_counted_flat_and_deep_in_one_pass_pass_both_verifiers(counting_
         # java/lang/PytestBytecountDeep is not on HotSpot's class path here: linking stops at the first call
         # into it only if verification passed, so only VerifyErrors count
         assert [f for f in new_failures(before, after) if "VerifyError" in f] == [], build
+
+
+def test_a_method_too_large_with_both_keeps_its_deep_code():
+    """java.lang.Character$UnicodeScript#<clinit> (JDK 17) is too large once counted flat with abrupt tallies; counted flat and deep in
+    one pass, it is refused for its flat counts but keeps its deep code alone, which fits."""
+    from pytest_bytecount.classfile import ClassFile
+    from pytest_bytecount.classfile.classpath import Classpath
+    from pytest_bytecount.counting.pipeline.per_class import ClassCounter
+    from tests.support.corpus import java_base_dir
+
+    counter = ClassCounter(Classpath([java_base_dir()]), ["java.lang.Character$UnicodeScript"], abrupt=True)
+    counter.deep = MethodNumbers()
+    counted = counter.count("java/lang/Character$UnicodeScript")
+    assert any(r.startswith("java.lang.Character$UnicodeScript#<clinit>()V: code would be") for r in counted.refused)
+    clinit = next(m for m in ClassFile.parse(counted.data).methods if m.name == "<clinit>")
+    cp = clinit.owner.constant_pool
+    calls = {cp.member_ref(i.arg)[:2] for i in clinit.code.instructions if i.opcode == 184}  # invokestatic
+    assert ("java/lang/PytestBytecountDeep", "exclude") in calls and ("java/lang/PytestBytecountDeep", "add") in calls
+    assert not any(owner.startswith("pytest_bytecount/") for owner, _ in calls)  # no flat counters

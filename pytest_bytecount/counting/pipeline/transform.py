@@ -115,6 +115,8 @@ def instrument_class(data: bytes, methods: Optional[Iterable[MethodId]], batch: 
             counted = _count_within_limit(m, batch, call_keys)
         except CodeTooLargeError as e:
             refused.append(str(e))
+            if batch.deep is not None:  # too large with its flat counters: its deep code alone may still fit
+                refused += deep_method(m, *batch.deep)
             continue
         batch.keep(counted)
         maps.append(counted.cmap)
