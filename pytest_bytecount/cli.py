@@ -231,7 +231,7 @@ def _count(args, classpath: Classpath, counter: ClassCounter, weights=None) -> i
     except (JvmError, CountingError, DeepUnavailable) as e:
         print(f"bytecount: error: {e}", file=sys.stderr)
         return 2
-    for message in loaders.refused:
+    for message in [*loaders.refused, *(deep.refused if deep is not None else ())]:
         print(f"bytecount: warning: not counted: {message}", file=sys.stderr)
     _say_what_was_counted(handle, counter)
     if weights is not None:

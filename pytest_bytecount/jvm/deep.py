@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import hashlib
 import re
-import time
 from pathlib import Path
 from typing import Iterable, Optional
 
@@ -108,7 +107,7 @@ class DeepUnavailable(RuntimeError):
 class DeepCounting:
     """The JVM's deep counting, set up once (:func:`deep_counting`)."""
 
-    def __init__(self, progress=None, cache_root: Optional[Path] = None, cache: bool = True):
+    def __init__(self, progress=None):
         import jpype
 
         try:
@@ -123,22 +122,23 @@ class DeepCounting:
                                   + _WHY)
         self.numbers = MethodNumbers()
         self._runtime: Optional[dict] = None
-        # the classes counted deep are kept per class library (jvm.deep_cache), outside the project
-        self.cache = DeepCache(self.runtime_identity()["class_library"], cache_root) if cache else None
-        if self.cache is not None:
+        # the classes counted deep are kept per class library (jvm.deep_cache), outside the project; without a
+        # cache folder that can be written, every session counts them afresh
+        try:
+            self.cache: Optional[DeepCache] = DeepCache(self.runtime_identity()["class_library"])
             self.cache.sync(self.numbers)
+        except OSError:
+            self.cache = None
         self._sums: dict = {}  # target -> its deep group since deep counting began (snapshot)
         self.wanted: set = set()  # target method ids of classes that load through the transformer
-        self.refused: list = []
+        self.refused: list = []  # methods left without deep code (too large), one message each
         self.errors: list = []
-        self.classes = 0
         lookup = J("java.lang.invoke.MethodHandles").privateLookupIn(J("java.lang.Object").class_, self.api._agent.LOOKUP)
         data = deep_runtime_class()
         lookup.defineClass(jpype.JArray(jpype.JByte)(data))
         self.runtime = J(DEEP_CLASS.replace("/", "."))
         self._platform = J("java.lang.ClassLoader").getPlatformClassLoader()
         self._transformer = transformer_class()(self._transform)
-        started = time.monotonic()
         api = self.api.api
         api.addTransformer(self._transformer, True)
         loaded = [c for c in api.getAllLoadedClasses()
@@ -152,7 +152,6 @@ class DeepCounting:
             if progress is not None:
                 progress(min(at + step, total), total)
         _warm_up()
-        self.seconds = time.monotonic() - started
 
     def _transform(self, loader, name, being_redefined, data):
         import jpype
@@ -171,7 +170,6 @@ class DeepCounting:
             library = (loader is None or loader.equals(self._platform)) and not _generated(name)
             cached = self.cache.get(name, original, library) if keep else None
             if cached is not None:
-                self.classes += 1
                 return jpype.JArray(jpype.JByte)(cached)
             shared = {"ok": keep}
 
@@ -181,8 +179,7 @@ class DeepCounting:
             counted = deep_class(original, self.numbers, frozenset(self.wanted), reserve if keep else None)
             if shared["ok"] and not counted.refused:
                 self.cache.put(name, original, counted.data, library)
-            self.classes += 1
-            self.refused += counted.refused
+            self.refused += [r for r in counted.refused if r not in self.refused]
             return jpype.JArray(jpype.JByte)(counted.data)
         except Exception as e:  # noqa: BLE001 - the JVM would drop it silently
             self.errors.append(f"{name.replace('/', '.')}: {type(e).__name__}: {e}")

@@ -39,8 +39,8 @@ def cache_root() -> Path:
 class DeepCache:
     """The deep-counted classes of one class library, and their shared method numbers."""
 
-    def __init__(self, library: str, root: Optional[Path] = None):
-        self.folder = Path(root or cache_root()) / "deep" / f"{library}-{plugin_digest()[:16]}"
+    def __init__(self, library: str):
+        self.folder = cache_root() / "deep" / f"{library}-{plugin_digest()[:16]}"
         self.classes = self.folder / "classes"
         self.numbers_file = self.folder / "numbers.txt"
         self.classes.mkdir(parents=True, exist_ok=True)
@@ -48,7 +48,6 @@ class DeepCache:
             shutil.rmtree(self.classes)  # numbered against a list that is gone
             self.classes.mkdir(parents=True, exist_ok=True)
         self._known = 0  # lines of numbers.txt read so far
-        self.hits = 0
 
     def _path(self, name: str, original: bytes, library: bool) -> Path:
         if library:
@@ -58,11 +57,9 @@ class DeepCache:
     def get(self, name: str, original: bytes, library: bool = False) -> Optional[bytes]:
         """The counted class kept for ``name`` (``library``: a class of the class library, kept by name)."""
         try:
-            data = self._path(name, original, library).read_bytes()
+            return self._path(name, original, library).read_bytes()
         except OSError:
             return None
-        self.hits += 1
-        return data
 
     def put(self, name: str, original: bytes, data: bytes, library: bool = False) -> None:
         try:

@@ -313,7 +313,8 @@ class JavaContext:
     @property
     def refused(self) -> set:
         """The methods left uncounted so far, each with the reason (classes are counted as tests load them)."""
-        return {message for loaders in self._loaders.values() for message in loaders.refused}
+        deep = set(self._deep.refused) if self._deep is not None else set()
+        return {message for loaders in self._loaders.values() for message in loaders.refused} | deep
 
     def close(self) -> None:
         self.app_start.remove()

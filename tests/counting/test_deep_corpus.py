@@ -29,7 +29,7 @@ def test_classes_counted_deep_pass_classfile_verify(name):
         result = deep_class(data, numbers)
         counted[n] = result.data
         refused += result.refused
-    assert all(CODE_TOO_LARGE.match(r) for r in refused), refused
+    assert all(CODE_TOO_LARGE.match(r.removeprefix("deep counts: ")) for r in refused), refused
     assert len(refused) < 10
     classpath = corpus_classpath(source)
     before = verify_classfile_api(originals, classpath)

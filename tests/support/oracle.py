@@ -143,9 +143,9 @@ def _c_compiler() -> List[str]:
     return [compiler]
 
 
-def build_agent() -> Path:
-    """Compile ``oracle/bytecount_oracle.c`` into the cache (keyed by source, compiler and headers);
-    return the shared library."""
+def build_agent(source: Path = AGENT_SOURCE, library: str = AGENT_LIBRARY, prefix: str = "oracle-agent") -> Path:
+    """Compile ``source`` (by default ``oracle/bytecount_oracle.c``) into the cache as ``library`` (keyed by
+    source, compiler and headers); return the shared library."""
     compiler = _c_compiler()
     include = _jni_include_dir()
     try:
@@ -153,7 +153,7 @@ def build_agent() -> Path:
     except OSError as exc:
         raise OracleUnavailable(f"cannot run the C compiler {compiler}: {exc}") from exc
     key_material = b"\0".join([
-        AGENT_SOURCE.read_bytes(),
+        source.read_bytes(),
         (version[0] if version else " ".join(compiler)).encode(),
         str(include.resolve()).encode(),
         (include / "jvmti.h").read_bytes(),
@@ -163,12 +163,12 @@ def build_agent() -> Path:
 
     def fill(tmp: Path) -> None:
         command = [*compiler, *CFLAGS, f"-I{include}", f"-I{include / 'linux'}",
-                   "-o", str(tmp / AGENT_LIBRARY), str(AGENT_SOURCE)]
+                   "-o", str(tmp / library), str(source)]
         proc = subprocess.run(command, capture_output=True, text=True)
         if proc.returncode != 0:
             raise OracleUnavailable(f"building the oracle agent failed: {' '.join(command)}\n{proc.stderr}")
 
-    return build_once(cache_root() / f"oracle-agent-{key}", fill) / AGENT_LIBRARY
+    return build_once(cache_root() / f"{prefix}-{key}", fill) / library
 
 
 def driver_dir() -> Path:

@@ -20,7 +20,6 @@ where a native could not be intercepted raises OracleAnomaly too, unless ``requi
 
 from __future__ import annotations
 
-import hashlib
 import os
 import subprocess
 import tempfile
@@ -28,10 +27,7 @@ import time
 from pathlib import Path
 from typing import Dict, List, Optional, Sequence, Tuple, Union
 
-from .corpus import build_once, cache_root
-from .oracle import (
-    JavaCommand, OracleAnomaly, OracleRunError, _c_compiler, _java_command, _jni_include_dir, driver_dir,
-)
+from .oracle import JavaCommand, OracleAnomaly, OracleRunError, _java_command, build_agent, driver_dir
 from .verifier import OracleUnavailable
 
 HERE = Path(__file__).resolve().parent
@@ -84,25 +80,7 @@ def method_id(key: MethodKey) -> str:
 
 def build_deep_agent() -> Path:
     """Compile ``oracle/deep_oracle.c`` into the cache (keyed by source, compiler, headers, flags)."""
-    compiler = _c_compiler()
-    include = _jni_include_dir()
-    try:
-        version = subprocess.run([*compiler, "--version"], capture_output=True, text=True).stdout.splitlines()
-    except OSError as exc:
-        raise OracleUnavailable(f"cannot run the C compiler {compiler}: {exc}") from exc
-    key = hashlib.sha256(b"\0".join([
-        AGENT_SOURCE.read_bytes(), (version[0] if version else " ".join(compiler)).encode(),
-        str(include.resolve()).encode(), (include / "jvmti.h").read_bytes(), " ".join(CFLAGS).encode(),
-    ])).hexdigest()[:16]
-
-    def fill(tmp: Path) -> None:
-        command = [*compiler, *CFLAGS, f"-I{include}", f"-I{include / 'linux'}",
-                   "-o", str(tmp / AGENT_LIBRARY), str(AGENT_SOURCE)]
-        proc = subprocess.run(command, capture_output=True, text=True)
-        if proc.returncode != 0:
-            raise OracleUnavailable(f"building the deep oracle agent failed: {' '.join(command)}\n{proc.stderr}")
-
-    return build_once(cache_root() / f"deep-oracle-agent-{key}", fill) / AGENT_LIBRARY
+    return build_agent(AGENT_SOURCE, AGENT_LIBRARY, "deep-oracle-agent")
 
 
 def _empty_record() -> dict:

@@ -46,7 +46,7 @@ _LOAD_CLASS = frozenset(["(Ljava/lang/String;)Ljava/lang/Class;", "(Ljava/lang/S
 # hold the same code when it is spun at run time
 HOLDERS = frozenset(f"java/lang/invoke/{n}$Holder" for n in ("LambdaForm", "DirectMethodHandle", "Invokers",
                                                                "DelegatingMethodHandle"))
-LEFT_OUT_PREFIXES = ("org/jpype/", "pytest_bytecount/", "java/lang/PytestBytecountDeep")
+LEFT_OUT_PREFIXES = ("org/jpype/", DEEP_CLASS)
 # pytest-bytecount's own classes (loaders, Counters classes, the exit hook) are never counted, and neither is
 # what they call: each of their methods is an excluded frame (the counting never counts itself)
 OWN_PREFIX = "pytest_bytecount/"
@@ -61,8 +61,7 @@ def deep_runtime_class() -> bytes:
 def left_out(internal_name: str) -> bool:
     """Whether the class is never touched by deep counting: its own instructions are not counted, its callees
     still are. (pytest-bytecount's own classes are touched: see :data:`OWN_PREFIX`.)"""
-    return internal_name in HOLDERS or (internal_name.startswith(LEFT_OUT_PREFIXES)
-                                        and not internal_name.startswith(OWN_PREFIX))
+    return internal_name in HOLDERS or internal_name.startswith(LEFT_OUT_PREFIXES)
 
 
 # Methods the JVM may run as intrinsics, without their bytecode: HotSpot's interpreter runs these Math methods,
@@ -100,7 +99,6 @@ class DeepPlan:
     leaders: list  # (first instruction of a block, the block's length)
     copies: list  # (instruction, "arraycopy" or "clone")
     uninit: Optional[list]  # per original instruction: whether `this` is uninitialized there (constructors)
-    first: Insn
     originals: list
     handler: bool  # False: a constructor whose uninitialized `this` moves out of local 0 gets no handler
 
@@ -123,7 +121,7 @@ def plan_deep(method) -> Optional[DeepPlan]:
                 copies.append((insn, "clone"))
     uninit = this_uninitialized(code, cf) if method.name == "<init>" else None
     insns = code.instructions
-    return DeepPlan([(b[0], len(b)) for b in blocks], copies, uninit, insns[0], insns,
+    return DeepPlan([(b[0], len(b)) for b in blocks], copies, uninit, insns,
                     method.name != "<init>" or uninit is not None)
 
 
@@ -182,7 +180,7 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
         stretches, bounds = constructor_stretches(*_flags_of_all(code, plan), cp, start)
     # the local is set first of all, before any flat counter is zeroed; the handler's range begins after both, where
     # every added local (the flat counters' and this one) holds its type, as the handler's frame says
-    code.insert_many([(plan.first, [start], False)] + bounds + [(after, opening, False) for _, after in init_calls]
+    code.insert_many([(plan.originals[0], [start], False)] + bounds + [(after, opening, False) for _, after in init_calls]
                      + [(i, c, True) for i, c in edits.values()])
     code.items[:0] = init
     end = Label()
@@ -309,7 +307,7 @@ def deep_method(m, numbers: MethodNumbers, targets: frozenset = frozenset()) -> 
         m.attributes[index] = m.code.encode()
     except CodeTooLargeError as e:
         m.attributes[index] = original
-        return [str(e)]
+        return [f"deep counts: {e}"]
     return []
 
 
