@@ -181,8 +181,9 @@ class JvmSession:
     in this process, adopted as it is."""
 
     def __init__(self, choice: JvmChoice, options: Sequence[str] = (), classpath: Sequence[str] = (),
-                 agent: bool = False, jpype_options: Optional[dict] = None):
+                 agent: bool = False, jpype_options: Optional[dict] = None, crash=None):
         self.choice = choice
+        self.crash = crash  # a CrashNote (.crash): what the JVM says if it dies of a fatal error
         self.options = list(options)
         self.classpath = [str(c) for c in classpath]  # the JVM's own class path (start_jvm's callers)
         # the configured classpath, also on the class path of a JVM the plugin starts for its tests, so that
@@ -241,6 +242,8 @@ class JvmSession:
             options.append("--enable-native-access=ALL-UNNAMED")
         if self.agent:
             options.append(f"-javaagent:{agent_jar()}")
+        if self.crash is not None:
+            options += self.crash.options(options)
         return options
 
     def not_applied(self) -> list:

@@ -117,9 +117,13 @@ class SessionHooks:
         self.session.guard_signals()
         self.session.check_use(item)
 
+    def pytest_runtest_logstart(self, nodeid, location) -> None:
+        self.session.java.crash.running(nodeid)  # named if the JVM dies of a fatal error
+
     def pytest_runtest_logfinish(self, nodeid, location) -> None:
         """After each test: a JVM its fixtures started has its fault handlers noted while they are in place."""
         self.session.guard_signals()
+        self.session.java.crash.running(None)
 
     def pytest_report_header(self, config) -> Optional[list]:
         return self.session.report_header()

@@ -15,6 +15,7 @@ from ..classfile.classpath import Classpath, ClasspathError
 from ..counting.targets import TargetError
 from ..jvm.javac import JavacError, compile_sources
 from ..jvm.agent import agent_jar
+from ..jvm.crash import CrashNote
 from ..jvm.deep import DeepUnavailable, deep_counting, deep_jvm_options
 from ..jvm.modules import missing_module
 from ..counting.pipeline.per_class import ClassCounter
@@ -50,6 +51,8 @@ class JavaContext:
         self._source_lines: Optional[SourceLines] = None
         self._adoption_in_header = False  # the pytest header named the JVM as one found running
         self.wants_deep = False  # a collected test takes deep counts: the JVM starts as they need (jvm.deep)
+        # made now, while pytest captures nothing: a JVM that crashes later says so on this stderr
+        self.crash = CrashNote(Path(config.rootpath))
         self._deep = None
         # an application's own jpype.startJVM goes through the plugin while the session runs (app_start.py)
         self.app_start = AppStart(lambda: f"-javaagent:{agent_jar()}",
@@ -112,7 +115,7 @@ class JavaContext:
             deep = self.wants_deep or self._settings().deep
             choice = self.jvm_choice()
             deep = deep_jvm_options(choice.libjvm.parent.name, choice.libjvm) if deep else []
-            self._jvm = JvmSession(choice, [*deep, *self._settings().jvm_options], agent=True)
+            self._jvm = JvmSession(choice, [*deep, *self._settings().jvm_options], agent=True, crash=self.crash)
         return self._jvm
 
     @property
@@ -131,7 +134,7 @@ class JavaContext:
         deep = deep_jvm_options(choice.libjvm.parent.name, choice.libjvm) if self._settings().deep else []
         self._jvm = JvmSession(self.jvm_choice(), [*deep, *self._settings().jvm_options, *options],
                                [Path(root, c) for c in classpath], agent=True,
-                               jpype_options=check_jpype_options(jpype_options or {}))
+                               jpype_options=check_jpype_options(jpype_options or {}), crash=self.crash)
         self._jvm.start()
         return self._jvm
 
@@ -324,3 +327,4 @@ class JavaContext:
             loaders.close()
         if self._jvm is not None:
             self._jvm.shutdown()
+        self.crash.close()

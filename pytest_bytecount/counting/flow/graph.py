@@ -13,7 +13,7 @@ from ...classfile import opcodes as op
 # Instructions that cannot throw (JVMS 6.5): constants, locals, stack shuffles, arithmetic other than
 # integer division, conversions, comparisons, branches. Everything else may, so inside a try range it
 # ends its basic block: an exception caught in the method then never leaves a block counted in part.
-_CANNOT_THROW = frozenset(
+CANNOT_THROW = frozenset(
     [op.NOP, op.ACONST_NULL, *range(op.ICONST_M1, op.SIPUSH + 1), *range(op.ILOAD, op.ALOAD_3 + 1),
      *range(op.ISTORE, op.ASTORE_3 + 1), *range(op.POP, op.SWAP + 1), *range(op.IADD, op.LXOR + 1),
      *range(op.I2L, op.DCMPG + 1), *range(op.IFEQ, op.GOTO + 1), op.GOTO_W, op.IFNULL, op.IFNONNULL, op.IINC]
@@ -56,7 +56,7 @@ def basic_blocks(code, precise: bool = False) -> list[list[Insn]]:
             current = []
         leader = False
         current.append(item)
-        if item.opcode in _ENDS_BLOCK or ((precise or open_ranges > 0) and item.opcode not in _CANNOT_THROW):
+        if item.opcode in _ENDS_BLOCK or ((precise or open_ranges > 0) and item.opcode not in CANNOT_THROW):
             leader = True
     if current:
         blocks.append(current)
@@ -103,7 +103,7 @@ def block_successors(code, blocks) -> Optional[tuple]:
             succs[i].add(exit_)
         elif x.opcode != op.ATHROW:
             succs[i].add(i + 1)
-        if x.opcode not in _CANNOT_THROW:
+        if x.opcode not in CANNOT_THROW:
             p = pos[id(x)]
             for h in code.handlers:
                 if pos[id(h.start)] <= p < pos[id(h.end)]:

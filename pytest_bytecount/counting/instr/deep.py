@@ -33,7 +33,7 @@ from ...classfile import opcodes as op
 from ...classfile.assemble import assemble, push_int
 from ...classfile.code import AddedLocalsFrame, Handler, Label
 from ...classfile.frames import INTEGER, UNINITIALIZED_THIS, Obj
-from ..flow.graph import basic_blocks
+from ..flow.graph import CANNOT_THROW, basic_blocks
 from ..flow.method_plan import this_uninitialized
 from ..targets import MethodId
 from .emit import constructor_stretches
@@ -78,10 +78,34 @@ INTRINSIC_FRAMES = {
 }
 
 
+# The JDK's clean-up of what the garbage collector cleared: polling reference queues, and the methods that drop
+# the entries of weak and soft caches (and of ThreadLocal maps) whose referents were collected. How much of it a
+# call finds to do depends on when the collector last ran, not on the program: its runs are left out, so that
+# identical runs give identical deep counts.
+COLLECTOR_FRAMES = {
+    "java/lang/ref/ReferenceQueue": frozenset(["poll", "poll0", "reallyPoll", "remove", "remove0"]),
+    "java/util/WeakHashMap": frozenset(["expungeStaleEntries"]),
+    "java/lang/ThreadLocal$ThreadLocalMap": frozenset(["expungeStaleEntry", "expungeStaleEntries", "cleanSomeSlots",
+                                                        "replaceStaleEntry"]),
+    "java/lang/invoke/MethodType$ConcurrentWeakInternSet": frozenset(["expungeStaleElements"]),
+    "jdk/internal/util/ReferencedKeyMap": frozenset(["removeStaleReferences"]),
+    "java/lang/WeakPairMap": frozenset(["expungeStaleAssociations"]),
+    "java/io/ClassCache": frozenset(["processQueue"]),
+    "java/lang/Thread": frozenset(["processQueue"]),
+    "jdk/internal/vm/ThreadContainers": frozenset(["expungeStaleEntries"]),
+    "sun/util/locale/LocaleObjectCache": frozenset(["cleanStaleEntries"]),
+    "sun/util/locale/provider/LocaleResources": frozenset(["removeEmptyReferences"]),
+    "sun/util/resources/Bundles": frozenset(["cleanupCache"]),
+    "sun/security/util/MemoryCache": frozenset(["emptyQueue"]),
+    "javax/crypto/JceSecurity": frozenset(["expungeStaleWrappers"]),
+    "sun/nio/ch/FileLockTable": frozenset(["removeStaleEntries"]),
+}
+
+
 def excluded_method(owner: str, name: str, descriptor: str) -> bool:
     """Whether a run of this method, and all it calls, is left out of deep counts (work the JVM does once per
-    class or per call site, or may do without bytecode)."""
-    if name in INTRINSIC_FRAMES.get(owner, ()):
+    class or per call site, may do without bytecode, or does as the garbage collector's clock says)."""
+    if name in INTRINSIC_FRAMES.get(owner, ()) or name in COLLECTOR_FRAMES.get(owner, ()):
         return True
     if name == "<clinit>":
         return True
@@ -168,9 +192,16 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
         extra = [Insn(op.DUP), call("copied", "(I)V")] if kind == "arraycopy" else \
             [Insn(op.DUP), Insn(op.ARRAYLENGTH), call("copied", "(I)V")]
         edits.setdefault(id(insn), (insn, []))[1].extend(extra)
+    # No handler of the deep code covers a return, nor the report before it (as no handler javac writes covers a
+    # return), and none covers code that cannot throw (the deep code's own calls aside): java.lang.Object.<init> (a lone
+    # return, whose registration of a finalizer C2 compiles as a call that may throw) keeps no handler at all.
+    # HotSpot's C2 crashed compiling it with one (SIGSEGV in ciExceptionHandler::catch_klass).
+    gaps = []  # (label before a return's report, the return)
     for insn in code.instructions:  # the flat counters' shared exit, if any, holds a return of its own
         if insn.opcode in op.RETURNS:
-            edits.setdefault(id(insn), (insn, []))[1].extend(leave(True))
+            gap = Label()
+            gaps.append((gap, insn))
+            edits.setdefault(id(insn), (insn, []))[1].extend([gap] + leave(True))
     for call_insn, _ in init_calls if method_id is not None else ():
         edits.setdefault(id(call_insn), (call_insn, []))[1].extend(report + [Insn(op.ICONST_0), Insn(op.ISTORE, local)])
     # stretches of one catch-all handler each: in a constructor, `this` uninitialized or not, and none over the
@@ -185,18 +216,47 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
     code.items[:0] = init
     end = Label()
     code.items.append(end)
-    handlers = {}
-    for flag in sorted({f for _, f in stretches if f is not None}):
-        label = Label()
-        if method.owner.major_version >= 50:
-            label.frame = AddedLocalsFrame((Obj("java/lang/Throwable"),), (UNINITIALIZED_THIS,) if flag else ())
-        code.items.append(label)
-        code.items += leave(False, window=not (flag and init_calls)) + [Insn(op.ATHROW)]
-        handlers[flag] = label
     ends = [lab for lab, _ in stretches[1:]] + [end]
-    for (lab, flag), stop in zip(stretches, ends):
-        if flag is not None:
-            code.handlers.append(Handler(lab, stop, handlers[flag], 0))
+    handlers = {flag: Label() for flag in {f for _, f in stretches if f is not None}}
+    ranges = [(lab, stop, handlers[flag]) for (lab, flag), stop in zip(stretches, ends) if flag is not None]
+    throwing = {id(i) for i in code.instructions if i.opcode not in CANNOT_THROW
+                and not (i.opcode == op.INVOKESTATIC and cp.member_ref(i.arg)[0] == runtime)}
+    kept = _around_returns(code, ranges, gaps, throwing)
+    code.handlers += kept
+    for flag, label in sorted(handlers.items(), key=lambda fl: fl[0]):
+        if any(h.handler is label for h in kept):  # a handler no range uses is not written (no dead code)
+            if method.owner.major_version >= 50:
+                label.frame = AddedLocalsFrame((Obj("java/lang/Throwable"),), (UNINITIALIZED_THIS,) if flag else ())
+            code.items.append(label)
+            code.items += leave(False, window=not (flag and init_calls)) + [Insn(op.ATHROW)]
+
+
+def _around_returns(code, ranges: list, gaps: list, throwing: set) -> list:
+    """Catch-all handlers over ``ranges`` ([(start, end, handler label)]) that leave out each gap (from the label
+    before a return's report to the return itself): the handlers of the ranges' pieces that hold an instruction
+    of ``throwing`` (ids of the instructions that can throw, the deep code's own calls aside)."""
+    items = code.items
+    pos = {id(item): k for k, item in enumerate(items)}
+    if gaps:  # a label right after each return ends its gap
+        ends = {pos[id(ret)] for _, ret in gaps}
+        labels = {k: Label() for k in ends}
+        items[:] = [x for k, item in enumerate(items) for x in ((item, labels[k]) if k in labels else (item,))]
+        pos = {id(item): k for k, item in enumerate(items)}
+        gaps = sorted((pos[id(gap)], pos[id(ret)] + 1) for gap, ret in gaps)
+    handlers = []
+    for start, stop, handler in ranges:
+        a, b = pos[id(start)], pos[id(stop)]
+        pieces, at = [], a
+        for g0, g1 in gaps:
+            if g1 <= at or g0 >= b:
+                continue
+            pieces.append((at, g0))
+            at = g1
+        pieces.append((at, b))
+        for p0, p1 in pieces:
+            if any(id(items[k]) in throwing for k in range(p0, p1)):
+                handlers.append(Handler(items[p0], items[p1], handler, 0))
+    return handlers
 
 
 def _init_calls(plan: DeepPlan, cp) -> list:

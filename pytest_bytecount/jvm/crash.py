@@ -1,0 +1,66 @@
+"""Last words when the JVM dies.
+
+A fatal error inside the JVM (a SIGSEGV in its compiler, say) ends the whole process at once, pytest with it: no
+failure, no summary, and the JVM's own banner goes to the output pytest was capturing. HotSpot and Zero run the
+``-XX:OnError`` commands before they abort, so the JVM pytest-bytecount starts gets one that copies a note onto
+the terminal's standard error: which test was running, that the JVM crashed, and where its error report
+(``-XX:ErrorFile``, the ``hs_err_pid<pid>.log``) is.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import tempfile
+from pathlib import Path
+from typing import Optional, Sequence
+
+
+class CrashNote:
+    """The note a crashing JVM prints, kept up to date with the test that is running."""
+
+    def __init__(self, report_dir: Path):
+        self.report_dir = Path(report_dir)
+        self.pid = os.getpid()
+        # the terminal's stderr as it is now, before pytest captures a test's output: the note goes there
+        self.fd: Optional[int] = os.dup(2)
+        self.path = Path(tempfile.gettempdir(), f"pytest-bytecount-running-{self.pid}.txt")
+        self.running(None)
+
+    @property
+    def error_file(self) -> Path:
+        return self.report_dir / f"hs_err_pid{self.pid}.log"
+
+    def options(self, existing: Sequence[str]) -> list:
+        """The JVM options that print the note, unless the user chose an error file or command of their own."""
+        if self.fd is None or os.name != "posix":
+            return []
+        out = []
+        if not any(o.startswith("-XX:ErrorFile=") for o in existing):  # the JVM reads %p as its process id, %% as %
+            out.append("-XX:ErrorFile=" + str(self.report_dir).replace("%", "%%") + "/hs_err_pid%p.log")
+        if not any(o.startswith("-XX:OnError=") for o in existing):
+            # the JVM's process is this one: its stderr from before the capture, reached through /proc
+            out.append("-XX:OnError=cat " + shlex.quote(str(self.path)).replace("%", "%%") + f" >/proc/%p/fd/{self.fd}")
+        return out
+
+    def running(self, test: Optional[str]) -> None:
+        """Say which test runs from now on (None: none)."""
+        where = f"while {test} was running" if test else "while no test was running"
+        report = self.error_file if self.report_dir.is_dir() else "hs_err_pid<pid>.log (the JVM's working folder or /tmp)"
+        text = (f"\nbytecount: the JVM crashed {where}: a fatal error inside the JVM ended this pytest process. "
+                f"The JVM's error report: {report}\n")
+        try:
+            tmp = self.path.with_name(self.path.name + ".tmp")
+            tmp.write_text(text, encoding="utf-8")
+            os.replace(tmp, self.path)
+        except OSError:
+            pass  # a note that cannot be written only loses the last words
+
+    def close(self) -> None:
+        if self.fd is not None:
+            os.close(self.fd)
+            self.fd = None
+        try:
+            self.path.unlink()
+        except OSError:
+            pass
