@@ -25,7 +25,11 @@
  *        intrinsic: java/lang/Math's sin, cos, tan, abs, sqrt, log, log10, pow, exp and fma,
  *        java/lang/ref/Reference.get, java/lang/ref/SoftReference.get (its work depends on the garbage
  *        collector's clock), java/util/zip/CRC32C's updateBytes and updateDirectByteBuffer,
- *        java/lang/Float's float16ToFloat and floatToFloat16 (any descriptor);
+ *        java/lang/Float's float16ToFloat and floatToFloat16 (any descriptor); the clean-up of what the
+ *        garbage collector cleared: java/lang/ref/ReferenceQueue's poll, poll0, reallyPoll, remove, remove0,
+ *        WeakHashMap.expungeStaleEntries, ThreadLocal$ThreadLocalMap's expungeStaleEntry,
+ *        expungeStaleEntries, cleanSomeSlots, replaceStaleEntry, and the JDK caches' methods listed in
+ *        is_excluded_frame (any descriptor);
  *    (b) not a step whose own frame's class is hidden (Class.isHidden(), asked at ClassPrepare, else
  *        when the method is first seen), one of the four java/lang/invoke/...$Holder classes, or under
  *        org/jpype/ or pytest_bytecount/ (their callees are counted).
@@ -349,6 +353,29 @@ static int is_excluded_frame(const char *c, const char *name, const char *desc) 
     if (strcmp(c, "java/lang/Float") == 0 &&
         (strcmp(name, "float16ToFloat") == 0 || strcmp(name, "floatToFloat16") == 0))
         return 1;
+    /* the clean-up of what the garbage collector cleared (class, then the method names, any descriptor) */
+    static const char *const collector[][6] = {
+        {"java/lang/ref/ReferenceQueue", "poll", "poll0", "reallyPoll", "remove", "remove0"},
+        {"java/util/WeakHashMap", "expungeStaleEntries"},
+        {"java/lang/ThreadLocal$ThreadLocalMap", "expungeStaleEntry", "expungeStaleEntries", "cleanSomeSlots",
+         "replaceStaleEntry"},
+        {"java/lang/invoke/MethodType$ConcurrentWeakInternSet", "expungeStaleElements"},
+        {"jdk/internal/util/ReferencedKeyMap", "removeStaleReferences"},
+        {"java/lang/WeakPairMap", "expungeStaleAssociations"},
+        {"java/io/ClassCache", "processQueue"},
+        {"java/lang/Thread", "processQueue"},
+        {"jdk/internal/vm/ThreadContainers", "expungeStaleEntries"},
+        {"sun/util/locale/LocaleObjectCache", "cleanStaleEntries"},
+        {"sun/util/locale/provider/LocaleResources", "removeEmptyReferences"},
+        {"sun/util/resources/Bundles", "cleanupCache"},
+        {"sun/security/util/MemoryCache", "emptyQueue"},
+        {"javax/crypto/JceSecurity", "expungeStaleWrappers"},
+        {"sun/nio/ch/FileLockTable", "removeStaleEntries"},
+    };
+    for (size_t i = 0; i < sizeof collector / sizeof collector[0]; i++)
+        if (strcmp(c, collector[i][0]) == 0)
+            for (size_t j = 1; j < 6 && collector[i][j] != NULL; j++)
+                if (strcmp(name, collector[i][j]) == 0) return 1;
     return 0;
 }
 
