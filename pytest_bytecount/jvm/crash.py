@@ -25,7 +25,8 @@ class CrashNote:
         # the terminal's stderr as it is now, before pytest captures a test's output: the note goes there
         self.fd: Optional[int] = os.dup(2)
         self.path = Path(tempfile.gettempdir(), f"pytest-bytecount-running-{self.pid}.txt")
-        self.running(None)
+        self.test: Optional[str] = None
+        self.report: Optional[str] = None  # where the JVM writes its report; None: no JVM of ours prints the note
 
     @property
     def error_file(self) -> Path:
@@ -35,20 +36,29 @@ class CrashNote:
         """The JVM options that print the note, unless the user chose an error file or command of their own."""
         if self.fd is None or os.name != "posix":
             return []
+        if any(o.startswith("-XX:OnError=") for o in existing):
+            return []  # the user's own command runs instead
         out = []
-        if not any(o.startswith("-XX:ErrorFile=") for o in existing):  # the JVM reads %p as its process id, %% as %
+        if any(o.startswith("-XX:ErrorFile=") for o in existing):
+            self.report = "where your -XX:ErrorFile option says"
+        else:  # the JVM reads %p as its process id, %% as %
             out.append("-XX:ErrorFile=" + str(self.report_dir).replace("%", "%%") + "/hs_err_pid%p.log")
-        if not any(o.startswith("-XX:OnError=") for o in existing):
-            # the JVM's process is this one: its stderr from before the capture, reached through /proc
-            out.append("-XX:OnError=cat " + shlex.quote(str(self.path)).replace("%", "%%") + f" >/proc/%p/fd/{self.fd}")
+            self.report = str(self.error_file)
+        # the JVM's process is this one: its stderr from before the capture, reached through /proc
+        out.append("-XX:OnError=cat " + shlex.quote(str(self.path)).replace("%", "%%") + f" >/proc/%p/fd/{self.fd}")
+        self._write()
         return out
 
     def running(self, test: Optional[str]) -> None:
-        """Say which test runs from now on (None: none)."""
-        where = f"while {test} was running" if test else "while no test was running"
-        report = self.error_file if self.report_dir.is_dir() else "hs_err_pid<pid>.log (the JVM's working folder or /tmp)"
+        """Say which test runs from now on (None: none). Written only once a JVM of ours would print it."""
+        self.test = test
+        if self.report is not None:
+            self._write()
+
+    def _write(self) -> None:
+        where = f"while {self.test} was running" if self.test else "while no test was running"
         text = (f"\nbytecount: the JVM crashed {where}: a fatal error inside the JVM ended this pytest process. "
-                f"The JVM's error report: {report}\n")
+                f"The JVM's error report: {self.report}\n")
         try:
             tmp = self.path.with_name(self.path.name + ".tmp")
             tmp.write_text(text, encoding="utf-8")
