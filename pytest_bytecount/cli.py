@@ -250,6 +250,9 @@ def _deep_setup(args, counter: ClassCounter):
         print(f"bytecount: counting the loaded classes deep: {done}/{total}", file=sys.stderr, flush=True)
 
     deep = deep_counting(progress)
+    healed = deep.healed()
+    if healed:
+        print(healed, file=sys.stderr, flush=True)
     counter.deep = deep.numbers
     deep.targets(sorted({m for p in args.target for m in counter.matched_methods(p)}))
     deep.check()

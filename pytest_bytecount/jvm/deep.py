@@ -188,6 +188,18 @@ class DeepCounting:
             self.errors.append(f"{name.replace('/', '.')}: {type(e).__name__}: {e}")
             return None
 
+    def healed(self) -> Optional[str]:
+        """One line naming the damaged deep-cache entries found since the last call (counted afresh, written
+        again), or None."""
+        names = self.cache.healed if self.cache is not None else []
+        if not names:
+            return None
+        shown = ", ".join(names[:3]) + (f" and {len(names) - 3} more" if len(names) > 3 else "")
+        line = (f"bytecount: {len(names)} damaged {'entry' if len(names) == 1 else 'entries'} of the deep cache "
+                f"({self.cache.folder}) counted afresh and written again: {shown}")
+        names.clear()
+        return line
+
     def targets(self, method_ids: Iterable[str]) -> list:
         """Numbers for these target method ids (the runtime makes room for them)."""
         method_ids = list(method_ids)

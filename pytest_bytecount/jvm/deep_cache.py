@@ -12,6 +12,10 @@ numbered that way before it is counted, and its file is written atomically after
 class of the class library itself (the JVM hands a retransformation bytes it rebuilds, which differ from
 session to session in their constant pool's order, never in their code), ``classes/<name>-<hash of its
 bytes>`` for any other. A folder whose ``numbers.txt`` is gone is emptied: its classes' numbers mean nothing.
+
+Each entry begins with a digest of the class's name and counted bytes: an entry a full disk or a killed writer
+left damaged, or one copied under another name, fails it, is counted afresh and written again (``healed`` names
+them, for the one line that says so).
 """
 
 from __future__ import annotations
@@ -26,6 +30,13 @@ from typing import Iterable, Optional
 from ..counting.instr.deep import LOCAL_BASE, MethodNumbers
 from ..counting.pipeline.cache import plugin_digest
 from ..files import write_atomically
+
+
+_DIGEST = 16
+
+
+def _digest(name: str, data: bytes) -> bytes:
+    return hashlib.sha256(name.encode("utf-8") + b"\0" + data).digest()[:_DIGEST]
 
 
 def cache_root() -> Path:
@@ -48,6 +59,7 @@ class DeepCache:
             shutil.rmtree(self.classes)  # numbered against a list that is gone
             self.classes.mkdir(parents=True, exist_ok=True)
         self._known = 0  # lines of numbers.txt read so far
+        self.healed: list = []  # names of the damaged entries found, counted afresh and written again
 
     def _path(self, name: str, original: bytes, library: bool) -> Path:
         if library:
@@ -55,15 +67,21 @@ class DeepCache:
         return self.classes / f"{name.replace('/', '.')}-{hashlib.sha256(original).hexdigest()[:16]}"
 
     def get(self, name: str, original: bytes, library: bool = False) -> Optional[bytes]:
-        """The counted class kept for ``name`` (``library``: a class of the class library, kept by name)."""
+        """The counted class kept for ``name`` (``library``: a class of the class library, kept by name); None
+        when there is none, or when the entry is damaged (it is then noted in :attr:`healed`)."""
         try:
-            return self._path(name, original, library).read_bytes()
+            entry = self._path(name, original, library).read_bytes()
         except OSError:
             return None
+        digest, data = entry[:_DIGEST], entry[_DIGEST:]
+        if digest != _digest(name, data) or not data.startswith(b"\xca\xfe\xba\xbe"):
+            self.healed.append(name.replace("/", "."))
+            return None
+        return data
 
     def put(self, name: str, original: bytes, data: bytes, library: bool = False) -> None:
         try:
-            write_atomically(self._path(name, original, library), data)
+            write_atomically(self._path(name, original, library), _digest(name, data) + data)
         except OSError:
             pass  # a cache that cannot be written is only slower
 

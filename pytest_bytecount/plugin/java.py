@@ -4,6 +4,7 @@ classpath (javac runs here for ``sources``), the JVM, and each marker's class lo
 from __future__ import annotations
 
 import os
+import warnings
 from pathlib import Path
 from typing import Callable, Optional
 
@@ -253,6 +254,11 @@ class JavaContext:
                     self.say(f"bytecount: counting the JVM's loaded classes deep: {done}/{total}")
 
             self._deep = deep_counting(progress)
+            healed = self._deep.healed()
+            if healed:  # a worker's terminal is the controller's: the line goes as a warning there
+                self.say(healed)
+                if self._is_worker:
+                    warnings.warn(pytest.PytestWarning(healed))
         return self._deep
 
     def loaders_for(self, targets: tuple, abrupt: bool = False, allocations: bool = False, inclusive: bool = False,
