@@ -87,6 +87,12 @@ def expand_entry(written: str, base: Optional[Path] = None) -> list:
     p = Path(written).expanduser()
     if base is not None and not p.is_absolute():
         p = base / p
+    return expand_path(p, written)
+
+
+def expand_path(p: Path, written: str) -> list:
+    """The paths ``p`` stands for, checked, as :func:`expand_entry` expands them; messages name the entry as
+    ``written`` (which has the glob characters of ``p``'s last parts)."""
     if not GLOB_CHARS & set(written):
         return [_check(p, written)]
     if p.name == "*" and not GLOB_CHARS & set(str(p.parent)):  # Java's form: every jar in one folder

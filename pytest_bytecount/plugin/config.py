@@ -2,6 +2,7 @@
 
     [tool.bytecount]
     classpath = ["target/classes", "lib/*"]        # relative to pyproject.toml; globs and Java's dir/*
+                                                      # "pkg:mpxj/lib/*": inside the installed Python package mpxj
     classpath-file = "target/classpath.txt"          # optional: more entries, os.pathsep or line separated
     sources = ["src/main/java"]                       # optional: compiled by the session's javac (cached)
     javac-options = ["--release", "17"]               # optional, for sources
@@ -21,13 +22,15 @@
 
 from __future__ import annotations
 
+import importlib.metadata
+import importlib.util
 import os
 import sys
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Optional
 
-from ..classfile.classpath import expand_entry
+from ..classfile.classpath import GLOB_CHARS, ClasspathError, expand_entry, expand_path
 
 if sys.version_info >= (3, 11):
     import tomllib
@@ -38,6 +41,7 @@ KNOWN_KEYS = {"classpath", "classpath-file", "sources", "javac-options", "compil
               "jvm-options", "baseline-dir", "tolerance", "weights", "html", "in-place", "deep",
               "source-path"}
 ENVIRONMENT_CLASSPATH = "BYTECOUNT_CLASSPATH"
+PACKAGE_PREFIX = "pkg:"  # pkg:<package>/<path>: a path inside an installed Python package (its shipped jars)
 # Build tools' class folders, looked for next to pyproject.toml when no classpath is configured.
 BUILD_LAYOUTS = (("target/classes", "Maven"), ("build/classes/java/main", "Gradle"))
 
@@ -49,7 +53,7 @@ class ConfigError(ValueError):
 @dataclass
 class Settings:
     root: Path
-    classpath: list = field(default_factory=list)  # entries as written: relative to root, globs allowed
+    classpath: list = field(default_factory=list)  # entries as written: relative to root, globs allowed, pkg:
     classpath_file: Optional[Path] = None
     sources: list = field(default_factory=list)
     javac_options: list = field(default_factory=list)
@@ -71,10 +75,27 @@ def _list(value, key: str, where: Path, separated: bool = False) -> list:
     """A string or a list of strings; with ``separated``, a string may hold several ``os.pathsep``-separated
     entries, as a Java classpath does."""
     if isinstance(value, str):
-        return [v for v in value.split(os.pathsep) if v] if separated else [value]
+        return split_entries(value) if separated else [value]
     if isinstance(value, list) and all(isinstance(v, str) for v in value):
         return value
     raise ConfigError(f"{where}: [tool.bytecount] {key} must be a string or a list of strings")
+
+
+def split_entries(text: str) -> list:
+    """The non-empty ``os.pathsep``-separated entries of ``text``; where ``:`` separates them, a ``pkg:`` entry
+    stays whole (``target/classes:pkg:mpxj/lib/*`` is two entries)."""
+    entries: list = []
+    for part in text.split(os.pathsep):
+        if entries and entries[-1] == PACKAGE_PREFIX[:-1] and os.pathsep == PACKAGE_PREFIX[-1]:
+            entries[-1] += os.pathsep + part
+        else:
+            entries.append(part)
+    return [e for e in entries if e]
+
+
+def _as_given(entry: str, base: Path) -> str:
+    """A classpath entry relative to ``base`` as an absolute path; a ``pkg:`` entry as written."""
+    return entry if entry.startswith(PACKAGE_PREFIX) else str(base / entry)
 
 
 def _baseline_dir(value: str, relative_to: Path, root: Path, what: str) -> Path:
@@ -160,7 +181,7 @@ def load_settings(rootdir: Path, option) -> Settings:
 
     # command-line options win (paths on the command line are relative to the invocation directory)
     if option.bytecount_classpath:
-        s.classpath = [str(Path(p).absolute()) for p in option.bytecount_classpath.split(os.pathsep) if p]
+        s.classpath = [_as_given(p, Path.cwd()) for p in split_entries(option.bytecount_classpath)]
     if option.bytecount_classpath_file:
         s.classpath_file = Path(option.bytecount_classpath_file).absolute()
     if option.bytecount_sources:
@@ -195,8 +216,8 @@ def classpath_file_entries(path: Path) -> list:
                           f"mvn dependency:build-classpath -Dmdep.outputFile={path.name})") from None
     except (OSError, UnicodeDecodeError) as e:
         raise ConfigError(f"classpath-file {path} cannot be read: {e}") from None
-    entries = [part.strip() for line in text.splitlines() for part in line.split(os.pathsep)]
-    return [str(path.parent / e) for e in entries if e]
+    entries = [part.strip() for line in text.splitlines() for part in split_entries(line)]
+    return [_as_given(e, path.parent) for e in entries if e]
 
 
 def found_build_layout(root: Path) -> Optional[tuple]:
@@ -217,7 +238,8 @@ def configured_classpath(s: Settings, shown: int = 3) -> Optional[str]:
         root = Path(s.root).absolute()
         named = _within(s.classpath_file, root)
         try:
-            entries = [_within(Path(e), root) for e in classpath_file_entries(s.classpath_file)]
+            entries = [e if e.startswith(PACKAGE_PREFIX) else _within(Path(e), root)
+                       for e in classpath_file_entries(s.classpath_file)]
         except ConfigError:
             entries = None
         if entries:
@@ -248,12 +270,13 @@ def classpath_entries(s: Settings) -> list:
         if layout is None:
             tried = " or ".join(f"{folder} ({tool})" for folder, tool in BUILD_LAYOUTS)
             raise ConfigError(
-                f"no classpath: set [tool.bytecount] classpath (for example [\"target/classes\", \"lib/*\"]) or "
-                f"classpath-file in pyproject.toml, or pass --bytecount-classpath; there is no {tried} "
-                f"next to {Path(s.root) / 'pyproject.toml'}")
+                f"no classpath: set [tool.bytecount] classpath (for example [\"target/classes\", \"lib/*\"], or "
+                f"[\"pkg:mpxj/lib/*\"] for the jars an installed Python package ships) or classpath-file in "
+                f"pyproject.toml, or pass --bytecount-classpath; there is no {tried} next to "
+                f"{Path(s.root) / 'pyproject.toml'}")
         written = [(layout[0], s.root)]
-    written += [(e, Path.cwd()) for e in os.environ.get(ENVIRONMENT_CLASSPATH, "").split(os.pathsep) if e]
-    return [path for entry, base in written for path in expand_entry(entry, base)]
+    written += [(e, Path.cwd()) for e in split_entries(os.environ.get(ENVIRONMENT_CLASSPATH, ""))]
+    return [path for entry, base in written for path in expand_classpath_entry(entry, base)]
 
 
 def nothing_configured(s: Settings) -> bool:
@@ -265,4 +288,69 @@ def nothing_configured(s: Settings) -> bool:
 
 def compile_classpath_entries(s: Settings) -> list:
     """``compile-classpath``, expanded and checked: on javac's classpath for ``sources``, not on the JVM's."""
-    return [path for entry in s.compile_classpath for path in expand_entry(entry, s.root)]
+    return [path for entry in s.compile_classpath for path in expand_classpath_entry(entry, s.root)]
+
+
+def expand_classpath_entry(entry: str, base: Optional[Path]) -> list:
+    """The paths one classpath entry stands for, checked: ``pkg:<package>/<path>`` is ``<path>`` inside the
+    folder of the installed Python package, any other entry is relative to ``base`` (see expand_entry)."""
+    if not entry.startswith(PACKAGE_PREFIX):
+        return expand_entry(entry, base)
+    name, _, inside = entry[len(PACKAGE_PREFIX):].partition("/")
+    inside = inside.strip("/")
+    if not name or not inside:
+        raise ConfigError(f"classpath entry {entry!r}: write pkg:<package>/<path inside it>, such as "
+                          f"pkg:mpxj/lib/* for the jars in the lib folder of the installed package mpxj")
+    folder = package_folder(name, entry)
+    if not GLOB_CHARS & set(inside) and not (folder / inside).exists():
+        raise ConfigError(f"classpath entry {entry!r}: package {name} has no {inside} (looked in {folder})")
+    try:
+        return expand_path(folder / inside, entry)
+    except ClasspathError as e:
+        raise ConfigError(str(e)) from None
+
+
+def package_folder(name: str, entry: str) -> Path:
+    """The folder of the installed Python package ``name`` (``a`` or ``a.b``, or a distribution's name whose one
+    package that is), found on ``sys.path`` without importing it: an application may start a JVM on import."""
+    top, *subpackages = name.split(".")
+    spec = _spec(top) if all(part.isidentifier() for part in (top, *subpackages)) else None
+    if spec is None and not subpackages:
+        top = _distribution_package(name, entry)
+        spec = _spec(top)
+    if spec is None:
+        raise ConfigError(f"classpath entry {entry!r}: no Python package {name} is installed for {sys.executable} "
+                          f"(pip install {name})")
+    locations = list(spec.submodule_search_locations or [])
+    if not locations:
+        raise ConfigError(f"classpath entry {entry!r}: {top} is a single module ({spec.origin}), not a package")
+    for i, sub in enumerate(subpackages):
+        outer = ".".join([top, *subpackages[:i]])
+        if any((Path(where) / f"{sub}.py").is_file() for where in locations):
+            raise ConfigError(f"classpath entry {entry!r}: {outer}.{sub} is a single module, not a package")
+        locations = [str(Path(where) / sub) for where in locations if (Path(where) / sub).is_dir()]
+        if not locations:
+            raise ConfigError(f"classpath entry {entry!r}: package {outer} has no subpackage {sub}")
+    return Path(locations[0])
+
+
+def _spec(name: str):
+    """``importlib.util.find_spec`` of a top-level name, which finds it without importing it; None if none."""
+    try:
+        return importlib.util.find_spec(name)
+    except (ImportError, ValueError):
+        return None
+
+
+def _distribution_package(name: str, entry: str) -> str:
+    """The one package of the installed distribution ``name`` (``tabula-py`` installs ``tabula``), or ``name``
+    when no distribution is so named."""
+    try:
+        files = importlib.metadata.distribution(name).files or []
+    except (importlib.metadata.PackageNotFoundError, ValueError):
+        return name
+    packages = sorted({f.parts[0] for f in files if len(f.parts) == 2 and f.parts[1] == "__init__.py"})
+    if len(packages) != 1:
+        raise ConfigError(f"classpath entry {entry!r}: the distribution {name} installs the packages "
+                          f"{', '.join(packages) or '(none)'}: write the one that holds the path after pkg:")
+    return packages[0]
