@@ -32,7 +32,7 @@ def bytecount(*targets: str, **options):
     return getattr(pytest.mark, MARKER)(*targets, **options)
 
 
-def start_jvm(config, *options: str, classpath=(), **jpype_options):
+def start_jvm(config, *options: str, classpath=(), deep: bool = False, **jpype_options):
     """Start this process's JVM through pytest-bytecount, for an application that starts the JVM itself.
 
     Call it where ``jpype.startJVM`` would be called, from ``conftest.py``::
@@ -41,12 +41,16 @@ def start_jvm(config, *options: str, classpath=(), **jpype_options):
             pytest_bytecount.start_jvm(config, "-Xmx1g", classpath=["build/libs/app.jar"])
 
     ``options`` and ``classpath`` (entries relative to the rootdir's pyproject.toml) are the application's;
-    the JVM is the one ``[tool.bytecount]`` chooses, started with its ``jvm-options`` too and with the agent
-    that counting in place (``in_place=True``) needs. ``jpype_options`` are ``jpype.startJVM``'s own keywords
+    the JVM is the one ``[tool.bytecount]`` chooses, started with its ``jvm-options`` too, its ``classpath``
+    ahead of the application's entries, and with the agent that counting in place (``in_place=True``) needs.
+    ``deep=True`` starts it with the options deep counts need (``deep=True`` markers), which a JVM cannot
+    take once it runs (``deep = true`` in ``[tool.bytecount]`` does the same). ``jpype_options`` are ``jpype.startJVM``'s own keywords
     that an application sets, ``convertStrings`` and ``ignoreUnrecognized`` (``jvmpath`` is the ``java-home``
     setting's, and ``interrupt`` is pytest-bytecount's, so that Ctrl-C ends a run with its summary).
     Without this, pytest-bytecount adopts a JVM the application started, as it is. Returns the JVM's
     version."""
     from .plugin.hooks import start_jvm as start
 
-    return start(config, list(options), list(classpath), jpype_options)
+    if not isinstance(deep, bool):
+        raise TypeError(f"pytest_bytecount.start_jvm: deep must be True or False, got {deep!r}")
+    return start(config, list(options), list(classpath), jpype_options, deep)

@@ -136,6 +136,9 @@ class DeepCounting:
         self.wanted: set = set()  # target method ids of classes that load through the transformer
         self.refused: list = []  # methods left without deep code (too large), one message each
         self.errors: list = []
+        # while a test counts in place (jvm.in_place): (loader, internal name) -> whether that test counts the class
+        # itself (flat and, for a deep test, deep: from the original bytes, which this transformer then leaves alone)
+        self.in_place = None
         lookup = J("java.lang.invoke.MethodHandles").privateLookupIn(J("java.lang.Object").class_, self.api._agent.LOOKUP)
         data = deep_runtime_class()
         lookup.defineClass(jpype.JArray(jpype.JByte)(data))
@@ -162,7 +165,7 @@ class DeepCounting:
         if name is None:
             return None
         name = str(name)
-        if left_out(name):
+        if left_out(name) or (self.in_place is not None and self.in_place(loader, name)):
             return None
         try:
             original = bytes(memoryview(data))
@@ -401,9 +404,10 @@ def _lacking_options() -> list:
 _made: dict = {}
 
 
-def deep_counting_set_up() -> bool:
-    """Whether this process's JVM counts deep (its classes carry deep code)."""
-    return isinstance(_made.get("deep"), DeepCounting)
+def deep_counting_set_up() -> Optional[DeepCounting]:
+    """This process's :class:`DeepCounting` when its JVM counts deep (its classes carry deep code), else None."""
+    made = _made.get("deep")
+    return made if isinstance(made, DeepCounting) else None
 
 
 def deep_counting(progress=None) -> DeepCounting:

@@ -98,11 +98,6 @@ class InPlaceLoaders:
         return hit
 
     def new(self) -> "InPlaceHandle":
-        if deep_counting_set_up():
-            raise InPlaceError("in_place=True cannot count in this JVM: deep counts (deep=True on another test of this "
-                               "session) already count every class it loads, and the counts in place would include "
-                               "their code; run the in-place tests in a session of their own (select them with -k or "
-                               "-m), or count this test in its own class loader")
         return InPlaceHandle(self)
 
     def matched_methods(self, pattern: str) -> list:
@@ -146,6 +141,11 @@ class InPlaceHandle:
         self.touched: dict = {}  # (loader, internal name) -> _Touched
         self.final: Optional[dict] = None  # the counts when it was closed (its Counters count on for others)
         self._transformer = transformer_class()(self._transform)
+        # in a JVM that counts deep, the deep transformer (registered first, so called first) leaves the classes
+        # this test counts to this one, which counts them from the original bytes (deep too, for a deep test)
+        self._deep = deep_counting_set_up()
+        if self._deep is not None:
+            self._deep.in_place = self._counts_here
         api = owner.api.api
         api.addTransformer(self._transformer, True)
         loaded = [c for c in owner.api.loaded(owner.names) if api.isModifiableClass(c) and not _per_test(c.getClassLoader())]
@@ -161,6 +161,10 @@ class InPlaceHandle:
         except jpype.JClass("java.lang.Throwable") as e:
             self.error = self.error or f"bytecount: retransforming {', '.join(str(c.getName()) for c in classes)} " \
                                        f"failed: {e.getClass().getName()}: {e.getMessage()}"
+
+    def _counts_here(self, loader, name: str) -> bool:
+        """Whether this test counts the class ``name`` of ``loader`` (as :meth:`_transform` picks them)."""
+        return loader is not None and self.owner.matches(name) and not _per_test(loader)
 
     def _transform(self, loader, name, being_redefined, data):
         """The counted bytes for a matched class, or None (the class stays as it is)."""
@@ -231,6 +235,8 @@ class InPlaceHandle:
             self.final = {}
         api = self.owner.api.api
         api.removeTransformer(self._transformer)
+        if self._deep is not None and self._deep.in_place == self._counts_here:
+            self._deep.in_place = None  # the restored classes are counted deep as every other class is
         restore = []
         for (loader, name), t in self.touched.items():
             c = t.java_class

@@ -213,9 +213,9 @@ class JvmSession:
         try:
             # interrupt=False: SIGINT and SIGTERM do not end the process at once; .signals passes them to Python
             # as JPype would, the entries jpype.addClassPath gathered (and $CLASSPATH) follow the configured ones
-            gathered = [e for e in jpype.getClassPath(True).split(os.pathsep) if e] if self.configured_classpath else []
-            classpath = self.classpath or self.configured_classpath + [e for e in gathered
-                                                                        if e not in self.configured_classpath] or None
+            given = self.classpath or self.configured_classpath
+            gathered = [e for e in jpype.getClassPath(True).split(os.pathsep) if e] if given else []
+            classpath = given + [e for e in gathered if e not in given] or None
             start = getattr(jpype.startJVM, "original", jpype.startJVM)  # JPype's own, under the plugin's take-over
             start(str(self.choice.libjvm), *options, classpath=classpath,
                   **{"convertStrings": False, **self.jpype_options, "interrupt": False})

@@ -7,7 +7,10 @@ subprocess, or (when it checks ``jpype.isJVMStarted()`` first) runs without its 
 session runs, ``jpype.startJVM`` goes through here:
 
 - no JVM yet: JPype starts the application's JVM as the application asks (its JVM, options, class path
-  and keywords), with one option more, pytest-bytecount's agent, so that tests can count in place in it;
+  and keywords), with pytest-bytecount's agent added, so that tests can count in place in it, the options
+  deep counts need when the session takes them, and the crash note's; the configured classpath comes
+  first on its class path; an application that names no JVM gets the one the settings choose (the one the
+  pytest header names), where JPype would otherwise pick one of its own;
 - the plugin's JVM runs: the application's class path entries are added with ``jpype.addClassPath``
   (JPype's own class loader finds them), and the call returns as if it had started the JVM; the summary
   notes what could not apply (the JVM the application asked for, its options, another ``convertStrings``);
@@ -42,8 +45,10 @@ def split_start_args(args: tuple, kwargs: dict) -> tuple:
 class AppStart:
     """Puts its ``startJVM`` in the place of ``jpype.startJVM`` (``install``) and back (``remove``)."""
 
-    def __init__(self, agent_option: Callable[[], str], ours: Callable[[], bool]):
-        self._agent_option = agent_option  # "-javaagent:..." for pytest-bytecount's agent
+    def __init__(self, start_options: Callable[[Optional[str], list], tuple], ours: Callable[[], bool]):
+        # (the application's jvmpath or None, its options) -> (the JVM library to start, the options to add: the
+        # agent, those deep counts need when the session takes them, the crash note's; the configured classpath)
+        self._start_options = start_options
         self._ours = ours  # whether the running JVM is the plugin's
         self._original: Optional[Callable] = None
         self._installed: Optional[Callable] = None
@@ -72,9 +77,17 @@ class AppStart:
     def start(self, *args, **kwargs) -> None:
         import jpype
 
-        if not jpype.isJVMStarted():  # the application's JVM, with the agent as one option more
-            agent = self._agent_option()
-            return self._original(*args, *([agent] if agent not in map(str, args) else []), **kwargs)
+        if not jpype.isJVMStarted():  # the application's JVM, with the plugin's options added
+            jvmpath, options, entries, _ = split_start_args(args, kwargs)
+            libjvm, added, configured = self._start_options(jvmpath, options)
+            kept = [str(a) for a in args if str(a).startswith("-") and not str(a).startswith(CLASS_PATH_OPTION)]
+            # the configured classpath ahead of the application's entries (or, when it gave none, of those
+            # jpype.addClassPath gathered, which JPype would have used)
+            given = entries or [e for e in jpype.getClassPath(True).split(os.pathsep) if e]
+            classpath = [*configured, *(e for e in given if e not in configured)] or None
+            kwargs = {k: v for k, v in kwargs.items() if k not in ("jvmpath", "classpath")}
+            return self._original(*([libjvm] if libjvm else []), *kept, *[o for o in added if o not in kept],
+                                  classpath=classpath, **kwargs)
         if not self._ours():
             return self._original(*args, **kwargs)  # someone else's JVM: JPype says what it says
         jvmpath, options, entries, convert = split_start_args(args, kwargs)

@@ -74,14 +74,14 @@ def pytest_configure(config) -> None:
     config.add_cleanup(session.guard_signals)
 
 
-def start_jvm(config, options: list, classpath: list, jpype_options: Optional[dict] = None) -> str:
+def start_jvm(config, options: list, classpath: list, jpype_options: Optional[dict] = None, deep: bool = False) -> str:
     """:func:`pytest_bytecount.start_jvm`: the JVM started now, by this session's settings."""
     session = config.stash.get(session_key, None)
     if session is None:
         raise pytest.UsageError("bytecount: pytest_bytecount.start_jvm(config, ...) needs the pytest config of a "
                                 "session with pytest-bytecount enabled (call it from pytest_configure or a fixture)")
     try:
-        jvm = session.java.start_jvm(options, classpath, jpype_options or {})
+        jvm = session.java.start_jvm(options, classpath, jpype_options or {}, deep)
     except JvmError as e:
         raise pytest.UsageError(f"bytecount: {e}") from None
     return jvm.choice.version

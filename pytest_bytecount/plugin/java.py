@@ -56,7 +56,7 @@ class JavaContext:
         self.crash = CrashNote(Path(config.rootpath))
         self._deep = None
         # an application's own jpype.startJVM goes through the plugin while the session runs (app_start.py)
-        self.app_start = AppStart(lambda: f"-javaagent:{agent_jar()}",
+        self.app_start = AppStart(self._app_start_options,
                                   lambda: self._jvm is not None and self._jvm.started and self._jvm.adopted is None)
 
     def cache_folder(self) -> Path:
@@ -113,10 +113,9 @@ class JavaContext:
 
     def jvm(self) -> JvmSession:
         if self._jvm is None:
-            deep = self.wants_deep or self._settings().deep
             choice = self.jvm_choice()
-            deep = deep_jvm_options(choice.libjvm.parent.name, choice.libjvm) if deep else []
-            self._jvm = JvmSession(choice, [*deep, *self._settings().jvm_options], agent=True, crash=self.crash)
+            self._jvm = JvmSession(choice, [*self._deep_options(choice.libjvm), *self._settings().jvm_options],
+                                   agent=True, crash=self.crash)
         return self._jvm
 
     @property
@@ -124,20 +123,48 @@ class JavaContext:
         """The version of the JVM the tests run on, once it runs."""
         return self._jvm.version if self._jvm is not None and self._jvm.started else None
 
-    def start_jvm(self, options, classpath, jpype_options: Optional[dict] = None) -> JvmSession:
+    def start_jvm(self, options, classpath, jpype_options: Optional[dict] = None, deep: bool = False) -> JvmSession:
         """Start the JVM now, with the application's class path and options added to the settings' (for
-        :func:`pytest_bytecount.start_jvm`)."""
+        :func:`pytest_bytecount.start_jvm`); ``deep``: with the options deep counts need."""
         if jvm_running():
             raise JvmError("a JVM is already running in this process; pytest_bytecount.start_jvm() must be the "
                            "first to start one (call it in conftest.py's pytest_configure)")
-        root = self._settings().root
+        s = self._settings()
         choice = self.jvm_choice()
-        deep = deep_jvm_options(choice.libjvm.parent.name, choice.libjvm) if self._settings().deep else []
-        self._jvm = JvmSession(self.jvm_choice(), [*deep, *self._settings().jvm_options, *options],
-                               [Path(root, c) for c in classpath], agent=True,
+        # the configured classpath (the one counted tests read) comes first, then the application's own entries
+        own = [str(Path(s.root, c)) for c in classpath]
+        configured = [] if nothing_configured(s) else [str(e) for e in self.classpath().entries]
+        self._jvm = JvmSession(choice, [*self._deep_options(choice.libjvm, deep), *s.jvm_options, *options],
+                               [*configured, *(e for e in own if e not in configured)], agent=True,
                                jpype_options=check_jpype_options(jpype_options or {}), crash=self.crash)
         self._jvm.start()
         return self._jvm
+
+    def _deep_options(self, libjvm: Path, deep: bool = False) -> list:
+        """The options deep counts need, for a JVM library, when the session takes deep counts."""
+        if not (deep or self.wants_deep or self._settings().deep):
+            return []
+        return deep_jvm_options(Path(libjvm).parent.name, Path(libjvm))
+
+    def _app_start_options(self, jvmpath: Optional[str], options: list) -> tuple:
+        """For an application's own jpype.startJVM with no JVM running (app_start.py): the JVM library (the
+        settings' choice when the application names none) and the options to add to the application's."""
+        libjvm, added = jvmpath, [f"-javaagent:{agent_jar()}"]
+        if libjvm is None:
+            try:
+                choice = self.jvm_choice()
+            except pytest.UsageError:
+                choice = None  # none of the settings' to choose: JPype picks its own, as it would without the plugin
+            if choice is not None:
+                libjvm = str(choice.libjvm)
+                added += ["--enable-native-access=ALL-UNNAMED"] if choice.feature >= 22 else []
+        added += self._deep_options(Path(libjvm)) if libjvm else []
+        s = self._settings()
+        try:
+            configured = [] if nothing_configured(s) else [str(e) for e in self.classpath().entries]
+        except pytest.UsageError:
+            configured = []  # said once after collection
+        return libjvm, added + self.crash.options([*options, *added]), configured
 
     def header(self) -> str:
         """The JVM line of the pytest header: the JVM running in this process, or the one that will start."""

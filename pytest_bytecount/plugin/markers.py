@@ -73,8 +73,6 @@ def option_problems(targets, options) -> list:
     deep = options.get("deep")
     if deep is not None and not isinstance(deep, bool):
         problems.append(f"deep must be True or False, got {deep!r}")
-    if in_place and deep:
-        problems.append("deep counts are taken in the test's own class loader only: drop in_place=True or deep=True")
     scope = options.get("loader_scope", "test")
     if scope not in LOADER_SCOPES:
         problems.append(f"loader_scope must be one of {', '.join(repr(s) for s in LOADER_SCOPES)}, got {scope!r}")

@@ -256,22 +256,16 @@ def test_deep_and_flat_tests_under_xdist_pass_twice_with_the_same_counts(pyteste
     assert len(deep) == 2 * (1 + 3)
 
 
-def test_deep_takes_true_or_false_and_not_in_place(pytester):
+def test_deep_takes_true_or_false(pytester):
     java_project(pytester, HISTORY_JAVA, {"test_bad": """
         import pytest
 
         @pytest.mark.bytecount("hist.Target#work", deep="yes")
         def test_word(bytecount):
             pass
-
-        @pytest.mark.bytecount("hist.Target#work", deep=True, in_place=True)
-        def test_in_place(bytecount):
-            pass
     """})
     result = run(pytester)
-    text = result.stdout.str()
-    assert "deep must be True or False, got 'yes'" in text
-    assert "deep counts are taken in the test's own class loader only" in text
+    assert "deep must be True or False, got 'yes'" in result.stdout.str()
 
 
 def test_a_flat_complexity_check_says_once_which_jdk_calls_grew(pytester):
@@ -305,20 +299,6 @@ def test_the_determinism_check_names_deep_counts_that_follow_identity_hashes(pyt
     assert re.search(r"^\s+deep\s+[\d,]+\s+[\d,]+", text, re.M), text
     assert re.search(r"^\s+deep java\.util\.HashMap#\w+", text, re.M), text
     assert re.search(r"^\s+total\s", text, re.M) is None  # the target's own code did the same
-
-
-def test_in_place_after_a_deep_test_says_why_it_cannot_count(pytester, tmp_path, monkeypatch):
-    """Deep counting counts every class the JVM loads from then on; counting in place after it would count that
-    code as the method's own: the in-place test fails with the reason, the deep one is unaffected."""
-    monkeypatch.setenv("BYTECOUNT_CACHE_DIR", str(tmp_path / "deep-cache"))
-    java_project(pytester, HISTORY_JAVA, {"test_mixed": "import jpype\nimport pytest\n" + TARGET_TEST + '''
-@pytest.mark.bytecount("hist.Other#busy", in_place=True)
-def test_z_in_place(bytecount):
-    assert jpype.JClass("hist.Other").busy(1) > 0
-'''})
-    result = run(pytester, "--bytecount-update")
-    result.assert_outcomes(passed=1, errors=1)
-    assert "in_place=True cannot count in this JVM: deep counts (deep=True on another test" in result.stdout.str()
 
 
 def test_start_jvm_with_the_deep_setting_starts_a_jvm_deep_counts_can_use(pytester, tmp_path, monkeypatch):
