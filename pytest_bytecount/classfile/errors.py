@@ -38,6 +38,5 @@ class CodeTooLargeError(ValueError):
         what, limit = self._WHAT[unit]
         super().__init__(
             f"{shown(class_name.replace('/', '.'))}#{shown(method)}: {what.format(size=size)} after editing, "
-            f"over the JVM's limit of 65,535 {limit}; the method was not written. "
-            f"Exclude it from the targets or split it."
+            f"over the JVM's limit of 65,535 {limit}; the method was not written"
         )

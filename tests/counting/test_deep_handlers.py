@@ -84,3 +84,20 @@ def test_no_handler_of_deep_code_covers_a_return(counted_jdk_classes, name):
     # the methods whose code can throw keep a handler, through which they end abruptly
     with_code = [handlers for returns, handlers in methods.values() if returns]
     assert sum(1 for handlers in with_code if handlers) > len(with_code) // 3
+
+
+def test_a_method_too_large_for_deep_code_is_named_without_advice_about_targets(tmp_path):
+    """A method of 5,000 branches (about 60 KB of code) has no room for deep code. Deep counts touch every method
+    of every class (a library's huge ``<clinit>``, say), none of them chosen by the user: the message says what
+    is left out, not to change the targets."""
+    from tests.support.javac import compile_java
+
+    body = "".join(f"        if (x > {k}) x -= {k % 7 + 1};\n" for k in range(5000))
+    src = tmp_path / "src" / "big"
+    src.mkdir(parents=True)
+    (src / "Huge.java").write_text(f"package big;\n\npublic class Huge {{\n    static int run(int x) {{\n{body}"
+                                   f"        return x;\n    }}\n}}\n")
+    data = (compile_java(tmp_path / "src") / "big" / "Huge.class").read_bytes()
+    refused = deep_class(data, MethodNumbers()).refused
+    assert len(refused) == 1 and "big.Huge#run(I)I" in refused[0] and "65,535" in refused[0], refused
+    assert "targets" not in refused[0] and "leave out its own instructions" in refused[0]

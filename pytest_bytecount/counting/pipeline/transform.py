@@ -113,8 +113,8 @@ def instrument_class(data: bytes, methods: Optional[Iterable[MethodId]], batch: 
             continue
         try:
             counted = _count_within_limit(m, batch, call_keys)
-        except CodeTooLargeError as e:
-            refused.append(str(e))
+        except CodeTooLargeError as e:  # a target: the user chose it, and may choose otherwise
+            refused.append(f"{e}. Exclude it from the targets or split it.")
             if batch.deep is not None:  # too large with its flat counters: its deep code alone may still fit
                 refused += deep_method(m, *batch.deep)
             continue
