@@ -53,6 +53,7 @@ class AppStart:
         self._original: Optional[Callable] = None
         self._installed: Optional[Callable] = None
         self.notes: list = []  # what an application asked for that could not apply, for the summary
+        self.convert_strings: Optional[str] = None  # the note, when the application's convertStrings could not apply
 
     def install(self) -> None:
         import jpype
@@ -100,7 +101,18 @@ class AppStart:
             ignored += [f"convertStrings={convert!r}"] if bool(convert) != running else []
         if ignored:
             note = (f"jpype.startJVM(...) of the application: not applied: {', '.join(ignored)}: the JVM was running "
-                    f"already (pytest-bytecount started it for an earlier test); its class path entries were added")
+                    f"already (pytest-bytecount started it for a counted test); its class path entries were added. "
+                    f"To start the JVM as the application does: {self.fix(options, convert)}")
             if note not in self.notes:
                 self.notes.append(note)
+            if convert is not None and bool(convert) != running:
+                self.convert_strings = note  # Java strings reach the application as it does not expect
         return None
+
+    @staticmethod
+    def fix(options: list, convert) -> str:
+        """The conftest.py that starts the JVM the way the application asked, before any test."""
+        args = ["config", *(repr(o) for o in options)] + ([f"convertStrings={bool(convert)!r}"] if convert is not None else [])
+        return (f"def pytest_configure(config): pytest_bytecount.start_jvm({', '.join(args)}) in conftest.py "
+                f"(or make the application start it in a module- or session-scoped fixture, before the test's "
+                f"bytecount fixture)")

@@ -155,6 +155,8 @@ class SessionHooks:
     def pytest_runtest_makereport(self, item, call):
         report = yield
         self.session.judge(item, call.when, report)
+        if call.when == "call":
+            self.session.java.explain_application_failure(report)
         return report
 
     @pytest.hookimpl(tryfirst=True)  # before pytest's own reporting: a baseline not written fails its test

@@ -31,6 +31,9 @@ from .project_cache import project_cache, remove_unused
 from ..regression.sources import SourceLines
 
 
+_JAVA_STRING = "'java.lang.String' object has no attribute"  # Python's error on a Java string used as a str
+
+
 class JavaContext:
     """The classpath, the JVM and the loaders of each marker's targets, for one pytest session.
 
@@ -187,6 +190,23 @@ class JavaContext:
             report.sections.append(("bytecount", f"bytecount: the Java runtime at {home} has no module {module}, "
                                                  f"which this failure points at: run on a full JDK (set JAVA_HOME "
                                                  f"or [tool.bytecount] java-home)"))
+
+    def explain_application_failure(self, report) -> None:
+        """Any test that failed after an application's jpype.startJVM asked for a convertStrings the running
+        JVM does not have (its code then meets Java strings, or Python ones, where it expects the other): a
+        section says so, and which conftest.py line starts the JVM as the application needs."""
+        if not report.failed:
+            return
+        if self.app_start.convert_strings is not None:
+            report.sections.append(("bytecount", f"bytecount: {self.app_start.convert_strings}"))
+        elif self._jvm is not None and self._jvm.started and self._jvm.adopted is None and \
+                not self._jvm.jpype_options.get("convertStrings") and _JAVA_STRING in str(report.longrepr):
+            # the application skipped its own jpype.startJVM(..., convertStrings=True): a JVM was running
+            report.sections.append(("bytecount", (
+                "bytecount: the application got a Java string where it expects a Python one: pytest-bytecount "
+                "started the JVM (for a counted test) with JPype's default convertStrings=False, before the "
+                "application's own start, which it skips once a JVM runs. To start the JVM as the application "
+                "does: " + AppStart.fix([], True))))
 
     def header_lines(self) -> list:
         """What the pytest header says of the JVM, the settings it could not apply and the classpath."""

@@ -175,3 +175,28 @@ def test_ran_in_a_subprocess(bytecount):
         "application that cannot start the JVM falls back to) or not at all",
     ])
     assert "bytecount.jclass" not in result.stdout.str().split("test_ran_in_a_subprocess")[1]
+
+
+def test_an_application_whose_convert_strings_came_too_late_is_told_the_start_jvm_call_that_fixes_it(pytester):
+    """konlpy's shape: the plugin's JVM runs (convertStrings=False) when the application, which would start one
+    with convertStrings=True, first needs it, and skips its start; its code then fails on a Java string. The failure says why and which
+    conftest.py line starts the JVM as the application needs; with that line, the same tests pass."""
+    application_project(pytester)
+    pytester.makepyfile(test_late=textwrap.dedent(COUNTED_FIRST) + """
+import lazyapp
+
+def test_plain_after():
+    assert lazyapp.greet('you').rsplit(' ', 1) == ['hello', 'you']
+""")
+    result = run(pytester, "--bytecount-update", "-p", "no:randomly")
+    result.assert_outcomes(passed=1, failed=1)
+    text = result.stdout.str()
+    assert "has no attribute 'rsplit'" in text
+    fix = "def pytest_configure(config): pytest_bytecount.start_jvm(config, convertStrings=True) in conftest.py"
+    assert "got a Java string where it expects a Python one" in text and fix in text.split("test_plain_after", 1)[1]
+    pytester.makeconftest("""
+        import pytest_bytecount
+
+        def pytest_configure(config): pytest_bytecount.start_jvm(config, convertStrings=True)
+    """)
+    run(pytester, "-p", "no:randomly").assert_outcomes(passed=2)
