@@ -31,7 +31,12 @@ from .deep_cache import DeepCache, cache_root as deep_cache_root
 # 16th call): a reflective call then does the same work whatever ran before. (JDK 18+ reflects through method
 # handles, made at a Method's first call and interned by identity hash codes: docs/deep.md.)
 REFLECTION_OPTION = "-Dsun.reflect.inflationThreshold=2147483647"
-DEEP_JVM_OPTIONS = ("-Xshare:off", "-XX:+UnlockDiagnosticVMOptions", "-XX:-InlineNatives", REFLECTION_OPTION)
+# Soft references are cleared only when the heap runs out (the collector's default clears one not read for a second
+# per free MB): a soft cache the JDK keeps (inflaters, reflection data, ...) then holds from run to run, instead of
+# being emptied and filled again as the collector's clock says (docs/deep.md).
+SOFT_REFERENCES_OPTION = "-XX:SoftRefLRUPolicyMSPerMB=100000000"
+DEEP_JVM_OPTIONS = ("-Xshare:off", "-XX:+UnlockDiagnosticVMOptions", "-XX:-InlineNatives", REFLECTION_OPTION,
+                    SOFT_REFERENCES_OPTION)
 C2_OPTIONS = ("-XX:-SpecialStringCompareTo", "-XX:-SpecialStringIndexOf", "-XX:-SpecialStringEquals",
               "-XX:-SpecialArraysEquals", "-XX:-SpecialEncodeISOArray", "-XX:-OptimizeStringConcat")
 # the HotSpot options that must be off, as a running JVM reports them

@@ -175,6 +175,9 @@ def check_jpype_options(options: dict) -> dict:
     return dict(options)
 
 
+_DISABLED = "-XX:DisableIntrinsic="
+
+
 class JvmSession:
     """The process's one JVM, started on first use (``agent``: with pytest-bytecount's agent, :mod:`.agent`,
     for counting in place; the pytest plugin always asks for it), or the JVM something else already started
@@ -260,6 +263,8 @@ class JvmSession:
             out.append(f"jvm = \"zero\": the running JVM is {running.vm_name}; counts are the same on every JVM, "
                        f"only the cross-JVM check is lost")
         for option in self.options:
+            if option.startswith(_DISABLED) and any(a.startswith(_DISABLED) for a in running.arguments):
+                continue  # the intrinsics deep counts turn off, listed for the running JVM's own libjvm
             if option not in running.arguments:
                 out.append(f"jvm-option {option}: not among the running JVM's options, so the tests run without it")
         if _feature(running.version) >= 22 and not any(a.startswith("--enable-native-access") for a in running.arguments):
