@@ -12,9 +12,9 @@ import pytest
 
 from ..version import __version__
 from ..counting.targets import TargetError
-from ..regression.baseline import BaselineError, mode_changed
-from ..regression.compare import (ToleranceError, compare, deep_set_aside, idle_targets, named_metrics, over_limit, parse_tolerances,
-                                  render_idle, render_over_limit, render_verdict)
+from ..regression.baseline import BaselineError
+from ..regression.compare import (ToleranceError, idle_targets, named_metrics, over_limit, parse_tolerances, render_idle,
+                                  render_over_limit)
 from ..regression.determinism import DeterminismCheck, check_in_fresh_loader
 from ..regression.results import ResultsFile, TestResult, as_json
 from ..regression.scaling import ScalingError, check_stored, compare_scaling, render_scaling
@@ -25,12 +25,13 @@ from .baselines import Baselines, baseline_key
 from ..jvm import signals
 from ..jvm.session import jvm_running
 from .collection import FullCollection
+from .comparison import compare_with_baseline, fail
 from .config import ConfigError, Settings, load_settings, options_given
 from .fixture import BytecountFixture
 from .java import JavaContext
 from .arguments import recording_options, update_command
 from .markers import NO_WEIGHTS, BytecountMarker, is_marked, marker_problems, unmarked
-from .summary import Summary, Unwritten, markdown
+from .summary import LooseDeep, Summary, Unwritten, markdown
 
 _fixture_key = pytest.StashKey[BytecountFixture]()
 _determinism_key = pytest.StashKey[DeterminismCheck]()
@@ -60,17 +61,6 @@ def _carried(report) -> Optional[TestResult]:
     return None if data is None else TestResult.from_dict(data)
 
 
-def _fail(report, result: TestResult, status: str, text: str) -> TestResult:
-    """The result fails with ``text`` (and the result's hints), and so does the test, unless it failed
-    already."""
-    text = "\n".join([text, *result.hints])
-    result.status, result.message = status, text
-    if report.outcome == "passed":
-        report.outcome = "failed"
-        report.longrepr = text
-    return result
-
-
 class BytecountSession:
     """The plugin's state for one pytest session (one per process: the xdist controller and each worker)."""
 
@@ -83,7 +73,7 @@ class BytecountSession:
         self.check_determinism: bool = opt.bytecount_check_determinism
         self.options = recording_options(config.invocation_params.args)  # repeated in re-recording commands
         self._settings: Optional[Settings] = None
-        self._default_tolerances: dict = {}  # from the settings, once read
+        self.default_tolerances: dict = {}  # from the settings, once read
         self._weights: Optional[WeightTable] = None  # from the settings, once read
         self.java = JavaContext(config, self.settings, self.is_worker)
         self.baselines = Baselines(config, self.settings, self.update)
@@ -101,7 +91,7 @@ class BytecountSession:
         if self._settings is None:
             try:
                 settings = load_settings(Path(self.config.rootpath), self.config.option)
-                self._default_tolerances = parse_tolerances(settings.tolerance)
+                self.default_tolerances = parse_tolerances(settings.tolerance)
                 self._weights = load_weights(settings.weights) if settings.weights else None
             except (ConfigError, ToleranceError, WeightsError) as e:
                 raise pytest.UsageError(f"bytecount: {e}") from None
@@ -223,7 +213,7 @@ class BytecountSession:
         try:
             now = fixture.counts()
         except Exception as e:  # noqa: BLE001 - the JVM side failed: say so against this test
-            return _fail(report, self._result(item, "error"), "error", f"bytecount: could not read the counts: {e}")
+            return fail(report, self._result(item, "error"), "error", f"bytecount: could not read the counts: {e}")
         result = self._result(item, "passed", now)
         result.mode = "in-place" if fixture.in_place else None if marker.loader_scope == "test" else \
             f"{marker.loader_scope}-loader"
@@ -248,7 +238,7 @@ class BytecountSession:
             try:
                 idle = idle_targets(marker.targets, now, fixture.matched_methods)
             except TargetError as e:  # a glob whose classes have no method the pattern names
-                return _fail(report, result, "error", f"bytecount: {e}")
+                return fail(report, result, "error", f"bytecount: {e}")
             if idle:
                 methods = [m for t in idle for m in t.methods]
                 elsewhere = fixture.loaded_elsewhere(methods)
@@ -256,50 +246,12 @@ class BytecountSession:
                     elsewhere.append("To count the classes where the application loads them, mark the test with "
                                      "in_place=True (or set in-place = true in [tool.bytecount]).")
                 text = [render_idle(idle, marker.abrupt, in_place=fixture.in_place), *fixture.reload_note(methods)]
-                return _fail(report, result, "not-run", "\n".join(text + elsewhere))
+                return fail(report, result, "not-run", "\n".join(text + elsewhere))
         else:
             over = over_limit(now, marker.max_invocations)
             if over:
-                return _fail(report, result, "over-limit", render_over_limit(over, marker.max_invocations))
-        return self._compare(item, marker, result, report)
-
-    def _compare(self, item, marker: BytecountMarker, result: TestResult, report) -> TestResult:
-        """The counts against the baseline's, within the marker's tolerances."""
-        path, key = Path(result.baseline), result.key
-        try:
-            stored_file = self.baselines.load(path)
-            stored, stored_mode, stored_runtime = stored_file.get(key), stored_file.mode(key), stored_file.deep_runtime(key)
-        except BaselineError as e:
-            if not self.update:
-                return _fail(report, result, "error", f"bytecount: {e}")
-            stored, stored_mode, stored_runtime = None, result.mode, None  # re-recorded: the unreadable file is copied
-        if stored is not None and self._weights is not None:
-            stored = self._weights.with_costs(stored)  # from the stored counts: a new table never stales baselines
-        tolerances = parse_tolerances(marker.tolerance, self._default_tolerances)
-        stored, compared, other_runtime = deep_set_aside(stored, result.counts, stored_runtime, result.deep_runtime)
-        verdict = compare(stored, compared, tolerances, self.strict or marker.strict)
-        if other_runtime is not None:
-            report.sections.append(("bytecount", f"{other_runtime} {update_command([item.nodeid], self.options)}"))
-        # for the HTML report: the stored counts, each method's own verdict and the figures that decided it
-        result.baseline_counts = stored
-        result.method_status = {d.method: d.status for d in verdict.diffs}
-        result.tripped = {d.method: [str(c) for c in d.tripped] for d in verdict.diffs if d.tripped}
-        result.status = verdict.status
-        accept = result.accept = update_command([item.nodeid], self.options)
-        if verdict.status == "new":
-            result.message = f"bytecount: no baseline for {key} in {path}.\nRecord it with: {accept}"
-        elif verdict.status != "passed":
-            result.message = render_verdict(verdict, accept, source=self.java.source_lines())
-            if stored_mode != result.mode:  # the counts moved with the mode: a setting changed, not the code
-                result.status = verdict.status = "changed"
-                result.message = mode_changed(stored_mode, result.mode, key, path) + "\n" + result.message
-        if self.update == "all" or (self.update == "new" and stored is None):
-            return result  # recorded, when it differs, as the result arrives (log_report)
-        if verdict.failed:
-            return _fail(report, result, verdict.status, result.message)
-        if verdict.status in ("improved", "reshaped"):  # passes, and says why
-            report.sections.append(("bytecount", result.message))
-        return result
+                return fail(report, result, "over-limit", render_over_limit(over, marker.max_invocations))
+        return compare_with_baseline(self, item, marker, result, report)
 
     def judge_scaling(self, item, when: str, report) -> None:
         """The complexity verdict (``bytecount.scaling``), after the counts verdict: the test shows the
@@ -461,7 +413,9 @@ class BytecountSession:
                        notes=tuple(b.notes) + tuple(late), refused=tuple(sorted(self.java.refused)),
                        hints=tuple(sorted({h for r in self.results.values() if r.status in EXPLAINED for h in r.hints})),
                        written=tuple(str(p) for p in sorted(b.written)),
-                       html_report=None if self.html_report is None else str(self.html_report), options=self.options)
+                       html_report=None if self.html_report is None else str(self.html_report), options=self.options,
+                       loose=tuple(LooseDeep(n, r.loose_deep["baseline_runtime"], r.deep_runtime, r.loose_deep["band"])
+                                   for n, r in sorted(self.results.items()) if r.loose_deep and r.status != "recorded"))
 
     def _shown(self, path) -> str:
         """A path as the summary shows it: relative to the rootdir when inside it."""

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
+from ..regression.deep_band import band_text, describe_runtime
 from ..regression.status import STATUSES
 from .arguments import update_command
 
@@ -40,6 +41,16 @@ class Unwritten:
         return out
 
 
+@dataclass(frozen=True)
+class LooseDeep:
+    """A test whose deep counts were compared loosely: its baseline's were taken on another class library."""
+
+    nodeid: str
+    baseline_runtime: Optional[dict]
+    runtime: Optional[dict]
+    band: float
+
+
 @dataclass
 class Summary:
     """What the ``bytecount`` section of the terminal summary says."""
@@ -58,6 +69,7 @@ class Summary:
     written: tuple = ()  # baseline files written
     html_report: Optional[str] = None  # where the HTML report was written
     options: tuple = ()  # the command line's options that a re-recording command repeats (arguments.py)
+    loose: tuple = ()  # LooseDeep: tests whose deep counts were compared loosely, across two class libraries
 
     def tally(self) -> dict:
         out = {s: 0 for s in STATUSES}
@@ -106,6 +118,7 @@ class Summary:
             ids = self._ids(status)
             if ids:
                 out += self._group(title, ids, f"{verb}: {accept_command(ids, options=self.options)}" if verb else None)
+        out += self._loose_lines()
         if self.interrupted and self.updating:
             recorded = self._ids("recorded")
             if recorded:
@@ -127,6 +140,21 @@ class Summary:
             if not removed:
                 # a later, whole run removes them
                 out.append(f"  to remove them: {update_command(self.run_args, self.options)}")
+        return out
+
+    def _loose_lines(self) -> list:
+        """The tests whose deep counts were compared loosely, one group per pair of runtimes."""
+        pairs: dict = {}
+        for t in self.loose:
+            key = (describe_runtime(t.baseline_runtime), describe_runtime(t.runtime), t.band)
+            pairs.setdefault(key, []).append(t.nodeid)
+        out = []
+        for (baseline, now, band), ids in sorted(pairs.items()):
+            lines = self._group("", sorted(ids), f"to re-record them on this runtime: "
+                                                 f"{accept_command(ids, options=self.options)}")
+            lines[0] = (f"deep counts compared loosely, within {band_text(band)}, across two class libraries "
+                        f"({len(ids)}): the baselines' were taken on {baseline}, this run's on {now}")
+            out += lines
         return out
 
     def terminal_lines(self) -> list:

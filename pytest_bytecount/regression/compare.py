@@ -186,25 +186,6 @@ def _callee(signature: str) -> Optional[tuple]:
     return owner.replace("/", "."), f"#{name}({rest}"
 
 
-def describe_runtime(runtime: Optional[dict]) -> str:
-    """A runtime deep counts were taken on (``jvm.deep.DeepCounting.runtime_identity``), in words."""
-    if not runtime:
-        return "an unknown runtime"
-    return f"Java {runtime.get('version')} ({runtime.get('vendor')}, class library {runtime.get('class_library')})"
-
-
-def deep_set_aside(stored: Optional[dict], now: dict, stored_runtime: Optional[dict], runtime: Optional[dict]) -> tuple:
-    """(stored, now, None), or when the stored deep counts were taken on another class library than this run's,
-    both without their ``deep`` groups (deep counts depend on the class library; nothing else does) and the
-    line that says so, ending where the command to re-record goes."""
-    if stored is None or runtime is None or stored_runtime == runtime or not any("deep" in c for c in stored.values()):
-        return stored, now, None
-    line = (f"bytecount: deep counts not compared: the baseline's were taken on {describe_runtime(stored_runtime)}, "
-            f"this run's on {describe_runtime(runtime)}; everything else is. Re-record them on this runtime with:")
-    return ({m: {k: v for k, v in c.items() if k != "deep"} for m, c in stored.items()},
-            {m: {k: v for k, v in c.items() if k != "deep"} for m, c in now.items()}, line)
-
-
 def work_metric(entry: Optional[dict]) -> str:
     """The metric that states a method's work: ``inclusive`` when its counts have it, else ``total``."""
     return "inclusive" if isinstance((entry or {}).get("inclusive"), dict) else "total"

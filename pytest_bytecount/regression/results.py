@@ -45,6 +45,7 @@ class TestResult:
     mode: Optional[str] = None  # "in-place" when counted where the application loads the classes
     accept: Optional[str] = None  # the command that re-records this test, with the options in force
     deep_runtime: Optional[dict] = None  # with deep counts: the runtime they depend on (jvm.deep.runtime)
+    loose_deep: Optional[dict] = None  # deep counts compared loosely (another class library): deep_band.to_dict
 
     def to_dict(self) -> dict:
         out = {"nodeid": self.nodeid, "baseline": self.baseline, "key": self.key, "status": self.status,
@@ -53,7 +54,7 @@ class TestResult:
                "tripped": self.tripped, "message": self.message}
         optional = {"weights": self.weights, "scaling": self.scaling, "test_outcome": self.test_outcome,
                     "hints": self.hints or None, "mode": self.mode, "accept": self.accept,
-                    "deep_runtime": self.deep_runtime}
+                    "deep_runtime": self.deep_runtime, "loose_deep": self.loose_deep}
         out.update((name, value) for name, value in optional.items() if value is not None)  # only when set
         return out
 

@@ -5,7 +5,7 @@ from __future__ import annotations
 from pytest_bytecount.regression.compare import idle_targets, matched_by, over_limit, render_idle
 from pytest_bytecount.regression.results import TestResult
 from pytest_bytecount.regression.status import FAILING, PASSING, STATUSES, VERDICTS, worse
-from pytest_bytecount.plugin.summary import Summary, Unwritten, accept_command, markdown
+from pytest_bytecount.plugin.summary import LooseDeep, Summary, Unwritten, accept_command, markdown
 
 
 def ran(n, abrupt=None):
@@ -149,3 +149,28 @@ def test_the_github_table_has_a_row_per_method_and_a_cost_column_only_with_costs
     assert lines[2] == "| test | status | method | total | invocations | cost |"
     assert lines[4:6] == ["| `t.py::a` | passed | `a.B#f()V` | 7 | 1 | 1,500 |",
                           "| `t.py::b` | regressed | `a.B#g()V` | 12,345 | 2 | |"]
+
+
+JDK17 = {"version": "17.0.19+10", "vendor": "Debian", "class_library": "e4bb8d5c01d7447e"}
+JDK25 = {"version": "25.0.2+10-LTS", "vendor": "Eclipse Adoptium", "class_library": "f192213436fb570a"}
+
+
+def test_tests_whose_deep_counts_were_compared_loosely_are_named_with_both_runtimes_and_the_command():
+    statuses = {"t.py::a": "passed", "t.py::b": "regressed", "t.py::c": "passed", "u.py::d": "passed"}
+    loose = (LooseDeep("t.py::b", JDK17, JDK25, 4.0), LooseDeep("t.py::a", JDK17, JDK25, 4.0),
+             LooseDeep("u.py::d", None, JDK25, 4.0))
+    lines = Summary(statuses, loose=loose).lines()
+    at = lines.index("  to accept them: pytest t.py::b --bytecount-update") + 1  # after the regressed group
+    assert lines[at:] == [
+        "deep counts compared loosely, within 4x, across two class libraries (2): the baselines' were taken on Java "
+        "17.0.19+10 (Debian, class library e4bb8d5c01d7447e), this run's on Java 25.0.2+10-LTS (Eclipse Adoptium, "
+        "class library f192213436fb570a)",
+        "  t.py::a",
+        "  t.py::b",
+        "  to re-record them on this runtime: pytest t.py::a t.py::b --bytecount-update",
+        "deep counts compared loosely, within 4x, across two class libraries (1): the baselines' were taken on an "
+        "unknown runtime, this run's on Java 25.0.2+10-LTS (Eclipse Adoptium, class library f192213436fb570a)",
+        "  u.py::d",
+        "  to re-record them on this runtime: pytest u.py::d --bytecount-update",
+    ]
+    assert not any("loosely" in line for line in Summary(statuses).lines())
