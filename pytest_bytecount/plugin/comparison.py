@@ -62,6 +62,9 @@ def compare_with_baseline(session, item, marker, result: TestResult, report) -> 
         if stored_mode != result.mode:  # the counts moved with the mode: a setting changed, not the code
             result.status = "changed"
             result.message = mode_changed(stored_mode, result.mode, key, path) + "\n" + result.message
+        elif result.mode == "in-place":
+            result.message += "".join(_initializer_note(d.method) for d in verdict.diffs
+                                      if "#<clinit>(" in d.method and d.status != "same")
     if loose is not None:
         _add_loose(result, loose, accept)
     if session.update == "all" or (session.update == "new" and stored is None):
@@ -71,6 +74,15 @@ def compare_with_baseline(session, item, marker, result: TestResult, report) -> 
     if result.status in ("improved", "reshaped") or loose is not None:  # passes, and says why
         report.sections.append(("bytecount", result.message))
     return result
+
+
+def _initializer_note(method: str) -> str:
+    """Why a class initializer counted in place moves with the tests that ran before, and how to leave it out."""
+    cls = method.split("#")[0]
+    return (f"\n{method} is {cls}'s class initializer: in place it runs once per JVM process, in the first test "
+            f"that loads {cls}, so its counts depend on which tests ran before this one in the process (-k, -n, --lf "
+            f"and test order change them). To leave it out, name the methods to count (\"{cls}#method\") instead of "
+            f"the class.")
 
 
 def _add_loose(result: TestResult, loose: LooseVerdict, accept: str) -> None:

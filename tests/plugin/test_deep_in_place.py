@@ -179,3 +179,44 @@ def test_through_the_app(app, bytecount):
     assert f"bytecount: using " in text and str(home) in text.split("bytecount: using ")[1].splitlines()[0]
     deep = _unique(_counts(pytester)["test_through_the_app"])["deep"]
     assert deep["windows"] == 1 and deep["methods"]["java.lang.String#equals(Ljava/lang/Object;)Z"] >= 50 * 350
+
+
+STATIC = {"app/Table.java": """
+package app;
+
+public class Table {
+    static final int[] SQUARES = new int[1000];
+    static {
+        for (int i = 0; i < SQUARES.length; i++) SQUARES[i] = i * i;
+    }
+
+    public static int square(int i) {
+        return SQUARES[i];
+    }
+}
+"""}
+
+
+def test_a_class_initializer_counted_in_place_says_it_runs_once_per_process(pytester):
+    """A class named without a method counts its <clinit> too; in place it runs in the first test of the process
+    that loads the class only. Recorded when a test ran first, it is missing when the test runs alone (-k): the
+    failure says why and how to leave it out."""
+    java_project(pytester, STATIC, {"test_table": """
+import jpype
+import pytest
+
+@pytest.mark.bytecount("app.Table", in_place=True)
+def test_first(bytecount):
+    assert jpype.JClass("app.Table").square(3) == 9
+
+@pytest.mark.bytecount("app.Table", in_place=True)
+def test_second(bytecount):
+    assert jpype.JClass("app.Table").square(4) == 16
+"""})
+    assert run(pytester, "--bytecount-update", "-p", "no:randomly").ret == 0
+    result = run(pytester, "-k", "test_second")  # now the first of its process: its <clinit> runs in it
+    result.assert_outcomes(failed=1)
+    text = result.stdout.str()
+    assert ("app.Table#<clinit>()V is app.Table's class initializer: in place it runs once per JVM process, in the "
+            "first test that loads app.Table") in text
+    assert 'name the methods to count ("app.Table#method") instead of the class' in text
