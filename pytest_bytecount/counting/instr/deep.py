@@ -99,6 +99,8 @@ COLLECTOR_FRAMES = {
     "sun/security/util/MemoryCache": frozenset(["emptyQueue"]),
     "javax/crypto/JceSecurity": frozenset(["expungeStaleWrappers"]),
     "sun/nio/ch/FileLockTable": frozenset(["removeStaleEntries"]),
+    # a zip file's cache of inflaters, refilled by the Cleaner when the collector finds a stream nobody closed
+    "java/util/zip/ZipFile$CleanableResource": frozenset(["getInflater", "releaseInflater"]),
 }
 
 

@@ -371,6 +371,7 @@ static int is_excluded_frame(const char *c, const char *name, const char *desc) 
         {"sun/security/util/MemoryCache", "emptyQueue"},
         {"javax/crypto/JceSecurity", "expungeStaleWrappers"},
         {"sun/nio/ch/FileLockTable", "removeStaleEntries"},
+        {"java/util/zip/ZipFile$CleanableResource", "getInflater", "releaseInflater"},
     };
     for (size_t i = 0; i < sizeof collector / sizeof collector[0]; i++)
         if (strcmp(c, collector[i][0]) == 0)
