@@ -25,6 +25,7 @@ class CrashNote:
         # the terminal's stderr as it is now, before pytest captures a test's output: the note goes there
         self.fd: Optional[int] = os.dup(2)
         self.path = Path(tempfile.gettempdir(), f"pytest-bytecount-running-{self.pid}.txt")
+        remove_orphans(self.path.parent)
         self.test: Optional[str] = None
         self.report: Optional[str] = None  # where the JVM writes its report; None: no JVM of ours prints the note
 
@@ -74,3 +75,22 @@ class CrashNote:
             self.path.unlink()
         except OSError:
             pass
+
+
+def remove_orphans(folder: Path) -> None:
+    """Remove the notes of processes that are gone (a JVM that crashed ended its process before it could)."""
+    if os.name != "posix":  # no notes elsewhere (and os.kill would end the process there)
+        return
+    for note in folder.glob("pytest-bytecount-running-*.txt"):
+        pid = note.stem.rsplit("-", 1)[-1]
+        if not pid.isdigit():
+            continue
+        try:
+            os.kill(int(pid), 0)
+        except ProcessLookupError:
+            try:
+                note.unlink()
+            except OSError:
+                pass
+        except OSError:
+            pass  # alive, another user's process

@@ -3,6 +3,8 @@ says, and that nothing is written for a session whose JVM is not the plugin's.""
 
 from __future__ import annotations
 
+import os
+
 from pytest_bytecount.jvm.crash import CrashNote
 
 
@@ -43,3 +45,20 @@ def test_a_percent_sign_in_a_path_reaches_the_jvm_doubled(tmp_path):
         assert note.options([])[0] == f"-XX:ErrorFile={tmp_path}/100%%done/hs_err_pid%p.log"
     finally:
         note.close()
+
+
+def test_notes_left_by_processes_that_are_gone_are_removed_and_others_kept(tmp_path):
+    """A JVM that crashes ends its process before the note can be removed; the next session removes it."""
+    import subprocess
+    import sys
+
+    from pytest_bytecount.jvm.crash import remove_orphans
+
+    gone = subprocess.run([sys.executable, "-c", "import os; print(os.getpid())"], capture_output=True, text=True)
+    orphan = tmp_path / f"pytest-bytecount-running-{int(gone.stdout)}.txt"
+    alive = tmp_path / f"pytest-bytecount-running-{os.getpid()}.txt"
+    other = tmp_path / "pytest-bytecount-running-notes.txt"
+    for note in (orphan, alive, other):
+        note.write_text("x")
+    remove_orphans(tmp_path)
+    assert not orphan.exists() and alive.exists() and other.exists()
