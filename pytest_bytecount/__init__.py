@@ -40,7 +40,8 @@ def start_jvm(config, *options: str, classpath=(), deep: bool = False, **jpype_o
         def pytest_configure(config):
             pytest_bytecount.start_jvm(config, "-Xmx1g", classpath=["build/libs/app.jar"])
 
-    ``options`` and ``classpath`` (entries relative to the rootdir's pyproject.toml) are the application's;
+    ``options`` and ``classpath`` (entries relative to the rootdir's pyproject.toml, or ``pkg:<package>/<path>``
+    inside an installed Python package) are the application's;
     the JVM is the one ``[tool.bytecount]`` chooses, started with its ``jvm-options`` too, its ``classpath``
     ahead of the application's entries, and with the agent that counting in place (``in_place=True``) needs.
     ``deep=True`` starts it with the options deep counts need (``deep=True`` markers), which a JVM cannot

@@ -24,8 +24,8 @@ from ..jvm.in_place import InPlaceError, InPlaceLoaders
 from ..jvm.loaders import LoadTimeLoaders
 from ..jvm.session import (JvmChoice, JvmError, JvmSession, check_jpype_options, choose_jvm, jvm_running,
                            running_jvm_choice)
-from .config import (ConfigError, Settings, classpath_entries, compile_classpath_entries, configured_classpath,
-                     found_build_layout, nothing_configured)
+from .config import (PACKAGE_PREFIX, ConfigError, Settings, classpath_entries, compile_classpath_entries,
+                     configured_classpath, expand_classpath_entry, found_build_layout, nothing_configured)
 from .app_start import AppStart
 from .project_cache import project_cache, remove_unused
 from ..regression.sources import SourceLines
@@ -135,7 +135,13 @@ class JavaContext:
         s = self._settings()
         choice = self.jvm_choice()
         # the configured classpath (the one counted tests read) comes first, then the application's own entries
-        own = [str(Path(s.root, c)) for c in classpath]
+        own = []
+        for c in map(str, classpath):  # relative to pyproject.toml, or pkg:<package>/<path>; JPype expands dir/*
+            try:
+                own += [str(e) for e in expand_classpath_entry(c, s.root)] if c.startswith(PACKAGE_PREFIX) \
+                    else [str(Path(s.root, c))]
+            except (ConfigError, ClasspathError) as e:
+                raise JvmError(f"pytest_bytecount.start_jvm: {e}") from None
         configured = [] if nothing_configured(s) else [str(e) for e in self.classpath().entries]
         self._jvm = JvmSession(choice, [*self._deep_options(choice.libjvm, deep), *s.jvm_options, *options],
                                [*configured, *(e for e in own if e not in configured)], agent=True,

@@ -160,3 +160,34 @@ def test_a_counted_test_runs_on_the_jar_of_an_installed_package(pytester, site, 
     result = run(pytester, "--bytecount-classpath=pkg:fakeapp/java/bin")
     result.assert_outcomes(passed=1)
     assert "bytecount: classpath pkg:fakeapp/java/bin" in result.stdout.lines
+
+
+def test_start_jvm_takes_the_package_form_too(pytester, site, monkeypatch):
+    """An application started through pytest_bytecount.start_jvm names its package's jars the same way; the class
+    is then on the JVM's own class path (jpype.JClass finds it) with no classpath configured."""
+    monkeypatch.setenv("PYTHONPATH", str(site))
+    pytester.makepyfile(test_app="""
+import jpype
+
+def test_on_the_class_path():
+    assert jpype.JClass("st.Calc").twice(4) == 8
+""")
+    pytester.makepyprojecttoml(f'[tool.bytecount]\njava-home = "{JDK17}"\n')
+    pytester.makeconftest("""
+        import pytest_bytecount
+
+        def pytest_configure(config):
+            pytest_bytecount.start_jvm(config, classpath=["pkg:fakeapp/lib/*"])
+    """)
+    result = run(pytester)
+    result.assert_outcomes(passed=1)
+    assert "fakeapp/lib/calc.jar" in result.stdout.str()  # the header's class path
+    pytester.makeconftest("""
+        import pytest_bytecount
+
+        def pytest_configure(config):
+            pytest_bytecount.start_jvm(config, classpath=["pkg:fakeapp/nothing/*"])
+    """)
+    result = run(pytester)
+    assert result.ret != 0
+    assert "pytest_bytecount.start_jvm: " in result.stdout.str() + result.stderr.str()
