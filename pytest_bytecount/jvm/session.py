@@ -281,8 +281,12 @@ class JvmSession:
         self.start()
         return str(jpype.JClass("java.lang.System").getProperty("java.vm.name"))
 
-    def describe(self) -> str:
-        """The JVM the tests run on, for the pytest header."""
+    def describe(self, by_application: bool = False) -> str:
+        """The JVM the tests run on, for the pytest header; ``by_application``: an application's own
+        jpype.startJVM started it, through pytest-bytecount (plugin/app_start.py)."""
+        if self.adopted is not None and by_application:
+            return (f"{self.adopted.describe()}, started by the application's own jpype.startJVM, with the options "
+                    f"pytest-bytecount added")
         if self.adopted is not None:
             return f"{self.adopted.describe()}, already running in this process (pytest-bytecount did not start it)"
         if self.classpath:

@@ -53,6 +53,7 @@ class AppStart:
         self._original: Optional[Callable] = None
         self._installed: Optional[Callable] = None
         self.notes: list = []  # what an application asked for that could not apply, for the summary
+        self.started = False  # the application's own start started the JVM (with the plugin's options)
         self.convert_strings: Optional[str] = None  # the note, when the application's convertStrings could not apply
 
     def install(self) -> None:
@@ -87,8 +88,10 @@ class AppStart:
             given = entries or [e for e in jpype.getClassPath(True).split(os.pathsep) if e]
             classpath = [*configured, *(e for e in given if e not in configured)] or None
             kwargs = {k: v for k, v in kwargs.items() if k not in ("jvmpath", "classpath")}
-            return self._original(*([libjvm] if libjvm else []), *kept, *[o for o in added if o not in kept],
-                                  classpath=classpath, **kwargs)
+            started = self._original(*([libjvm] if libjvm else []), *kept, *[o for o in added if o not in kept],
+                                     classpath=classpath, **kwargs)
+            self.started = True
+            return started
         if not self._ours():
             return self._original(*args, **kwargs)  # someone else's JVM: JPype says what it says
         jvmpath, options, entries, convert = split_start_args(args, kwargs)

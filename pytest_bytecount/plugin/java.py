@@ -178,11 +178,11 @@ class JavaContext:
     def header(self) -> str:
         """The JVM line of the pytest header: the JVM running in this process, or the one that will start."""
         if self._jvm is not None and self._jvm.started:
-            return self._jvm.describe()
+            return self._jvm.describe(self.app_start.started)
         if jvm_running():
             self.jvm().start()  # adopts it: nothing starts
             self._adoption_in_header = True
-            return self._jvm.describe()
+            return self._jvm.describe(self.app_start.started)
         return self.jvm_choice().describe()
 
     def explain_failure(self, report) -> None:
@@ -242,7 +242,7 @@ class JavaContext:
         jvm = self._jvm
         if jvm is None or jvm.adopted is None or self._adoption_in_header:
             return []
-        return [f"the tests ran on {jvm.describe()}"] + [f"not applied to the running JVM: {line}"
+        return [f"the tests ran on {jvm.describe(self.app_start.started)}"] + [f"not applied to the running JVM: {line}"
                                                           for line in self.not_applied()]
 
     def not_applied(self) -> list:

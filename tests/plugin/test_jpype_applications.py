@@ -124,8 +124,8 @@ def test_an_application_that_starts_the_jvm_lazily_first_gets_its_jvm_with_the_p
                         + in_place_total("test_counted_in_place", "lazyapp", 10) + COUNTED_FIRST)
     result = run(pytester, "--bytecount-update", "-p", "no:randomly")
     result.assert_outcomes(passed=3)
-    result.stdout.fnmatch_lines(["bytecount: the tests ran on Java 17* at *, already running in this process "
-                                 "(pytest-bytecount did not start it)"])
+    result.stdout.fnmatch_lines(["bytecount: the tests ran on Java 17* at *, started by the application's own "
+                                 "jpype.startJVM, with the options pytest-bytecount added"])
     assert "not applied" not in result.stdout.str()  # the agent included
     stored = json.loads((pytester.path / "bytecount" / "test_lazy.json").read_text())["tests"]
     assert stored["test_counted_in_place"]["methods"]["app.Work#sum(I)I"]["invocations"] == 1

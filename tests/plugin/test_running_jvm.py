@@ -251,7 +251,8 @@ def test_a_jvm_started_by_a_fixture_is_adopted_and_the_summary_says_so(pytester)
     result.assert_outcomes(passed=1)
     result.stdout.fnmatch_lines([
         "bytecount: using Java 17* at *(configured java-home)",  # not running yet when the header is written
-        "*bytecount: the tests ran on Java 17* already running in this process (pytest-bytecount did not start it)",
+        "*bytecount: the tests ran on Java 17* started by the application's own jpype.startJVM, with the options "
+        "pytest-bytecount added",
         "*bytecount: not applied to the running JVM: jvm-option -Xss4m: not among the running JVM's options, so the tests run without it",
     ])
 
