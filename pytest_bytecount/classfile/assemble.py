@@ -11,7 +11,7 @@ from typing import Iterator, Mapping, Optional, Sequence
 from . import opcodes as op
 from . import access
 from .access import ACC_FINAL, ACC_PUBLIC, ACC_STATIC, ACC_SUPER
-from .code import Code, Insn, Label, Switch
+from .code import Code, Handler, Insn, Label, Switch
 from .encode import NO_ARG_LOCALS
 from .constant_pool import ConstantPool
 from .model import ClassFile, Member, Method
@@ -32,13 +32,15 @@ def add_field(cf: ClassFile, name: str, descriptor: str, access: int) -> Member:
     return f
 
 
-def add_method(cf: ClassFile, name: str, descriptor: str, access: int, items: Sequence) -> Method:
-    """A method whose code is ``items`` (Insns and Labels); offsets, max_stack and max_locals are
-    computed when the class is written. Without stack map frames, so for class versions below 50."""
+def add_method(cf: ClassFile, name: str, descriptor: str, access: int, items: Sequence,
+               handlers: Sequence = ()) -> Method:
+    """A method whose code is ``items`` (Insns and Labels) and whose exception table is ``handlers``; offsets,
+    max_stack and max_locals are computed when the class is written. Without stack map frames, so for class
+    versions below 50."""
     cp = cf.constant_pool
     m = Method(access, cp.add_utf8(name), cp.add_utf8(descriptor), [], cf)
     cf.methods.append(m)
-    code = Code(m, cp.add_utf8("Code"), 0, 0, list(items), [], [])
+    code = Code(m, cp.add_utf8("Code"), 0, 0, list(items), list(handlers), [])
     m.attributes.append(code)
     return m
 
@@ -65,6 +67,7 @@ def push_int(cp: ConstantPool, value: int) -> Insn:
 #     .local sum [J                         a named local of that type, in the next free slot
 #     .local sum [J at 6                    ... in slot 6 (the following ones go after it)
 #     .pool <constant>                      puts a constant in the pool now (see below)
+#     .catch begin end handler              a catch-all handler over the code from label begin to label end
 #     loop:                                 a label
 #     aload sum                             ``aload_<n>`` for slots 0-3, as javac writes it
 #     aload sum indexed                     the two-byte ``aload <n>`` even for slots 0-3
@@ -269,6 +272,7 @@ def _method(line: _Line, lines: Iterator[_Line], cf: ClassFile, constants: Mappi
     if not access & ACC_STATIC:
         scope.declare(line, "this", f"L{cf.name};")
     items: list = []
+    handlers: list = []
     named = False
     for body in lines:
         head, args = body.tokens[0], body.tokens[1:]
@@ -288,6 +292,10 @@ def _method(line: _Line, lines: Iterator[_Line], cf: ClassFile, constants: Mappi
             scope.declare(body, args[0], args[1], _int(body, args[3], constants) if len(args) == 4 else None)
         elif head == ".pool":
             _constant(body, args, scope)
+        elif head == ".catch":
+            if len(args) != 3:
+                raise body.error(".catch needs three labels: begin end handler")
+            handlers.append(Handler(*(scope.label(a, used_by=body) for a in args), 0))
         elif head.endswith(":") and not args:
             if head[:-1] in scope.placed:
                 raise body.error(f"label {head[:-1]!r} placed twice")
@@ -300,7 +308,7 @@ def _method(line: _Line, lines: Iterator[_Line], cf: ClassFile, constants: Mappi
     for label, use in scope.uses.items():
         if label not in scope.placed:
             raise use.error(f"unknown label {label!r}")
-    add_method(cf, name, descriptor, access, items)
+    add_method(cf, name, descriptor, access, items, handlers)
 
 
 def _constant(line: _Line, args: list, scope: _Scope) -> int:

@@ -14,6 +14,9 @@ whichever way it ends, and a callee's instructions are its own.
   (``exclude()`` at entry, ``include()`` at every exit).
 - Before each ``System.arraycopy`` its length argument, and before an array's ``clone()`` the array's length,
   go to ``copied(n)``.
+- In ``java.lang.Class``, what ``getDeclaredMethods0`` and ``getDeclaredConstructors0`` return goes through
+  ``sortMembers`` (an excluded frame) first: HotSpot's order follows where the names sit in memory, which changes
+  from run to run, and code that walks a class's methods would do work that changes with it.
 
 The pass runs in two steps on one decoded method, so that it can share a method with the flat counters:
 :func:`plan_deep` reads the original code (its blocks, lengths and returns), then the flat counters may be
@@ -23,7 +26,7 @@ counters' own code is never counted.
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
 from typing import Optional
@@ -41,6 +44,10 @@ from .emit import constructor_stretches
 DEEP_CLASS = "java/lang/PytestBytecountDeep"
 MAX_METHODS = 1 << 22  # method ids the runtime has room for
 _ARRAYCOPY = ("java/lang/System", "arraycopy", "(Ljava/lang/Object;ILjava/lang/Object;II)V")
+# the natives that give java.lang.Class its methods and constructors in the order the JVM keeps them (by where their
+# names sit in memory, which changes from run to run): the deep pass sorts what they return (see sort_members)
+_MEMBERS = frozenset([("java/lang/Class", "getDeclaredMethods0", "(Z)[Ljava/lang/reflect/Method;"),
+                      ("java/lang/Class", "getDeclaredConstructors0", "(Z)[Ljava/lang/reflect/Constructor;")])
 _LOAD_CLASS = frozenset(["(Ljava/lang/String;)Ljava/lang/Class;", "(Ljava/lang/String;Z)Ljava/lang/Class;"])
 # the java.lang.invoke classes that hold pre-generated LambdaForm code: left out, like the hidden classes that
 # hold the same code when it is spun at run time
@@ -84,7 +91,6 @@ INTRINSIC_FRAMES = {
 # identical runs give identical deep counts.
 COLLECTOR_FRAMES = {
     "java/lang/ref/ReferenceQueue": frozenset(["poll", "poll0", "reallyPoll", "remove", "remove0"]),
-    "java/util/WeakHashMap": frozenset(["expungeStaleEntries"]),
     "java/lang/ThreadLocal$ThreadLocalMap": frozenset(["expungeStaleEntry", "expungeStaleEntries", "cleanSomeSlots",
                                                         "replaceStaleEntry"]),
     "java/lang/invoke/MethodType$ConcurrentWeakInternSet": frozenset(["expungeStaleElements"]),
@@ -102,12 +108,19 @@ COLLECTOR_FRAMES = {
     # a zip file's cache of inflaters, refilled by the Cleaner when the collector finds a stream nobody closed
     "java/util/zip/ZipFile$CleanableResource": frozenset(["getInflater", "releaseInflater"]),
 }
+# classes whose every method follows the collector's clock: a WeakHashMap's size, and so its resizes, its chains
+# and what its views walk, are what the collector left of it (its own constructors aside: they follow their
+# arguments only, and one that throws could not end its exclusion)
+COLLECTOR_CLASS = "java/util/WeakHashMap"
 
 
 def excluded_method(owner: str, name: str, descriptor: str) -> bool:
     """Whether a run of this method, and all it calls, is left out of deep counts (work the JVM does once per
     class or per call site, may do without bytecode, or does as the garbage collector's clock says)."""
     if name in INTRINSIC_FRAMES.get(owner, ()) or name in COLLECTOR_FRAMES.get(owner, ()):
+        return True
+    if owner.startswith(COLLECTOR_CLASS) and (owner == COLLECTOR_CLASS and name != "<init>"
+                                              or owner.startswith(COLLECTOR_CLASS + "$")):
         return True
     if name == "<clinit>":
         return True
@@ -127,6 +140,7 @@ class DeepPlan:
     uninit: Optional[list]  # per original instruction: whether `this` is uninitialized there (constructors)
     originals: list
     handler: bool  # False: a constructor whose uninitialized `this` moves out of local 0 gets no handler
+    members: list = field(default_factory=list)  # the instructions right after a call in _MEMBERS
 
 
 def plan_deep(method) -> Optional[DeepPlan]:
@@ -137,8 +151,12 @@ def plan_deep(method) -> Optional[DeepPlan]:
     cf = method.owner
     cp = cf.constant_pool
     blocks = basic_blocks(code, precise=True)
-    copies = []
-    for insn in code.instructions:
+    copies, members = [], []
+    insns = code.instructions
+    for at, insn in enumerate(insns):
+        if cf.name == "java/lang/Class" and insn.opcode in (op.INVOKEVIRTUAL, op.INVOKESPECIAL) \
+                and cp.member_ref(insn.arg) in _MEMBERS and at + 1 < len(insns):
+            members.append(insns[at + 1])
         if insn.opcode == op.INVOKESTATIC and cp.member_ref(insn.arg) == _ARRAYCOPY:
             copies.append((insn, "arraycopy"))
         elif insn.opcode == op.INVOKEVIRTUAL:
@@ -146,9 +164,8 @@ def plan_deep(method) -> Optional[DeepPlan]:
             if owner.startswith("[") and name == "clone" and desc == "()Ljava/lang/Object;":
                 copies.append((insn, "clone"))
     uninit = this_uninitialized(code, cf) if method.name == "<init>" else None
-    insns = code.instructions
     return DeepPlan([(b[0], len(b)) for b in blocks], copies, uninit, insns,
-                    method.name != "<init>" or uninit is not None)
+                    method.name != "<init>" or uninit is not None, members)
 
 
 def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional[int],
@@ -204,7 +221,7 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
             gap = Label()
             gaps.append((gap, insn))
             edits.setdefault(id(insn), (insn, []))[1].extend([gap] + leave(True))
-    for call_insn, _ in init_calls if method_id is not None else ():
+    for call_insn, _ in init_calls if method_id is not None and not excluded else ():
         edits.setdefault(id(call_insn), (call_insn, []))[1].extend(report + [Insn(op.ICONST_0), Insn(op.ISTORE, local)])
     # stretches of one catch-all handler each: in a constructor, `this` uninitialized or not, and none over the
     # call that initializes it
@@ -214,7 +231,7 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
     # the local is set first of all, before any flat counter is zeroed; the handler's range begins after both, where
     # every added local (the flat counters' and this one) holds its type, as the handler's frame says
     code.insert_many([(plan.originals[0], [start], False)] + bounds + [(after, opening, False) for _, after in init_calls]
-                     + [(i, c, True) for i, c in edits.values()])
+                     + _sorted_members(plan, call) + [(i, c, True) for i, c in edits.values()])
     code.items[:0] = init
     end = Label()
     code.items.append(end)
@@ -231,6 +248,12 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
                 label.frame = AddedLocalsFrame((Obj("java/lang/Throwable"),), (UNINITIALIZED_THIS,) if flag else ())
             code.items.append(label)
             code.items += leave(False, window=not (flag and init_calls)) + [Insn(op.ATHROW)]
+
+
+def _sorted_members(plan: DeepPlan, call) -> list:
+    """Edits that sort what the JVM returned for a class's members right after the call (the fall-through path
+    only: the inserted code stands before the labels of the instruction that follows)."""
+    return [(after, [Insn(op.DUP), call("sortMembers", "([Ljava/lang/Object;)V")], False) for after in plan.members]
 
 
 def _around_returns(code, ranges: list, gaps: list, throwing: set) -> list:
