@@ -253,6 +253,38 @@ add:
     assert (run.returncode, run.stderr) == (60, "")
 
 
+def test_a_catch_all_handler_runs_when_the_covered_code_throws(tmp_path):
+    """``.catch begin end handler``: an exception thrown between the two labels (an array index out of bounds) goes
+    to the handler, with the exception on the stack; code after ``end`` is not covered. Exit status 7."""
+    data = assemble(HEADER + """
+.method public static main([Ljava/lang/String;)V
+    .args args
+begin:
+    iconst_0
+    newarray int
+    iconst_3
+    iaload
+    invokestatic java/lang/System.exit(I)V
+end:
+    return
+caught:
+    pop
+    bipush 7
+    invokestatic java/lang/System.exit(I)V
+    return
+    .catch begin end caught
+.end method
+""", "Asm.jasm")
+    cf = ClassFile.parse(data)
+    (handler,) = next(m for m in cf.methods if m.name == "main").code.handlers
+    assert handler.catch_type == 0
+    (tmp_path / "demo").mkdir()
+    (tmp_path / "demo" / "Asm.class").write_bytes(data)
+    run = subprocess.run([str(find_jdk_tool("java")), "-cp", str(tmp_path), "demo.Asm"], capture_output=True,
+                         text=True, timeout=120)
+    assert (run.returncode, run.stderr) == (7, "")
+
+
 def test_the_support_classes_are_named_as_the_counting_code_calls_them():
     assert ClassFile.parse(build_runtime_class(3, [("I", 1)])).name == RUNTIME_CLASS
     assert ClassFile.parse(build_runtime_class(3, [("I", 1)], "pytest_bytecount/of/demo/A")).name == \
@@ -285,6 +317,8 @@ BAD_LINES = [
     ("    .args count", ".args names the 1 parameters, once"),
     ("    iload count wide", "iload takes a local's name (and optionally: indexed)"),
     ("    lookupswitch here default:here\nhere:", "lookupswitch case 'here': key:label or default:label"),
+    ("    .catch here\nhere:", ".catch needs three labels: begin end handler"),
+    ("    .catch here here nowhere\nhere:", "unknown label 'nowhere'"),
 ]
 
 
