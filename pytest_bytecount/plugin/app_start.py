@@ -8,7 +8,8 @@ session runs, ``jpype.startJVM`` goes through here:
 
 - no JVM yet: JPype starts the application's JVM as the application asks (its JVM, options, class path
   and keywords), with pytest-bytecount's agent added, so that tests can count in place in it, the options
-  deep counts need when the session takes them, and the crash note's; the configured classpath comes
+  deep counts need when the session takes them, the settings' ``jvm-options`` (after the application's own,
+  so that they win) and the crash note's; the configured classpath comes
   first on its class path; an application that names no JVM gets the one the settings choose (the one the
   pytest header names), where JPype would otherwise pick one of its own;
 - the plugin's JVM runs: the application's class path entries are added with ``jpype.addClassPath``

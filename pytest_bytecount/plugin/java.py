@@ -142,7 +142,7 @@ class JavaContext:
                     else [str(Path(s.root, c))]
             except (ConfigError, ClasspathError) as e:
                 raise JvmError(f"pytest_bytecount.start_jvm: {e}") from None
-        configured = [] if nothing_configured(s) else [str(e) for e in self.classpath().entries]
+        configured = self._configured_classpath()
         self._jvm = JvmSession(choice, [*self._deep_options(choice.libjvm, deep), *s.jvm_options, *options],
                                [*configured, *(e for e in own if e not in configured)], agent=True,
                                jpype_options=check_jpype_options(jpype_options or {}), crash=self.crash)
@@ -168,12 +168,17 @@ class JavaContext:
                 libjvm = str(choice.libjvm)
                 added += ["--enable-native-access=ALL-UNNAMED"] if choice.feature >= 22 else []
         added += self._deep_options(Path(libjvm)) if libjvm else []
-        s = self._settings()
+        added += self._settings().jvm_options  # after the application's own, so that the settings' win
         try:
-            configured = [] if nothing_configured(s) else [str(e) for e in self.classpath().entries]
+            configured = self._configured_classpath()
         except pytest.UsageError:
             configured = []  # said once after collection
         return libjvm, added + self.crash.options([*options, *added]), configured
+
+    def _configured_classpath(self) -> list:
+        """The configured classpath's entries as strings, first on any JVM the session starts (none configured:
+        none)."""
+        return [] if nothing_configured(self._settings()) else [str(e) for e in self.classpath().entries]
 
     def header(self) -> str:
         """The JVM line of the pytest header: the JVM running in this process, or the one that will start."""

@@ -131,6 +131,26 @@ def test_an_application_that_starts_the_jvm_lazily_first_gets_its_jvm_with_the_p
     assert stored["test_counted_in_place"]["methods"]["app.Work#sum(I)I"]["invocations"] == 1
 
 
+def test_an_application_that_starts_the_jvm_itself_gets_the_settings_jvm_options_after_its_own(pytester):
+    """``jvm-options`` in [tool.bytecount] reach the JVM the application starts (a switch such as H2's
+    ``-Dh2.objectCache=false`` is how a test turns off an application's clock-dependent cache), after the
+    application's own options, so that the settings' value wins where both set one."""
+    root = application_project(pytester)
+    (root / "lazyapp" / "__init__.py").write_text(textwrap.dedent(LAZY_APP).replace(
+        '"-Djava.class.path=" + JAR,', '"-Djava.class.path=" + JAR, "-Dtrial.both=application",'))
+    pytester.makepyprojecttoml(f'[tool.bytecount]\nclasspath = ["classes", "lazyapp/app.jar"]\n'
+                               f'java-home = "{JDK17}"\n'
+                               f'jvm-options = ["-Dtrial.only=settings", "-Dtrial.both=settings"]\n')
+    pytester.makepyfile(test_options="import jpype\nimport lazyapp\n\n"
+                        "def test_the_properties():\n"
+                        "    assert lazyapp.total(3) == 3\n"
+                        "    System = jpype.JClass('java.lang.System')\n"
+                        "    assert System.getProperty('trial.only') == 'settings'\n"
+                        "    assert System.getProperty('trial.both') == 'settings'\n")
+    result = run(pytester, "-p", "no:randomly")
+    result.assert_outcomes(passed=1)
+
+
 def test_an_application_that_starts_the_jvm_after_the_plugin_did_gets_its_jar_added(pytester):
     application_project(pytester)
     pytester.makepyfile(test_after=textwrap.dedent(COUNTED_FIRST) + "\nimport eagerapp, lazyapp\n"
