@@ -117,3 +117,34 @@ def test_modules_and_functions_stay_small_enough_to_read():
                 if size > MAX_FUNCTION_LINES:
                     too_long.append(f"{name}:{node.lineno} {node.name}: {size} lines")
     assert too_long == []
+
+
+def third_party_imports(path: Path) -> set:
+    """The top-level names of what ``path`` imports from outside the package (imports inside functions too)."""
+    out = set()
+    for node in ast.walk(ast.parse(path.read_text())):
+        if isinstance(node, ast.Import):
+            out |= {alias.name.split(".")[0] for alias in node.names}
+        elif isinstance(node, ast.ImportFrom) and not node.level and node.module:
+            out.add(node.module.split(".")[0])
+    return out
+
+
+def importers_of(*names: str) -> list:
+    return sorted(str(p.relative_to(PACKAGE.parent)) for p in PACKAGE.rglob("*.py")
+                  if third_party_imports(p) & set(names))
+
+
+def test_jpype_is_imported_only_under_jvm_and_where_the_plugin_takes_over_jpype_startjvm():
+    """One door to the JVM: the layers above speak of classes, loaders and Java errors through jvm/ (jvm.classes
+    for a class by name, the running class path, whether an exception is a Java one)."""
+    outside = [p for p in importers_of("jpype", "_jpype")
+               if not p.startswith("pytest_bytecount/jvm/") and p != "pytest_bytecount/plugin/app_start.py"]
+    assert outside == []
+
+
+def test_pytest_is_imported_only_by_the_plugin_and_the_package_facade():
+    """The verdict rules, the counting and the JVM do not know pytest: the plugin applies them to pytest's reports."""
+    outside = [p for p in importers_of("pytest", "_pytest", "pluggy")
+               if not p.startswith("pytest_bytecount/plugin/") and p != "pytest_bytecount/__init__.py"]
+    assert outside == []

@@ -9,6 +9,7 @@ from typing import Callable, Optional
 import pytest
 
 from ..counting.targets import MethodId, missing_class_message
+from ..jvm.classes import ClassLoadError, ClassMissing, load_class
 from ..jvm.deep import DeepUnavailable, deep_difference
 from ..regression.compare import JDK_PACKAGES
 from ..jvm.in_place import loaded_elsewhere
@@ -55,15 +56,11 @@ class BytecountFixture:
     def jclass(self, name: str):
         """The class ``name`` (``pkg.Cls`` or ``pkg.Outer$Inner``) from this test's own class loader (in place:
         from the system class loader, as ``jpype.JClass`` gives it)."""
-        import jpype
-
-        try:
-            return jpype.JClass(jpype.JClass("java.lang.Class").forName(name, True, self._handle.loader))
-        except jpype.JClass("java.lang.LinkageError") as e:  # VerifyError, ClassFormatError, ...
-            if isinstance(e, jpype.JClass("java.lang.ExceptionInInitializerError")):
-                raise  # the class's own static initializer threw: the test may expect that
+        try:  # a static initializer that throws raises as it is: the test may expect that
+            return load_class(name, self._handle.loader)
+        except ClassLoadError as e:  # VerifyError, ClassFormatError, ...
             failure = self._java.load_failure(name, e)
-        except jpype.JClass("java.lang.ClassNotFoundException"):  # a name the test got wrong: no Java dump
+        except ClassMissing:  # a name the test got wrong: no Java dump
             failure = f"bytecount: {missing_class_message(name, self._java.classpath())}"
         pytest.fail(failure, pytrace=False)  # outside the except: no "during handling" chain
 

@@ -14,6 +14,7 @@ from ..version import __version__
 from ..classfile import ClassFormatError
 from ..classfile.classpath import Classpath, ClasspathError
 from ..counting.targets import TargetError
+from ..jvm.classes import ClassLoadError, load_error, system_class_path
 from ..jvm.javac import JavacError, compile_sources
 from ..jvm.agent import agent_jar
 from ..jvm.crash import CrashNote
@@ -89,9 +90,7 @@ class JavaContext:
     def _running_classpath(self) -> list:
         """With no classpath configured, the class path of the JVM already running (the application's), less
         JPype's and pytest-bytecount's own jars."""
-        import jpype
-
-        text = str(jpype.JClass("java.lang.System").getProperty("java.class.path") or "")
+        text = system_class_path()
         entries = [Path(e) for e in text.split(os.pathsep) if e]
         return [e for e in entries if e.exists() and not e.name.startswith(("org.jpype", "pytest-bytecount-agent"))]
 
@@ -265,22 +264,17 @@ class JavaContext:
             self._source_lines = SourceLines([*s.source_path, *s.sources, *folders])
         return self._source_lines
 
-    def load_failure(self, name: str, error) -> str:
+    def load_failure(self, name: str, error: ClassLoadError) -> str:
         """What a test says when a class does not load: the JVM's own message (the verifier's, for a
         VerifyError) and whether the class fails the same way without instrumentation."""
-        import jpype
-
-        message = error.getMessage()
-        text = f"bytecount: class {name} cannot be loaded: {error.getClass().getName()}" + (
-            f": {message}" if message is not None else "")
+        text = f"bytecount: class {name} cannot be loaded: {error}"
         plain = self.jvm().loader_without_instrumentation(self.classpath().entries)
         try:
-            jpype.JClass("java.lang.Class").forName(name, True, plain)
-        except jpype.JClass("java.lang.Throwable") as original:
-            return (f"{text}\nThe class fails the same way without instrumentation "
-                    f"({original.getClass().getName()}): fix or rebuild it.")
+            original = load_error(name, plain)
         finally:
             plain.close()
+        if original is not None:
+            return f"{text}\nThe class fails the same way without instrumentation ({original}): fix or rebuild it."
         return (f"{text}\nThe uninstrumented class loads, so this is a bug in pytest-bytecount {__version__}: "
                 f"please report it with the class file.")
 

@@ -186,7 +186,8 @@ class BytecountSession:
         fixture = item.stash.get(_fixture_key, None)
         if not self.check_determinism or fixture is None:
             return
-        check = item.stash[_determinism_key] = check_in_fresh_loader(fixture, item.runtest)
+        check = item.stash[_determinism_key] = check_in_fresh_loader(fixture, item.runtest,
+                                                                     (Exception, pytest.fail.Exception))
         if not check.ok:
             pytest.fail(check.message(), pytrace=False)
 

@@ -26,10 +26,9 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Callable, Optional, Union
 
-import pytest
-
 from ..version import __version__
 from ..counting.counts import diff
+from ..jvm.classes import is_java_exception
 from .scaling import ScalingError, ScalingResult
 
 # the metrics this check names, in its order; "inclusive" shows callees' work that differs even where
@@ -185,9 +184,7 @@ def raised_inside_plugin(error: BaseException) -> Optional[traceback.FrameSummar
     Two kinds pass through the plugin's frames and still belong to the test: Java exceptions (a class's
     static initializer throws inside ``bytecount.jclass``) and ScalingErrors, which describe what the
     test's run measured (``run(n)`` called no counted method, say)."""
-    import jpype
-
-    if isinstance(error, (jpype.JException, ScalingError)):
+    if isinstance(error, ScalingError) or is_java_exception(error):
         return None
     frames = traceback.extract_tb(error.__traceback__)
     if not frames or not Path(frames[-1].filename).resolve().is_relative_to(PACKAGE):
@@ -202,9 +199,10 @@ def describe_internal_error(error: BaseException, frame: traceback.FrameSummary)
             f"raised in {where}, line {frame.lineno}, in {frame.name}")
 
 
-def check_in_fresh_loader(fixture, rerun: Callable[[], None]) -> DeterminismCheck:
+def check_in_fresh_loader(fixture, rerun: Callable[[], None], failures: tuple = (Exception,)) -> DeterminismCheck:
     """Run ``rerun`` (the test function) again with ``fixture`` switched to a fresh loader; compare counts
-    and the complexity checks of both runs. The fixture keeps the first run's complexity check.
+    and the complexity checks of both runs. The fixture keeps the first run's complexity check. ``failures``: the
+    exceptions that mean the second run failed (the test runner adds its own, such as pytest's ``fail``).
 
     ``fixture`` is the test's :class:`~pytest_bytecount.plugin.fixture.BytecountFixture` after a passing first run.
     """
@@ -214,7 +212,7 @@ def check_in_fresh_loader(fixture, rerun: Callable[[], None]) -> DeterminismChec
     try:
         try:
             rerun()
-        except (Exception, pytest.fail.Exception) as e:  # noqa: BLE001 - a failing second run is the finding
+        except failures as e:  # noqa: BLE001 - a failing second run is the finding
             frame = raised_inside_plugin(e)
             if frame is not None:
                 return DeterminismCheck(internal_error=describe_internal_error(e, frame))
