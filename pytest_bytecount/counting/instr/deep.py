@@ -45,7 +45,7 @@ DEEP_CLASS = "java/lang/PytestBytecountDeep"
 MAX_METHODS = 1 << 22  # method ids the runtime has room for
 _ARRAYCOPY = ("java/lang/System", "arraycopy", "(Ljava/lang/Object;ILjava/lang/Object;II)V")
 # the natives that give java.lang.Class its methods and constructors in the order the JVM keeps them (by where their
-# names sit in memory, which changes from run to run): the deep pass sorts what they return (see sort_members)
+# names sit in memory, which changes from run to run): the deep pass sorts what they return (_sorted_members)
 _MEMBERS = frozenset([("java/lang/Class", "getDeclaredMethods0", "(Z)[Ljava/lang/reflect/Method;"),
                       ("java/lang/Class", "getDeclaredConstructors0", "(Z)[Ljava/lang/reflect/Constructor;")])
 _LOAD_CLASS = frozenset(["(Ljava/lang/String;)Ljava/lang/Class;", "(Ljava/lang/String;Z)Ljava/lang/Class;"])
@@ -119,8 +119,7 @@ def excluded_method(owner: str, name: str, descriptor: str) -> bool:
     class or per call site, may do without bytecode, or does as the garbage collector's clock says)."""
     if name in INTRINSIC_FRAMES.get(owner, ()) or name in COLLECTOR_FRAMES.get(owner, ()):
         return True
-    if owner.startswith(COLLECTOR_CLASS) and (owner == COLLECTOR_CLASS and name != "<init>"
-                                              or owner.startswith(COLLECTOR_CLASS + "$")):
+    if (owner == COLLECTOR_CLASS and name != "<init>") or owner.startswith(COLLECTOR_CLASS + "$"):
         return True
     if name == "<clinit>":
         return True
