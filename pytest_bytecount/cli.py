@@ -218,6 +218,8 @@ def _count(args, classpath: Classpath, counter: ClassCounter, weights=None) -> i
         deep = _deep_setup(args, counter) if args.deep else None
         handle = loaders.new()
         main = loaders.jvm.main_method(handle.loader, args.main)
+        if deep is not None:  # the program's identity hashes start where its runs always do (jvm.hash_state)
+            deep.reseed(args.main)
         try:
             # the counts go to standard output: the program's own output goes to standard error
             loaders.jvm.run_main(main, args.args, output_to_stderr=not args.output)

@@ -23,6 +23,7 @@ from ..counting.instr.deep import DEEP_CLASS, LOCAL_BASE, MethodNumbers, deep_cl
 from .agent import AgentMissing, instrumentation, transformer_class
 from ..files import write_atomically
 from .deep_cache import DeepCache, cache_root as deep_cache_root
+from .hash_state import HashState, find as find_hash_state
 
 # -Xshare:off: no class-data sharing. The others keep the JIT from replacing a counted JDK method that has a
 # Java body by its intrinsic (compiled callers would skip its counters): -XX:-InlineNatives turns off the JIT's
@@ -148,6 +149,9 @@ class DeepCounting:
         data = deep_runtime_class()
         lookup.defineClass(jpype.JArray(jpype.JByte)(data))
         self.runtime = J(DEEP_CLASS.replace("/", "."))
+        self.hashes: HashState = find_hash_state(lambda offset: list(self.runtime.hashProbe(jpype.JLong(offset))),
+                                                 lambda offset, ints, xi: self.runtime.hashStart(
+                                                     jpype.JLong(offset), jpype.JArray(jpype.JInt)(ints), xi))
         self._platform = J("java.lang.ClassLoader").getPlatformClassLoader()
         self._transformer = transformer_class()(self._transform)
         api = self.api.api
@@ -195,6 +199,11 @@ class DeepCounting:
         except Exception as e:  # noqa: BLE001 - the JVM would drop it silently
             self.errors.append(f"{name.replace('/', '.')}: {type(e).__name__}: {e}")
             return None
+
+    def reseed(self, key: str) -> bool:
+        """Give the current thread the identity-hash state a test of id ``key`` starts with (:mod:`.hash_state`);
+        whether this JVM allows it."""
+        return self.hashes.reseed(key)
 
     def healed(self) -> Optional[str]:
         """One line naming the damaged deep-cache entries found since the last call (counted afresh, written

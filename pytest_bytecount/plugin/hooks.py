@@ -146,10 +146,14 @@ class SessionHooks:
         """Under xdist only workers collect; each sends the modules it collected in full, for stale entries."""
         self.session.worker_modules(getattr(node, "workeroutput", {}).get(WORKER_MODULES, {}))
 
-    @pytest.hookimpl(trylast=True)
-    def pytest_runtest_call(self, item) -> None:
-        """--bytecount-check-determinism: runs after the test function passed (trylast: after pytest's own)."""
+    @pytest.hookimpl(wrapper=True)
+    def pytest_runtest_call(self, item):
+        """Around the test function: the identity-hash start before it, --bytecount-check-determinism after it
+        passed."""
+        self.session.first_run(item)
+        result = yield
         self.session.second_run(item)
+        return result
 
     @pytest.hookimpl(wrapper=True)  # new-style: a Ctrl-C that lands here ends the run without a plugin warning
     def pytest_runtest_makereport(self, item, call):

@@ -18,7 +18,7 @@ from ..jvm.classes import ClassLoadError, load_error, system_class_path
 from ..jvm.javac import JavacError, compile_sources
 from ..jvm.agent import agent_jar
 from ..jvm.crash import CrashNote
-from ..jvm.deep import DeepUnavailable, deep_counting, deep_jvm_options
+from ..jvm.deep import DeepUnavailable, deep_counting, deep_counting_set_up, deep_jvm_options
 from ..jvm.modules import missing_module
 from ..counting.pipeline.per_class import ClassCounter
 from ..jvm.in_place import InPlaceError, InPlaceLoaders
@@ -312,6 +312,13 @@ class JavaContext:
                 if self._is_worker:
                     warnings.warn(pytest.PytestWarning(healed))
         return self._deep
+
+    def reseed_identity_hashes(self, key: str) -> None:
+        """In a JVM that counts deep, the current thread starts drawing identity hashes where a test of id ``key``
+        always starts (:mod:`~pytest_bytecount.jvm.hash_state`)."""
+        deep = deep_counting_set_up()
+        if deep is not None:
+            deep.reseed(key)
 
     def loaders_for(self, targets: tuple, abrupt: bool = False, allocations: bool = False, inclusive: bool = False,
                     in_place: bool = False, deep: bool = False):

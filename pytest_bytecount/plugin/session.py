@@ -181,13 +181,23 @@ class BytecountSession:
         fixture = node.stash[_fixture_key] = BytecountFixture(self.java, marker, self.weights, in_place, shared, deep)
         return fixture
 
+    def first_run(self, item) -> None:
+        """Right before a counted test's function runs: its thread's identity hashes start where this test's
+        always do, under deep counts."""
+        if item.stash.get(_fixture_key, None) is not None:
+            self.java.reseed_identity_hashes(item.nodeid)
+
     def second_run(self, item) -> None:
         """--bytecount-check-determinism, after the test function passed."""
         fixture = item.stash.get(_fixture_key, None)
         if not self.check_determinism or fixture is None:
             return
-        check = item.stash[_determinism_key] = check_in_fresh_loader(fixture, item.runtest,
-                                                                     (Exception, pytest.fail.Exception))
+
+        def rerun() -> None:
+            self.first_run(item)
+            item.runtest()
+
+        check = item.stash[_determinism_key] = check_in_fresh_loader(fixture, rerun, (Exception, pytest.fail.Exception))
         if not check.ok:
             pytest.fail(check.message(), pytrace=False)
 

