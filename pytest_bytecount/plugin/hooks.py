@@ -158,7 +158,7 @@ class SessionHooks:
     @pytest.hookimpl(wrapper=True)  # new-style: a Ctrl-C that lands here ends the run without a plugin warning
     def pytest_runtest_makereport(self, item, call):
         report = yield
-        self.session.judge(item, call.when, report)
+        self.session.verdicts.judge(item, call.when, report)
         if call.when == "call":
             self.session.java.explain_application_failure(report)
         return report
@@ -193,5 +193,5 @@ class ScalingHooks:
     @pytest.hookimpl(wrapper=True, tryfirst=True)
     def pytest_runtest_makereport(self, item, call):
         report = yield
-        self.session.judge_scaling(item, call.when, report)
+        self.session.verdicts.judge_scaling(item, call.when, report)
         return report

@@ -1,64 +1,44 @@
-"""One pytest session of pytest-bytecount: the settings, the verdict on each counted test, and what is
-written and said at the end. The hooks (:mod:`.hooks`) only hand their arguments to it."""
+"""One pytest session of pytest-bytecount: what ties its parts together. The settings, read once; collection;
+each counted test's fixture and the determinism check's second run; each result recorded as its test ends; and
+what is written and said at the end. The verdicts are :mod:`.verdicts`', the files besides the baselines
+:mod:`.run_files`', the JVM :mod:`.java`'s. The hooks (:mod:`.hooks`) only hand their arguments to it."""
 
 from __future__ import annotations
 
-import os
 from dataclasses import replace
 from pathlib import Path
 from typing import Optional
 
 import pytest
 
-from ..version import __version__
-from ..counting.targets import TargetError
-from ..regression.baseline import BaselineError
-from ..regression.compare import (ToleranceError, idle_targets, named_metrics, over_limit, parse_tolerances, render_idle,
-                                  render_over_limit)
-from ..regression.determinism import DeterminismCheck, check_in_fresh_loader
-from ..regression.results import ResultsFile, TestResult, as_json
-from ..regression.scaling import ScalingError, check_stored, compare_scaling, render_scaling
+from ..regression.compare import ToleranceError, named_metrics, parse_tolerances
+from ..regression.determinism import check_in_fresh_loader
+from ..regression.results import TestResult
 from ..regression.scaling_deep import jdk_work_note
-from ..regression.status import FAILING, VERDICTS, worse
 from ..regression.weights import WeightsError, WeightTable, load_weights
-from .baselines import Baselines, baseline_key
+from .baselines import Baselines
 from ..jvm import signals
 from ..jvm.session import jvm_running
 from .collection import FullCollection
-from .comparison import compare_with_baseline, fail
 from .config import ConfigError, Settings, load_settings, options_given
 from .fixture import BytecountFixture
 from .java import JavaContext
-from .arguments import recording_options, update_command
+from .arguments import recording_options
 from .markers import NO_WEIGHTS, BytecountMarker, is_marked, marker_problems, unmarked
-from .summary import LooseDeep, Summary, Unwritten, markdown
+from .run_files import RunFiles
+from .summary import LooseDeep, Summary, Unwritten
+from .verdicts import Verdicts, carried, determinism_key, fixture_key
 
-_fixture_key = pytest.StashKey[BytecountFixture]()
-_determinism_key = pytest.StashKey[DeterminismCheck]()
 # the statuses a hint may explain (nested classes left out ran): a passing or recorded test's hint stays in its
 # result (--bytecount-json) but is not repeated in the summary
 EXPLAINED = ("regressed", "changed", "improved", "reshaped", "not-run", "over-limit", "nondeterministic")
 _misuse_key = pytest.StashKey[list]()  # what collection found wrong with a test's marker or fixture
-_result_key = pytest.StashKey[TestResult]()  # the result of the test's call, while its verdicts are made
 WORKER_MODULES = "bytecount_modules"  # in an xdist worker's workeroutput: the modules it collected in full
 NOT_WRITTEN = "not written"  # the key in pytest's statistics of the files that could not be written
 
 
 class NotWritten:
     """One file that could not be written, in pytest's statistics (its last line counts them)."""
-
-
-def _carry(item, report, result: TestResult) -> None:
-    """The result goes on the report in its JSON shape (``report.bytecount``, documented): so it reaches
-    the controller from an xdist worker, and a project's own hooks can read it."""
-    item.stash[_result_key] = result
-    report.bytecount = result.to_dict()
-
-
-def _carried(report) -> Optional[TestResult]:
-    """The result a report carries (reports of tests that are not counted carry none)."""
-    data = getattr(report, "bytecount", None)
-    return None if data is None else TestResult.from_dict(data)
 
 
 class BytecountSession:
@@ -78,13 +58,11 @@ class BytecountSession:
         self.java = JavaContext(config, self.settings, self.is_worker)
         self.baselines = Baselines(config, self.settings, self.update)
         self.results: dict = {}  # nodeid -> TestResult (for the summary, --bytecount-json, updates)
-        json_out = opt.bytecount_json
-        self._results_file = ResultsFile(Path(json_out)) if json_out and not self.is_worker else None
+        self.files = RunFiles(config, self.settings, self.is_worker)  # --bytecount-json, HTML, job summary
+        self.verdicts = Verdicts(self)
         self.collection = FullCollection()
         self.interrupted = False  # the session ended by Ctrl-C, SIGTERM or a collection error
         self.lost_tests: dict = {}  # baseline path -> node ids of the tests whose entries could not be written
-        self.unwritten_files: dict = {}  # results file, HTML report ... -> why it could not be written
-        self.html_report: Optional[Path] = None  # where the HTML report was written, at the end
 
     # --- configuration, lazily: a run without marked tests never touches Java ----------------------
     def settings(self) -> Settings:
@@ -178,18 +156,18 @@ class BytecountSession:
         in_place = self.settings().in_place if marker.in_place is None else marker.in_place
         deep = self.settings().deep if marker.deep is None else marker.deep
         shared = {"module": node.nodeid.split("::")[0], "session": "session"}.get(marker.loader_scope)
-        fixture = node.stash[_fixture_key] = BytecountFixture(self.java, marker, self.weights, in_place, shared, deep)
+        fixture = node.stash[fixture_key] = BytecountFixture(self.java, marker, self.weights, in_place, shared, deep)
         return fixture
 
     def first_run(self, item) -> None:
         """Right before a counted test's function runs: its thread's identity hashes start where this test's
         always do, under deep counts."""
-        if item.stash.get(_fixture_key, None) is not None:
+        if item.stash.get(fixture_key, None) is not None:
             self.java.reseed_identity_hashes(item.nodeid)
 
     def second_run(self, item) -> None:
         """--bytecount-check-determinism, after the test function passed."""
-        fixture = item.stash.get(_fixture_key, None)
+        fixture = item.stash.get(fixture_key, None)
         if not self.check_determinism or fixture is None:
             return
 
@@ -197,127 +175,15 @@ class BytecountSession:
             self.first_run(item)
             item.runtest()
 
-        check = item.stash[_determinism_key] = check_in_fresh_loader(fixture, rerun, (Exception, pytest.fail.Exception))
+        check = item.stash[determinism_key] = check_in_fresh_loader(fixture, rerun, (Exception, pytest.fail.Exception))
         if not check.ok:
             pytest.fail(check.message(), pytrace=False)
-
-    def judge(self, item, when: str, report) -> None:
-        """The counts verdict, on the report of a counted test's setup (when it did not pass) or call."""
-        marker = BytecountMarker.of(item)
-        if marker is None:
-            return
-        if when == "setup" and report.outcome != "passed":  # never ran: still one status per test
-            _carry(item, report, self._result(item, _skipped(report) if report.skipped else "error"))
-        elif when == "call" and item.stash.get(_fixture_key, None) is not None:
-            _carry(item, report, self._judge(item, marker, item.stash[_fixture_key], report))
-
-    def _result(self, item, status: str, counts: Optional[dict] = None) -> TestResult:
-        try:
-            path = str(self.baselines.path(item))
-        except pytest.UsageError:  # unusable settings: every counted test already fails with the reason
-            path = ""
-        return TestResult(item.nodeid, path, baseline_key(item), status, counts or {}, self.java.jvm_version,
-                          __version__)
-
-    def _judge(self, item, marker: BytecountMarker, fixture: BytecountFixture, report) -> TestResult:
-        """The test's status and the verdict text; fails a passing test whose counts fail their checks."""
-        try:
-            now = fixture.counts()
-        except Exception as e:  # noqa: BLE001 - the JVM side failed: say so against this test
-            return fail(report, self._result(item, "error"), "error", f"bytecount: could not read the counts: {e}")
-        result = self._result(item, "passed", now)
-        result.mode = "in-place" if fixture.in_place else None if marker.loader_scope == "test" else \
-            f"{marker.loader_scope}-loader"
-        result.deep_runtime = self.java.deep_counting().runtime_identity() if fixture.deep else None
-        result.hints = fixture.hints()
-        for method, c in now.items():
-            item.user_properties.append((f"bytecount {method} total", c["total"]))
-            item.user_properties.append((f"bytecount {method} invocations", c["invocations"]))
-            if "cost" in c:
-                item.user_properties.append((f"bytecount {method} cost", c["cost"]))
-        if self._weights is not None:
-            result.weights = self._weights.describe()
-        determinism = item.stash.get(_determinism_key, None)
-        if determinism is not None and not determinism.ok:
-            result.status = determinism.status
-            return result
-        if report.outcome != "passed":  # the test's own failure: its counts are not judged
-            result.status = _skipped(report) if report.skipped else "failed"
-            self.java.explain_failure(report)
-            return result
-        if marker.max_invocations is None:
-            try:
-                idle = idle_targets(marker.targets, now, fixture.matched_methods)
-            except TargetError as e:  # a glob whose classes have no method the pattern names
-                return fail(report, result, "error", f"bytecount: {e}")
-            if idle:
-                methods = [m for t in idle for m in t.methods]
-                elsewhere = fixture.loaded_elsewhere(methods)
-                if elsewhere and not fixture.in_place:
-                    elsewhere.append("To count the classes where the application loads them, mark the test with "
-                                     "in_place=True (or set in-place = true in [tool.bytecount]).")
-                text = [render_idle(idle, marker.abrupt, in_place=fixture.in_place), *fixture.reload_note(methods)]
-                return fail(report, result, "not-run", "\n".join(text + elsewhere))
-        else:
-            over = over_limit(now, marker.max_invocations)
-            if over:
-                return fail(report, result, "over-limit", render_over_limit(over, marker.max_invocations))
-        return compare_with_baseline(self, item, marker, result, report)
-
-    def judge_scaling(self, item, when: str, report) -> None:
-        """The complexity verdict (``bytecount.scaling``), after the counts verdict: the test shows the
-        worse of the two."""
-        result = item.stash.get(_result_key, None)
-        fixture = item.stash.get(_fixture_key, None)
-        if when != "call" or result is None or fixture is None:
-            return
-        self._scaling_verdict(item, fixture, result, report)
-        _carry(item, report, result)
-
-    def _scaling_verdict(self, item, fixture: BytecountFixture, result: TestResult, report) -> None:
-        try:
-            entry = self.baselines.load(Path(result.baseline)).tests.get(result.key) or {}
-        except BaselineError:
-            return  # unreadable: the counts verdict already failed the test or re-records the file
-        now = fixture.scaling_result
-        if now is None and not entry.get("scaling"):
-            return
-        try:
-            stored = check_stored(entry["scaling"], f"{result.baseline}, {result.key}") \
-                if "scaling" in entry else None
-        except ScalingError as e:
-            text, status = f"bytecount: {e}", "changed"
-        else:
-            verdict = compare_scaling(stored, now)
-            if now is not None:
-                result.scaling = now.to_dict()
-            if result.status not in VERDICTS or result.status == "new":
-                return  # no baseline, or the test was not judged: the counts verdict already says why
-            status = verdict.status
-            rerecord = update_command([item.nodeid], self.options)
-            text = render_scaling(verdict, None if result.status in FAILING else rerecord, rerecord)
-        if not text:
-            return
-        # a status that is not a verdict on counts (not-run, nondeterministic, failed, ...) outranks every one
-        if result.status in VERDICTS:
-            result.status = worse(result.status, status)
-        result.message = "\n".join(t for t in (result.message, text) if t)
-        if report.outcome == "skipped" or self.update == "all" or (self.update == "new" and not entry.get("scaling")):
-            return  # being recorded
-        if status in FAILING:
-            if report.outcome == "passed":
-                report.outcome = "failed"
-                report.longrepr = text
-            elif isinstance(report.longrepr, str):
-                report.longrepr = f"{report.longrepr}\n{text}"
-        elif status == "improved" and report.outcome == "passed":
-            report.sections.append(("bytecount", text))
 
     def log_report(self, report) -> None:
         """Each result is saved as soon as its test ends (by the controller, under xdist): a crash of the
         JVM, which takes the process with it, loses nothing of the tests that finished before it. Runs
         before pytest's own reporting, so a baseline that could not be written fails its test."""
-        result = _carried(report)
+        result = carried(report)
         if result is None or report.when not in ("setup", "call") or self.is_worker:
             return
         result = replace(result, test_outcome=report.outcome)
@@ -328,11 +194,7 @@ class BytecountSession:
             elif written:
                 result.status = "recorded"
         self.results[report.nodeid] = result
-        if self._results_file is not None:
-            try:
-                self._results_file.add(report.nodeid, result)
-            except OSError as e:
-                self._results_file_failed(e)
+        self.files.add(report.nodeid, result)
 
     def _not_recorded(self, report, result: TestResult) -> None:
         """The test's baseline could not be written: the test fails, and the summary names the file."""
@@ -343,11 +205,6 @@ class BytecountSession:
         result.status, result.message, result.test_outcome = "unwritten", text, "failed"
         report.outcome, report.longrepr = "failed", text
         self.lost_tests.setdefault(path, []).append(report.nodeid)
-
-    def _results_file_failed(self, error: OSError) -> None:
-        self.unwritten_files[str(self._results_file.path)] = f"{error} (--bytecount-json)"
-        self._results_file.close()
-        self._results_file = None
 
     # --- the end --------------------------------------------------------------------------------------------
     def finish(self, session, exitstatus: int) -> None:
@@ -360,20 +217,8 @@ class BytecountSession:
         self.baselines.find_stale(self.configured, self.collection.modules())
         if self.update == "all" and not self.interrupted:  # an interrupted run removes nothing
             self.baselines.remove_stale()
-        if self._results_file is not None:
-            try:
-                self._results_file.finish(self.results)
-            except OSError as e:
-                self._results_file_failed(e)
-        self._write_html()
-        summary_file = os.environ.get("GITHUB_STEP_SUMMARY")
-        if summary_file and self.results:
-            try:
-                with open(summary_file, "a", encoding="utf-8") as f:
-                    f.write(markdown(self.results))
-            except OSError as e:
-                self.unwritten_files[summary_file] = f"{e} ($GITHUB_STEP_SUMMARY)"
-        failed = len(self.baselines.unwritten) + len(self.unwritten_files)
+        self.files.finish(self.results, self.java.source_lines().file_lines)
+        failed = len(self.baselines.unwritten) + len(self.files.unwritten)
         if failed:
             if session.exitstatus == pytest.ExitCode.OK:
                 session.exitstatus = pytest.ExitCode.TESTS_FAILED
@@ -381,32 +226,13 @@ class BytecountSession:
             if reporter is not None:  # pytest's last line counts them too: "3 passed, 1 not written"
                 reporter.stats.setdefault(NOT_WRITTEN, []).extend(NotWritten() for _ in range(failed))
 
-    def _write_html(self) -> None:
-        html_dir = self._html_dir()
-        if html_dir is None:
-            return
-        from ..regression.report_html import write_report
-
-        try:
-            self.html_report = write_report(as_json(self.results), html_dir, self.java.source_lines().file_lines)
-        except OSError as e:
-            self.unwritten_files[str(html_dir / "index.html")] = f"{e} (the HTML report)"
-
-    def _html_dir(self) -> Optional[Path]:
-        if self.config.option.bytecount_html:
-            return Path(self.config.option.bytecount_html)
-        try:
-            return self.settings().html  # [tool.bytecount] html, relative to pyproject.toml
-        except pytest.UsageError:
-            return None
-
     def summary(self) -> Optional[Summary]:
         """The ``bytecount`` section of the terminal summary; None when there is nothing to say."""
         b = self.baselines
         late = self.java.late_notes()  # the header could not say it: the JVM started later, an app's own start
         late += [n for n in [jdk_work_note({k: r.scaling for k, r in self.results.items() if r.scaling})] if n]
         if self.is_worker or not (self.results or b.stale or b.stale_files or self.java.refused or b.unwritten
-                                  or self.unwritten_files or b.notes or late):
+                                  or self.files.unwritten or b.notes or late):
             return None
         stale = {self._shown(path): keys for path, keys in b.stale.items()}
         removed = self.update == "all" and not self.interrupted
@@ -416,7 +242,7 @@ class BytecountSession:
             Unwritten(self._shown(path), error, tuple(sorted(self.lost_tests.get(path, ()))),
                       tuple(b.unremoved.get(path, ())))
             for path, error in sorted(b.unwritten.items())) + tuple(
-            Unwritten(self._shown(path), error) for path, error in sorted(self.unwritten_files.items()))
+            Unwritten(self._shown(path), error) for path, error in sorted(self.files.unwritten.items()))
         return Summary({n: r.status for n, r in self.results.items()}, stale, files, updating=self.update,
                        run_args=self._run_paths(),
                        weights=tuple(sorted({r.weights for r in self.results.values() if r.weights is not None})),
@@ -424,7 +250,8 @@ class BytecountSession:
                        notes=tuple(b.notes) + tuple(late), refused=tuple(sorted(self.java.refused)),
                        hints=tuple(sorted({h for r in self.results.values() if r.status in EXPLAINED for h in r.hints})),
                        written=tuple(str(p) for p in sorted(b.written)),
-                       html_report=None if self.html_report is None else str(self.html_report), options=self.options,
+                       html_report=None if self.files.html_report is None else str(self.files.html_report),
+                       options=self.options,
                        loose=tuple(LooseDeep(n, r.loose_deep["baseline_runtime"], r.deep_runtime, r.loose_deep["band"])
                                    for n, r in sorted(self.results.items()) if r.loose_deep and r.status != "recorded"))
 
@@ -455,11 +282,5 @@ class BytecountSession:
             signals.owners.reclaim()
 
     def close(self) -> None:
-        if self._results_file is not None:
-            self._results_file.close()
+        self.files.close()
         self.java.close()
-
-
-def _skipped(report) -> str:
-    """The status of a test pytest reports as skipped: ``xfailed`` when an xfail marker expected its failure."""
-    return "xfailed" if hasattr(report, "wasxfail") else "skipped"

@@ -1,0 +1,166 @@
+"""The verdicts on a counted test's report: the counts verdict, on its setup (when it did not pass) or its call,
+and the complexity verdict (``bytecount.scaling``) after it; the test shows the worse of the two. The result rides
+on the report in its JSON shape (``report.bytecount``), to the xdist controller and to a project's own hooks."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import pytest
+
+from ..version import __version__
+from ..counting.targets import TargetError
+from ..regression.baseline import BaselineError
+from ..regression.compare import idle_targets, over_limit, render_idle, render_over_limit
+from ..regression.determinism import DeterminismCheck
+from ..regression.results import TestResult
+from ..regression.scaling import ScalingError, check_stored, compare_scaling, render_scaling
+from ..regression.status import FAILING, VERDICTS, worse
+from .arguments import update_command
+from .baselines import baseline_key
+from .comparison import compare_with_baseline, fail
+from .fixture import BytecountFixture
+from .markers import BytecountMarker
+
+fixture_key = pytest.StashKey[BytecountFixture]()  # the test's bytecount fixture, once set up
+determinism_key = pytest.StashKey[DeterminismCheck]()  # --bytecount-check-determinism's second run
+result_key = pytest.StashKey[TestResult]()  # the result of the test's call, while its verdicts are made
+
+
+def carry(item, report, result: TestResult) -> None:
+    """The result goes on the report in its JSON shape (``report.bytecount``, documented): so it reaches
+    the controller from an xdist worker, and a project's own hooks can read it."""
+    item.stash[result_key] = result
+    report.bytecount = result.to_dict()
+
+
+def carried(report) -> Optional[TestResult]:
+    """The result a report carries (reports of tests that are not counted carry none)."""
+    data = getattr(report, "bytecount", None)
+    return None if data is None else TestResult.from_dict(data)
+
+
+def skipped_status(report) -> str:
+    """The status of a test pytest reports as skipped: ``xfailed`` when an xfail marker expected its failure."""
+    return "xfailed" if hasattr(report, "wasxfail") else "skipped"
+
+
+class Verdicts:
+    """The verdicts of one session (``session``: the plugin's :class:`~.session.BytecountSession`, whose
+    baselines, settings and JVM they read)."""
+
+    def __init__(self, session):
+        self.session = session
+
+    def judge(self, item, when: str, report) -> None:
+        """The counts verdict, on the report of a counted test's setup (when it did not pass) or call."""
+        marker = BytecountMarker.of(item)
+        if marker is None:
+            return
+        if when == "setup" and report.outcome != "passed":  # never ran: still one status per test
+            carry(item, report, self._result(item, skipped_status(report) if report.skipped else "error"))
+        elif when == "call" and item.stash.get(fixture_key, None) is not None:
+            carry(item, report, self._judge(item, marker, item.stash[fixture_key], report))
+
+    def _result(self, item, status: str, counts: Optional[dict] = None) -> TestResult:
+        try:
+            path = str(self.session.baselines.path(item))
+        except pytest.UsageError:  # unusable settings: every counted test already fails with the reason
+            path = ""
+        return TestResult(item.nodeid, path, baseline_key(item), status, counts or {}, self.session.java.jvm_version,
+                          __version__)
+
+    def _judge(self, item, marker: BytecountMarker, fixture: BytecountFixture, report) -> TestResult:
+        """The test's status and the verdict text; fails a passing test whose counts fail their checks."""
+        try:
+            now = fixture.counts()
+        except Exception as e:  # noqa: BLE001 - the JVM side failed: say so against this test
+            return fail(report, self._result(item, "error"), "error", f"bytecount: could not read the counts: {e}")
+        result = self._result(item, "passed", now)
+        result.mode = "in-place" if fixture.in_place else None if marker.loader_scope == "test" else \
+            f"{marker.loader_scope}-loader"
+        result.deep_runtime = self.session.java.deep_counting().runtime_identity() if fixture.deep else None
+        result.hints = fixture.hints()
+        for method, c in now.items():
+            item.user_properties.append((f"bytecount {method} total", c["total"]))
+            item.user_properties.append((f"bytecount {method} invocations", c["invocations"]))
+            if "cost" in c:
+                item.user_properties.append((f"bytecount {method} cost", c["cost"]))
+        if self.session.weights() is not None:
+            result.weights = self.session.weights().describe()
+        determinism = item.stash.get(determinism_key, None)
+        if determinism is not None and not determinism.ok:
+            result.status = determinism.status
+            return result
+        if report.outcome != "passed":  # the test's own failure: its counts are not judged
+            result.status = skipped_status(report) if report.skipped else "failed"
+            self.session.java.explain_failure(report)
+            return result
+        if marker.max_invocations is None:
+            try:
+                idle = idle_targets(marker.targets, now, fixture.matched_methods)
+            except TargetError as e:  # a glob whose classes have no method the pattern names
+                return fail(report, result, "error", f"bytecount: {e}")
+            if idle:
+                methods = [m for t in idle for m in t.methods]
+                elsewhere = fixture.loaded_elsewhere(methods)
+                if elsewhere and not fixture.in_place:
+                    elsewhere.append("To count the classes where the application loads them, mark the test with "
+                                     "in_place=True (or set in-place = true in [tool.bytecount]).")
+                text = [render_idle(idle, marker.abrupt, in_place=fixture.in_place), *fixture.reload_note(methods)]
+                return fail(report, result, "not-run", "\n".join(text + elsewhere))
+        else:
+            over = over_limit(now, marker.max_invocations)
+            if over:
+                return fail(report, result, "over-limit", render_over_limit(over, marker.max_invocations))
+        return compare_with_baseline(self.session, item, marker, result, report)
+
+    def judge_scaling(self, item, when: str, report) -> None:
+        """The complexity verdict (``bytecount.scaling``), after the counts verdict: the test shows the
+        worse of the two."""
+        result = item.stash.get(result_key, None)
+        fixture = item.stash.get(fixture_key, None)
+        if when != "call" or result is None or fixture is None:
+            return
+        self._scaling_verdict(item, fixture, result, report)
+        carry(item, report, result)
+
+    def _scaling_verdict(self, item, fixture: BytecountFixture, result: TestResult, report) -> None:
+        try:
+            entry = self.session.baselines.load(Path(result.baseline)).tests.get(result.key) or {}
+        except BaselineError:
+            return  # unreadable: the counts verdict already failed the test or re-records the file
+        now = fixture.scaling_result
+        if now is None and not entry.get("scaling"):
+            return
+        try:
+            stored = check_stored(entry["scaling"], f"{result.baseline}, {result.key}") \
+                if "scaling" in entry else None
+        except ScalingError as e:
+            text, status = f"bytecount: {e}", "changed"
+        else:
+            verdict = compare_scaling(stored, now)
+            if now is not None:
+                result.scaling = now.to_dict()
+            if result.status not in VERDICTS or result.status == "new":
+                return  # no baseline, or the test was not judged: the counts verdict already says why
+            status = verdict.status
+            rerecord = update_command([item.nodeid], self.session.options)
+            text = render_scaling(verdict, None if result.status in FAILING else rerecord, rerecord)
+        if not text:
+            return
+        # a status that is not a verdict on counts (not-run, nondeterministic, failed, ...) outranks every one
+        if result.status in VERDICTS:
+            result.status = worse(result.status, status)
+        result.message = "\n".join(t for t in (result.message, text) if t)
+        if report.outcome == "skipped" or self.session.update == "all" or (self.session.update == "new" and not entry.get("scaling")):
+            return  # being recorded
+        if status in FAILING:
+            if report.outcome == "passed":
+                report.outcome = "failed"
+                report.longrepr = text
+            elif isinstance(report.longrepr, str):
+                report.longrepr = f"{report.longrepr}\n{text}"
+        elif status == "improved" and report.outcome == "passed":
+            report.sections.append(("bytecount", text))
