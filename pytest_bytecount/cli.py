@@ -26,6 +26,7 @@ from .counting.targets import TargetError, missing_class_message
 from .jvm.deep import DeepUnavailable, deep_counting, deep_jvm_options
 from .jvm.loaders import CountingError, LoadTimeLoaders
 from .jvm.session import JvmError, JvmSession, choose_jvm
+from .plugin.config import PACKAGE_PREFIX, ConfigError, expand_classpath_entry, split_entries
 from .plugin.project_cache import project_cache, remove_unused
 from .regression.annotate import annotate
 from .regression.sources import SourceLines
@@ -41,7 +42,8 @@ def _parser() -> argparse.ArgumentParser:
 
     def common(sp):
         sp.add_argument("--classpath", "-cp", required=True,
-                        help=f"directories and jars with the compiled classes, separated by '{os.pathsep}'")
+                        help=f"directories and jars with the compiled classes, separated by '{os.pathsep}'; "
+                             "pkg:<package>/<path> for jars an installed Python package ships")
         sp.add_argument("--target", action="append", required=True, metavar="PAT",
                         help="methods to count: pkg.Cls#name, pkg.Cls#name(desc), pkg.Cls, pkg.*, pkg.** (repeatable)")
         sp.add_argument("--strategy", choices=["block", "instruction"], default="block",
@@ -105,12 +107,12 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.command == "annotate":
         return _annotate(args)
     try:
-        classpath = Classpath.parse(args.classpath)
+        classpath = _classpath(args.classpath)
         counter = ClassCounter(classpath, args.target, args.strategy, args.abrupt, args.allocations,
                                inclusive=args.inclusive)
         counter.check()
         counter.cache_dir = _cache_dir(args)  # made only once the targets are known to be good
-    except (ClasspathError, TargetError, ClassFormatError) as e:
+    except (ClasspathError, ConfigError, TargetError, ClassFormatError) as e:
         print(f"bytecount: error: {e}", file=sys.stderr)
         return 2
     if args.command == "instrument" and args.deep:
@@ -120,6 +122,15 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.command == "instrument":
         return _instrument(args, counter)
     return _count(args, classpath, counter, weights)
+
+
+def _classpath(text: str) -> Classpath:
+    """``--classpath`` as the JVM's classpath: entries as ``java -cp`` takes them (globs too), and
+    ``pkg:<package>/<path>`` for a path inside an installed Python package, as in ``[tool.bytecount]``."""
+    entries = [path for entry in split_entries(text) for path in expand_classpath_entry(entry, None)]
+    if not entries:
+        raise ClasspathError("the classpath is empty: give directories or jars with compiled classes")
+    return Classpath(entries)
 
 
 def _instrument(args, counter: ClassCounter) -> int:
@@ -143,7 +154,7 @@ def _instrument(args, counter: ClassCounter) -> int:
         return 1
     methods = sum(len(c.reported()) for c in classes)
     print(f"bytecount: wrote {counted(len(written), 'file')} ({counted(len(classes), 'class', 'classes')}, "
-          f"{counted(methods, 'method')} counted) to {args.out}; run: java -cp {args.out}{os.pathsep}{args.classpath} "
+          f"{counted(methods, 'method')} counted) to {args.out}; run: java -cp {args.out}{os.pathsep}{_java_classpath(args.classpath)} "
           f"-Dbytecount.out=counts.json MAIN", file=sys.stderr)
     return 0
 
@@ -199,6 +210,12 @@ def _annotate(args) -> int:
         return 2
     _write(annotate(counts, _source(args.source_path), baseline), None)
     return 0
+
+
+def _java_classpath(text: str) -> str:
+    """``--classpath`` as ``java -cp`` takes it: each ``pkg:`` entry as the paths it stands for."""
+    return os.pathsep.join(os.pathsep.join(map(str, expand_classpath_entry(entry, None)))
+                           if entry.startswith(PACKAGE_PREFIX) else entry for entry in split_entries(text))
 
 
 def _count(args, classpath: Classpath, counter: ClassCounter, weights=None) -> int:

@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -191,3 +192,22 @@ def test_on_the_class_path():
     result = run(pytester)
     assert result.ret != 0
     assert "pytest_bytecount.start_jvm: " in result.stdout.str() + result.stderr.str()
+
+
+def test_the_command_line_takes_the_package_form_and_prints_the_paths_java_needs(site, tmp_path):
+    """``instrument --classpath pkg:...`` finds the package's jar; its "run: java -cp" line names the jar itself,
+    since java has no pkg: form. A package that is not installed is an error naming pip."""
+    env = {**os.environ, "PYTHONPATH": str(site)}
+    out = tmp_path / "out"
+    result = subprocess.run([sys.executable, "-m", "pytest_bytecount", "instrument", "--classpath",
+                             "pkg:fakeapp/lib/*", "--target", "st.Calc#twice", "--out", str(out)],
+                            capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert result.returncode == 0, result.stderr
+    assert (out / "st" / "Calc.class").is_file()
+    assert f"run: java -cp {out}:{site / 'fakeapp' / 'lib' / 'calc.jar'} " in result.stderr
+    result = subprocess.run([sys.executable, "-m", "pytest_bytecount", "instrument", "--classpath",
+                             "pkg:notinstalled/lib/*", "--target", "st.Calc#twice", "--out", str(out)],
+                            capture_output=True, text=True, env=env, cwd=tmp_path, timeout=300)
+    assert result.returncode == 2
+    assert result.stderr.startswith("bytecount: error: classpath entry 'pkg:notinstalled/lib/*': no Python package "
+                                    "notinstalled is installed"), result.stderr
