@@ -46,11 +46,13 @@ def split_start_args(args: tuple, kwargs: dict) -> tuple:
 class AppStart:
     """Puts its ``startJVM`` in the place of ``jpype.startJVM`` (``install``) and back (``remove``)."""
 
-    def __init__(self, start_options: Callable[[Optional[str], list], tuple], ours: Callable[[], bool]):
+    def __init__(self, start_options: Callable[[Optional[str], list], tuple], ours: Callable[[], bool],
+                 started: Callable[[], None] = lambda: None):
         # (the application's jvmpath or None, its options) -> (the JVM library to start, the options to add: the
         # agent, those deep counts need when the session takes them, the crash note's; the configured classpath)
         self._start_options = start_options
         self._ours = ours  # whether the running JVM is the plugin's
+        self._after_start = started  # once the application's start started the JVM
         self._original: Optional[Callable] = None
         self._installed: Optional[Callable] = None
         self.notes: list = []  # what an application asked for that could not apply, for the summary
@@ -92,6 +94,7 @@ class AppStart:
             started = self._original(*([libjvm] if libjvm else []), *kept, *[o for o in added if o not in kept],
                                      classpath=classpath, **kwargs)
             self.started = True
+            self._after_start()
             return started
         if not self._ours():
             return self._original(*args, **kwargs)  # someone else's JVM: JPype says what it says

@@ -147,6 +147,13 @@ class SessionHooks:
         self.session.worker_modules(getattr(node, "workeroutput", {}).get(WORKER_MODULES, {}))
 
     @pytest.hookimpl(wrapper=True)
+    def pytest_fixture_setup(self, fixturedef, request):
+        """Before a fixture's set-up: under deep counts, the identity hashes its objects get are its own."""
+        self.session.java.reseed_identity_hashes(f"fixture {fixturedef.baseid}::{fixturedef.argname}"
+                                                  f"[{getattr(request, 'param_index', 0)}]")
+        return (yield)
+
+    @pytest.hookimpl(wrapper=True)
     def pytest_runtest_call(self, item):
         """Around the test function: the identity-hash start before it, --bytecount-check-determinism after it
         passed."""

@@ -18,7 +18,7 @@ from ..jvm.classes import ClassLoadError, load_error, system_class_path
 from ..jvm.javac import JavacError, compile_sources
 from ..jvm.agent import agent_jar
 from ..jvm.crash import CrashNote
-from ..jvm.deep import DeepUnavailable, deep_counting, deep_counting_set_up, deep_jvm_options
+from ..jvm.deep import DeepUnavailable, deep_counting, deep_jvm_options
 from ..jvm.modules import missing_module
 from ..counting.pipeline.per_class import ClassCounter
 from ..jvm.in_place import InPlaceError, InPlaceLoaders
@@ -33,6 +33,7 @@ from ..regression.sources import SourceLines
 
 
 _JAVA_STRING = "'java.lang.String' object has no attribute"  # Python's error on a Java string used as a str
+JVM_START_KEY = "the JVM's start"  # the identity-hash start of a JVM started outside fixtures and tests, deep
 
 
 class JavaContext:
@@ -59,9 +60,12 @@ class JavaContext:
         # made now, while pytest captures nothing: a JVM that crashes later says so on this stderr
         self.crash = CrashNote(Path(config.rootpath))
         self._deep = None
+        self._deep_jvm = False  # a JVM started with the options deep counts need (by the plugin or through it)
+        self._hash_key: Optional[str] = None  # whose identity-hash start the running code has (a fixture, a test)
         # an application's own jpype.startJVM goes through the plugin while the session runs (app_start.py)
         self.app_start = AppStart(self._app_start_options,
-                                  lambda: self._jvm is not None and self._jvm.started and self._jvm.adopted is None)
+                                  lambda: self._jvm is not None and self._jvm.started and self._jvm.adopted is None,
+                                  lambda: self.reseed_identity_hashes(self._hash_key or JVM_START_KEY))
 
     def cache_folder(self) -> Path:
         """``.bytecount-cache`` next to pyproject.toml; its first use in a run drops entries long unused."""
@@ -152,6 +156,7 @@ class JavaContext:
         """The options deep counts need, for a JVM library, when the session takes deep counts."""
         if not (deep or self.wants_deep or self._settings().deep):
             return []
+        self._deep_jvm = True
         return deep_jvm_options(Path(libjvm).parent.name, Path(libjvm))
 
     def _app_start_options(self, jvmpath: Optional[str], options: list) -> tuple:
@@ -314,11 +319,19 @@ class JavaContext:
         return self._deep
 
     def reseed_identity_hashes(self, key: str) -> None:
-        """In a JVM that counts deep, the current thread starts drawing identity hashes where a test of id ``key``
-        always starts (:mod:`~pytest_bytecount.jvm.hash_state`)."""
-        deep = deep_counting_set_up()
-        if deep is not None:
-            deep.reseed(key)
+        """Where the JVM runs with what deep counts need, the current thread starts drawing identity hashes where
+        ``key`` (a test's id, a fixture's) always starts (:mod:`~pytest_bytecount.jvm.hash_state`): the objects a
+        test or a fixture makes get the same hashes in every run, whatever ran before. With no JVM running yet, the
+        JVM's start does it once the application's own ``jpype.startJVM`` started it there (so that nothing the
+        JVM's start drew counts either). The deep runtime is set up for it here if no deep test did yet; a set-up
+        that fails is left for the first deep test to report."""
+        self._hash_key = key
+        if not self._deep_jvm or not jvm_running():
+            return
+        try:
+            self.deep_counting().reseed(key)
+        except Exception:  # noqa: BLE001 - the deep test that needs the runtime reports it
+            pass
 
     def loaders_for(self, targets: tuple, abrupt: bool = False, allocations: bool = False, inclusive: bool = False,
                     in_place: bool = False, deep: bool = False):

@@ -160,10 +160,9 @@ class BytecountSession:
         return fixture
 
     def first_run(self, item) -> None:
-        """Right before a counted test's function runs: its thread's identity hashes start where this test's
-        always do, under deep counts."""
-        if item.stash.get(fixture_key, None) is not None:
-            self.java.reseed_identity_hashes(item.nodeid)
+        """Right before a test's function runs: its thread's identity hashes start where this test's always do,
+        under deep counts."""
+        self.java.reseed_identity_hashes(item.nodeid)
 
     def second_run(self, item) -> None:
         """--bytecount-check-determinism, after the test function passed."""

