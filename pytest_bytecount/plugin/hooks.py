@@ -13,7 +13,8 @@ import pytest
 from ..jvm.session import JvmError
 from .arguments import VALUE_OPTIONS, misplaced_value
 from .markers import MARKER_HELP
-from .session import WORKER_MODULES, BytecountSession
+from .ending import WORKER_MODULES
+from .session import BytecountSession
 
 session_key = pytest.StashKey[BytecountSession]()
 
@@ -175,10 +176,10 @@ class SessionHooks:
         self.session.log_report(report)
 
     def pytest_sessionfinish(self, session, exitstatus) -> None:
-        self.session.finish(session, exitstatus)
+        self.session.end.finish(session, exitstatus)
 
     def pytest_terminal_summary(self, terminalreporter, exitstatus, config) -> None:
-        summary = self.session.summary()
+        summary = self.session.end.summary()
         if summary is not None:
             terminalreporter.section("bytecount")
             for line, colour in summary.terminal_lines():

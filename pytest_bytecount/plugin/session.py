@@ -14,7 +14,6 @@ import pytest
 from ..regression.compare import ToleranceError, named_metrics, parse_tolerances
 from ..regression.determinism import check_in_fresh_loader
 from ..regression.results import TestResult
-from ..regression.scaling_deep import jdk_work_note
 from ..regression.weights import WeightsError, WeightTable, load_weights
 from .baselines import Baselines
 from ..jvm import signals
@@ -26,21 +25,10 @@ from .java import JavaContext
 from .arguments import recording_options
 from .markers import NO_WEIGHTS, BytecountMarker, is_marked, marker_problems, unmarked
 from .run_files import RunFiles
-from .summary import LooseDeep, Summary, Unwritten
+from .ending import SessionEnd
 from .verdicts import Verdicts, carried, determinism_key, fixture_key
 
-# the statuses a hint may explain (nested classes left out ran): a passing or recorded test's hint stays in its
-# result (--bytecount-json) but is not repeated in the summary
-EXPLAINED = ("regressed", "changed", "improved", "reshaped", "not-run", "over-limit", "nondeterministic")
 _misuse_key = pytest.StashKey[list]()  # what collection found wrong with a test's marker or fixture
-WORKER_MODULES = "bytecount_modules"  # in an xdist worker's workeroutput: the modules it collected in full
-NOT_WRITTEN = "not written"  # the key in pytest's statistics of the files that could not be written
-
-
-class NotWritten:
-    """One file that could not be written, in pytest's statistics (its last line counts them)."""
-
-
 class BytecountSession:
     """The plugin's state for one pytest session (one per process: the xdist controller and each worker)."""
 
@@ -63,6 +51,7 @@ class BytecountSession:
         self.collection = FullCollection()
         self.interrupted = False  # the session ended by Ctrl-C, SIGTERM or a collection error
         self.lost_tests: dict = {}  # baseline path -> node ids of the tests whose entries could not be written
+        self.end = SessionEnd(self)  # the stale baselines, the files and the summary, at the end
 
     # --- configuration, lazily: a run without marked tests never touches Java ----------------------
     def settings(self) -> Settings:
@@ -204,67 +193,6 @@ class BytecountSession:
         result.status, result.message, result.test_outcome = "unwritten", text, "failed"
         report.outcome, report.longrepr = "failed", text
         self.lost_tests.setdefault(path, []).append(report.nodeid)
-
-    # --- the end --------------------------------------------------------------------------------------------
-    def finish(self, session, exitstatus: int) -> None:
-        """Stale baselines, the results file, the HTML report, the job summary. A file that could not be
-        written fails the run (exit status 1 where it would be 0), like a test that failed."""
-        if self.is_worker:
-            self.config.workeroutput[WORKER_MODULES] = self.collection.modules()
-            return
-        self.interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
-        self.baselines.find_stale(self.configured, self.collection.modules())
-        if self.update == "all" and not self.interrupted:  # an interrupted run removes nothing
-            self.baselines.remove_stale()
-        self.files.finish(self.results, self.java.source_lines().file_lines)
-        failed = len(self.baselines.unwritten) + len(self.files.unwritten)
-        if failed:
-            if session.exitstatus == pytest.ExitCode.OK:
-                session.exitstatus = pytest.ExitCode.TESTS_FAILED
-            reporter = self.config.pluginmanager.get_plugin("terminalreporter")
-            if reporter is not None:  # pytest's last line counts them too: "3 passed, 1 not written"
-                reporter.stats.setdefault(NOT_WRITTEN, []).extend(NotWritten() for _ in range(failed))
-
-    def summary(self) -> Optional[Summary]:
-        """The ``bytecount`` section of the terminal summary; None when there is nothing to say."""
-        b = self.baselines
-        late = self.java.late_notes()  # the header could not say it: the JVM started later, an app's own start
-        late += [n for n in [jdk_work_note({k: r.scaling for k, r in self.results.items() if r.scaling})] if n]
-        if self.is_worker or not (self.results or b.stale or b.stale_files or self.java.refused or b.unwritten
-                                  or self.files.unwritten or b.notes or late):
-            return None
-        stale = {self._shown(path): keys for path, keys in b.stale.items()}
-        removed = self.update == "all" and not self.interrupted
-        files = {self._shown(f.baseline): self._shown(f.module) for f in b.stale_files
-                 if not removed or f.baseline in b.removed_files}
-        unwritten = tuple(
-            Unwritten(self._shown(path), error, tuple(sorted(self.lost_tests.get(path, ()))),
-                      tuple(b.unremoved.get(path, ())))
-            for path, error in sorted(b.unwritten.items())) + tuple(
-            Unwritten(self._shown(path), error) for path, error in sorted(self.files.unwritten.items()))
-        return Summary({n: r.status for n, r in self.results.items()}, stale, files, updating=self.update,
-                       run_args=self._run_paths(),
-                       weights=tuple(sorted({r.weights for r in self.results.values() if r.weights is not None})),
-                       unwritten=unwritten, interrupted=self.interrupted,
-                       notes=tuple(b.notes) + tuple(late), refused=tuple(sorted(self.java.refused)),
-                       hints=tuple(sorted({h for r in self.results.values() if r.status in EXPLAINED for h in r.hints})),
-                       written=tuple(str(p) for p in sorted(b.written)),
-                       html_report=None if self.files.html_report is None else str(self.files.html_report),
-                       options=self.options,
-                       loose=tuple(LooseDeep(n, r.loose_deep["baseline_runtime"], r.deep_runtime, r.loose_deep["band"])
-                                   for n, r in sorted(self.results.items()) if r.loose_deep and r.status != "recorded"))
-
-    def _shown(self, path) -> str:
-        """A path as the summary shows it: relative to the rootdir when inside it."""
-        try:
-            return str(Path(path).relative_to(self.config.rootpath))
-        except ValueError:
-            return str(path)
-
-    def _run_paths(self) -> tuple:
-        """The paths this run was given on the command line (none when pytest used its testpaths)."""
-        args = self.config.invocation_params.args
-        return tuple(a for a in self.config.args if a in args and not a.startswith("-"))
 
     def take_over_app_start(self) -> None:
         """In a project that configures pytest-bytecount, an application's jpype.startJVM is the plugin's."""

@@ -1,0 +1,91 @@
+"""The end of a pytest session of pytest-bytecount: stale baselines found (and removed by an update), the results
+file, the HTML report and the job summary written, a file that could not be written counted as a failure, and the
+``bytecount`` section of the terminal summary built (:class:`~.summary.Summary` renders it)."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+import pytest
+
+from ..regression.scaling_deep import jdk_work_note
+from .summary import LooseDeep, Summary, Unwritten
+
+# the statuses a hint may explain (nested classes left out ran): a passing or recorded test's hint stays in its
+# result (--bytecount-json) but is not repeated in the summary
+EXPLAINED = ("regressed", "changed", "improved", "reshaped", "not-run", "over-limit", "nondeterministic")
+WORKER_MODULES = "bytecount_modules"  # in an xdist worker's workeroutput: the modules it collected in full
+NOT_WRITTEN = "not written"  # the key in pytest's statistics of the files that could not be written
+
+
+class NotWritten:
+    """One file that could not be written, in pytest's statistics (its last line counts them)."""
+
+
+class SessionEnd:
+    """What a :class:`~.session.BytecountSession` does and says once its tests ran."""
+
+    def __init__(self, session):
+        self._s = session
+
+    def finish(self, session, exitstatus: int) -> None:
+        """Stale baselines, the results file, the HTML report, the job summary. A file that could not be
+        written fails the run (exit status 1 where it would be 0), like a test that failed."""
+        if self._s.is_worker:
+            self._s.config.workeroutput[WORKER_MODULES] = self._s.collection.modules()
+            return
+        self._s.interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
+        self._s.baselines.find_stale(self._s.configured, self._s.collection.modules())
+        if self._s.update == "all" and not self._s.interrupted:  # an interrupted run removes nothing
+            self._s.baselines.remove_stale()
+        self._s.files.finish(self._s.results, self._s.java.source_lines().file_lines)
+        failed = len(self._s.baselines.unwritten) + len(self._s.files.unwritten)
+        if failed:
+            if session.exitstatus == pytest.ExitCode.OK:
+                session.exitstatus = pytest.ExitCode.TESTS_FAILED
+            reporter = self._s.config.pluginmanager.get_plugin("terminalreporter")
+            if reporter is not None:  # pytest's last line counts them too: "3 passed, 1 not written"
+                reporter.stats.setdefault(NOT_WRITTEN, []).extend(NotWritten() for _ in range(failed))
+
+    def summary(self) -> Optional[Summary]:
+        """The ``bytecount`` section of the terminal summary; None when there is nothing to say."""
+        s, b = self._s, self._s.baselines
+        late = s.java.late_notes()  # the header could not say it: the JVM started later, an app's own start
+        late += [n for n in [jdk_work_note({k: r.scaling for k, r in s.results.items() if r.scaling})] if n]
+        if s.is_worker or not (s.results or b.stale or b.stale_files or s.java.refused or b.unwritten
+                               or s.files.unwritten or b.notes or late):
+            return None
+        stale = {self._shown(path): keys for path, keys in b.stale.items()}
+        removed = s.update == "all" and not s.interrupted
+        files = {self._shown(f.baseline): self._shown(f.module) for f in b.stale_files
+                 if not removed or f.baseline in b.removed_files}
+        unwritten = tuple(
+            Unwritten(self._shown(path), error, tuple(sorted(s.lost_tests.get(path, ()))),
+                      tuple(b.unremoved.get(path, ())))
+            for path, error in sorted(b.unwritten.items())) + tuple(
+            Unwritten(self._shown(path), error) for path, error in sorted(s.files.unwritten.items()))
+        return Summary({n: r.status for n, r in s.results.items()}, stale, files, updating=s.update,
+                       run_args=self._run_paths(),
+                       weights=tuple(sorted({r.weights for r in s.results.values() if r.weights is not None})),
+                       unwritten=unwritten, interrupted=s.interrupted,
+                       notes=tuple(b.notes) + tuple(late), refused=tuple(sorted(s.java.refused)),
+                       hints=tuple(sorted({h for r in s.results.values() if r.status in EXPLAINED for h in r.hints})),
+                       written=tuple(str(p) for p in sorted(b.written)),
+                       html_report=None if s.files.html_report is None else str(s.files.html_report),
+                       options=s.options,
+                       loose=tuple(LooseDeep(n, r.loose_deep["baseline_runtime"], r.deep_runtime, r.loose_deep["band"])
+                                   for n, r in sorted(s.results.items()) if r.loose_deep and r.status != "recorded"))
+
+    def _shown(self, path) -> str:
+        """A path as the summary shows it: relative to the rootdir when inside it."""
+        try:
+            return str(Path(path).relative_to(self._s.config.rootpath))
+        except ValueError:
+            return str(path)
+
+    def _run_paths(self) -> tuple:
+        """The paths this run was given on the command line (none when pytest used its testpaths)."""
+        args = self._s.config.invocation_params.args
+        return tuple(a for a in self._s.config.args if a in args and not a.startswith("-"))
+
