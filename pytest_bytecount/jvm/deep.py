@@ -152,6 +152,9 @@ class DeepCounting:
         self.hashes: HashState = find_hash_state(lambda offset: list(self.runtime.hashProbe(jpype.JLong(offset))),
                                                  lambda offset, ints, xi: self.runtime.hashStart(
                                                      jpype.JLong(offset), jpype.JArray(jpype.JInt)(ints), xi))
+        # what the set-up hashes (the Class objects of every loaded class, what the warm-up makes) gets the same
+        # identity hashes whatever the JVM's start drew before
+        self.hashes.reseed("the deep runtime's set-up")
         self._platform = J("java.lang.ClassLoader").getPlatformClassLoader()
         self._transformer = transformer_class()(self._transform)
         api = self.api.api

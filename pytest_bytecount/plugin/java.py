@@ -243,7 +243,16 @@ class JavaContext:
     def late_notes(self) -> list:
         """What the summary says that the header could not: a JVM adopted later, and what an application's
         own jpype.startJVM asked for that could not apply."""
-        return self.adopted_after_header() + self.app_start.notes
+        return self.adopted_after_header() + self.app_start.notes + self._unpinned_hashes()
+
+    def _unpinned_hashes(self) -> list:
+        """A line when deep counts ran in a JVM whose identity-hash state the plugin could not find."""
+        hashes = getattr(self._deep, "hashes", None)
+        if hashes is None or hashes.offset is not None:
+            return []
+        return [f"identity hashes are not pinned in this JVM ({hashes.missing}): deep counts of work that follows "
+                f"them (a HashMap or HashSet of objects without their own hashCode, enums, Class objects) can move "
+                f"from run to run"]
 
     def adopted_after_header(self) -> list:
         """Lines for a JVM adopted that the header did not name (it started later, from a fixture say): what

@@ -418,3 +418,18 @@ def test_target(bytecount):
     (entry,) = results.values()
     deep = entry["counts"]["hist.Target#work(I)I"]["deep"]
     assert deep["windows"] == 1 and deep["total"] > entry["counts"]["hist.Target#work(I)I"]["total"]
+
+
+def test_a_jvm_whose_identity_hashes_cannot_be_pinned_says_so_in_the_summary(pytester, tmp_path, monkeypatch):
+    """-XX:hashCode=3 draws identity hashes from one global counter instead of each thread's generator: no place
+    in the thread predicts them, and the summary says that work following them can move."""
+    monkeypatch.setenv("BYTECOUNT_CACHE_DIR", str(tmp_path / "deep-cache"))
+    java_project(pytester, HISTORY_JAVA, {"test_noisy": "import pytest\n" + NOISY_TEST.format(k=1)})
+    plain = run(pytester, "--bytecount-update")
+    assert plain.ret == 0 and "identity hashes are not pinned" not in plain.stdout.str()
+    result = run(pytester, "--bytecount-update", "--bytecount-jvm-option=-XX:+UnlockExperimentalVMOptions",
+                 "--bytecount-jvm-option=-XX:hashCode=3")
+    assert result.ret == 0, result.stdout.str()
+    assert ("identity hashes are not pinned in this JVM (no identity-hash state found in the thread (a JVM not "
+            "started with HotSpot's default -XX:hashCode=5?)): deep counts of work that follows them") \
+        in result.stdout.str().replace("\n", " ")
