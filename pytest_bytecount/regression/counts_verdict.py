@@ -1,0 +1,96 @@
+"""The counts verdict of one test, decided from values alone: the counts now, the baseline's (with its mode and the
+runtime its deep figures came from), the tolerances and strictness, and the command that re-records the test. No
+pytest, no JVM: the plugin reads the baseline and the marker, calls :func:`decide`, and applies the frozen
+:class:`CountsVerdict` to the test's report and result.
+
+Every figure is compared exactly on one class library; deep figures taken on another are compared loosely, within a
+band (:mod:`.deep_band`), and the worse of the two verdicts is the test's.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import Optional
+
+from .baseline import mode_changed
+from .compare import compare, render_verdict
+from .deep_band import LooseVerdict, across_class_libraries, compare_loosely, loose_line, render_loose, without_deep
+from .status import worse
+
+
+@dataclass(frozen=True)
+class Stored:
+    """What the baseline holds for one test: its counts (None: no entry), how they were counted, and the runtime
+    that took their deep figures."""
+
+    counts: Optional[dict]
+    mode: Optional[str] = None
+    deep_runtime: Optional[dict] = None
+
+
+@dataclass(frozen=True)
+class CountsVerdict:
+    """A test's counts verdict: its status, the text that explains it, and what the HTML report shows."""
+
+    status: str
+    message: str = ""
+    baseline_counts: Optional[dict] = None  # the stored counts compared (without deep figures when loose)
+    method_status: dict = field(default_factory=dict)  # method id -> its own status
+    tripped: dict = field(default_factory=dict)  # method id -> the figures that decided it, as text
+    loose: Optional[LooseVerdict] = None  # the deep figures, when compared across class libraries
+
+    @property
+    def says_why(self) -> bool:
+        """A passing verdict whose text the test's report shows: improved, reshaped, or compared loosely."""
+        return self.status in ("improved", "reshaped") or self.loose is not None
+
+
+def decide(stored: Stored, counts: dict, mode: Optional[str], deep_runtime: Optional[dict], tolerances: dict,
+           strict: bool, key: str, path: Path, accept: str, source=None) -> CountsVerdict:
+    """The verdict on ``counts`` (method id -> counts, counted in ``mode``, deep figures by ``deep_runtime``) against
+    ``stored``; ``accept`` is the command that re-records the test, ``source`` gives source lines to the text."""
+    stored_counts, now, loose = stored.counts, counts, None
+    if across_class_libraries(stored_counts, stored.deep_runtime, deep_runtime):
+        loose = compare_loosely(stored_counts, now, stored.deep_runtime, deep_runtime, tolerances)
+        stored_counts, now = without_deep(stored_counts), without_deep(now)
+    verdict = compare(stored_counts, now, tolerances, strict)
+    status, message = verdict.status, ""
+    method_status = {d.method: d.status for d in verdict.diffs}
+    tripped = {d.method: [str(c) for c in d.tripped] for d in verdict.diffs if d.tripped}
+    if status == "new":
+        message = f"bytecount: no baseline for {key} in {path}.\nRecord it with: {accept}"
+    elif status != "passed":
+        message = render_verdict(verdict, accept, source=source)
+        if stored.mode != mode:  # the counts moved with the mode: a setting changed, not the code
+            status = "changed"
+            message = mode_changed(stored.mode, mode, key, path) + "\n" + message
+        elif mode == "in-place":
+            message += "".join(initializer_note(d.method) for d in verdict.diffs
+                               if "#<clinit>(" in d.method and d.status != "same")
+    if loose is not None:
+        for f in loose.beyond:
+            current = method_status.get(f.method, "same")
+            method_status[f.method] = f.status if current == "same" else worse(current, f.status)
+            tripped.setdefault(f.method, []).append(f.text(loose.band))
+        status, message = _with_loose(status, message, loose, accept)
+    return CountsVerdict(status, message, stored_counts, method_status, tripped, loose)
+
+
+def _with_loose(status: str, message: str, loose: LooseVerdict, accept: str) -> tuple:
+    """The loose verdict on the deep figures joined to the exact one: the worse status; in the text, the worse
+    verdict's first, and always the line that says the deep counts were compared loosely, between which runtimes."""
+    if loose.status == "passed":
+        return status, "\n".join(t for t in (message, loose_line(loose, accept)) if t)
+    text = render_loose(loose, accept)
+    first = worse(status, loose.status) == loose.status  # the worse verdict's headline first
+    return worse(status, loose.status), "\n".join(t for t in ((text, message) if first else (message, text)) if t)
+
+
+def initializer_note(method: str) -> str:
+    """Why a class initializer counted in place moves with the tests that ran before, and how to leave it out."""
+    cls = method.split("#")[0]
+    return (f"\n{method} is {cls}'s class initializer: in place it runs once per JVM process, in the first test "
+            f"that loads {cls}, so its counts depend on which tests ran before this one in the process (-k, -n, --lf "
+            f"and test order change them). To leave it out, name the methods to count (\"{cls}#method\") instead of "
+            f"the class.")

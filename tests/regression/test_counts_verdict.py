@@ -1,0 +1,84 @@
+"""The counts verdict decided from values alone (no pytest, no JVM): what a test's status and text are for a
+baseline and the counts of a run. The counts are written by hand; the rules are the documented ones."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_bytecount.regression.compare import parse_tolerances
+from pytest_bytecount.regression.counts_verdict import CountsVerdict, Stored, decide
+
+M = "shop.Cart#total(I)J"
+INIT = "shop.Cart#<clinit>()V"
+JDK17 = {"version": "17.0.19+10", "vendor": "Debian", "class_library": "e4bb8d5c01d7447e"}
+JDK25 = {"version": "25.0.2+10-LTS", "vendor": "Eclipse Adoptium", "class_library": "f192213436fb570a"}
+ACCEPT = "pytest tests/test_cart.py::test_total --bytecount-update"
+PATH = Path("tests/bytecount/test_cart.json")
+
+
+def counts(total: int, deep: int = 0) -> dict:
+    entry = {"total": total, "invocations": 1, "calls": {}, "opcodes": {"iload": total}, "code_fingerprint": "a"}
+    if deep:
+        entry["deep"] = {"total": deep, "copied": 0, "windows": 1, "methods": {M: total}}
+    return entry
+
+
+def verdict(stored: Stored, now: dict, mode=None, runtime=None, tolerance: str = "", strict: bool = False):
+    return decide(stored, now, mode, runtime, parse_tolerances(tolerance), strict, "test_total", PATH, ACCEPT)
+
+
+def test_the_same_counts_pass_in_silence():
+    v = verdict(Stored({M: counts(40)}), {M: counts(40)})
+    assert v == CountsVerdict("passed", "", {M: counts(40)}, {M: "same"}, {}) and not v.says_why
+
+
+def test_no_baseline_is_new_and_says_how_to_record_it():
+    v = verdict(Stored(None), {M: counts(40)})
+    assert v.status == "new"
+    assert v.message == f"bytecount: no baseline for test_total in {PATH}.\nRecord it with: {ACCEPT}"
+
+
+def test_a_rise_beyond_the_tolerance_regresses_and_names_the_figure():
+    v = verdict(Stored({M: counts(40)}), {M: counts(44)})
+    assert v.status == "regressed" and v.method_status == {M: "regressed"}
+    assert v.message.startswith("REGRESSED: total 40 -> 44 (+4, +10.0%)") and ACCEPT in v.message
+    assert verdict(Stored({M: counts(40)}), {M: counts(44)}, tolerance="total=10%").status == "passed"
+
+
+def test_a_fall_improves_and_says_why_while_passing():
+    v = verdict(Stored({M: counts(40)}), {M: counts(30)})
+    assert v.status == "improved" and v.says_why
+    assert verdict(Stored({M: counts(40)}), {M: counts(30)}, strict=True).status == "changed"  # strict: any change fails
+
+
+def test_counts_that_moved_with_the_mode_are_a_changed_setting_not_a_regression():
+    v = verdict(Stored({M: counts(40)}, mode=None), {M: counts(44)}, mode="in-place")
+    assert v.status == "changed"
+    assert v.message.startswith(f"bytecount: the baseline of test_total in {PATH} was counted ")
+
+
+def test_a_class_initializer_counted_in_place_says_it_runs_once_per_process():
+    v = verdict(Stored({M: counts(40), INIT: counts(900)}, mode="in-place"), {M: counts(40)}, mode="in-place")
+    assert v.status == "improved"  # it did not run in this process: a fall to 0
+    assert f"{INIT} is shop.Cart's class initializer: in place it runs once per JVM process" in v.message
+
+
+def test_deep_figures_from_another_class_library_are_compared_within_the_band_and_the_rest_exactly():
+    stored = Stored({M: counts(40, deep=100_000)}, deep_runtime=JDK17)
+    within = verdict(stored, {M: counts(40, deep=250_000)}, runtime=JDK25)
+    assert within.status == "passed" and within.says_why and within.loose is not None
+    assert "deep" not in within.baseline_counts[M]  # compared exactly: only the figures without deep
+    assert "compared loosely" in within.message
+    beyond = verdict(stored, {M: counts(40, deep=1_000_000)}, runtime=JDK25)
+    assert beyond.status == "regressed" and beyond.method_status == {M: "regressed"} and beyond.tripped[M]
+    own = verdict(stored, {M: counts(44, deep=250_000)}, runtime=JDK25)  # the method's own code rose: exact
+    assert own.status == "regressed" and own.message.startswith("REGRESSED: total 40 -> 44")
+
+
+@pytest.mark.parametrize("runtime", [JDK17, dict(JDK17)])
+def test_deep_figures_on_the_same_class_library_are_compared_exactly(runtime):
+    v = verdict(Stored({M: counts(40, deep=100_000)}, deep_runtime=JDK17), {M: counts(40, deep=100_001)},
+                runtime=runtime)
+    assert v.status == "regressed" and v.loose is None
