@@ -15,7 +15,7 @@ from ..regression.baseline import BaselineError
 from ..regression.compare import idle_targets, over_limit, render_idle, render_over_limit
 from ..regression.determinism import DeterminismCheck
 from ..regression.results import TestResult
-from ..regression.scaling import ScalingError, check_stored, compare_scaling, render_scaling
+from ..regression.counts_verdict import decide_scaling
 from ..regression.status import FAILING, VERDICTS, worse
 from .arguments import update_command
 from .baselines import baseline_key
@@ -131,30 +131,20 @@ class Verdicts:
             entry = self.session.baselines.load(Path(result.baseline)).tests.get(result.key) or {}
         except BaselineError:
             return  # unreadable: the counts verdict already failed the test or re-records the file
-        now = fixture.scaling_result
-        if now is None and not entry.get("scaling"):
-            return
-        try:
-            stored = check_stored(entry["scaling"], f"{result.baseline}, {result.key}") \
-                if "scaling" in entry else None
-        except ScalingError as e:
-            text, status = f"bytecount: {e}", "changed"
-        else:
-            verdict = compare_scaling(stored, now)
-            if now is not None:
-                result.scaling = now.to_dict()
-            if result.status not in VERDICTS or result.status == "new":
-                return  # no baseline, or the test was not judged: the counts verdict already says why
-            status = verdict.status
-            rerecord = update_command([item.nodeid], self.session.options)
-            text = render_scaling(verdict, None if result.status in FAILING else rerecord, rerecord)
+        decision = decide_scaling(entry, fixture.scaling_result,
+                                  result.status, f"{result.baseline}, {result.key}",
+                                  update_command([item.nodeid], self.session.options))
+        if decision.scaling is not None:
+            result.scaling = decision.scaling
+        text, status = decision.text, decision.status
         if not text:
             return
         # a status that is not a verdict on counts (not-run, nondeterministic, failed, ...) outranks every one
         if result.status in VERDICTS:
             result.status = worse(result.status, status)
         result.message = "\n".join(t for t in (result.message, text) if t)
-        if report.outcome == "skipped" or self.session.update == "all" or (self.session.update == "new" and not entry.get("scaling")):
+        update = self.session.update
+        if report.outcome == "skipped" or update == "all" or (update == "new" and not entry.get("scaling")):
             return  # being recorded
         if status in FAILING:
             if report.outcome == "passed":

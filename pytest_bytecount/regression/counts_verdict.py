@@ -1,7 +1,8 @@
-"""The counts verdict of one test, decided from values alone: the counts now, the baseline's (with its mode and the
-runtime its deep figures came from), the tolerances and strictness, and the command that re-records the test. No
-pytest, no JVM: the plugin reads the baseline and the marker, calls :func:`decide`, and applies the frozen
-:class:`CountsVerdict` to the test's report and result.
+"""The verdicts of one test, decided from values alone. The counts verdict (:func:`decide`): the counts now, the
+baseline's (with its mode and the runtime its deep figures came from), the tolerances and strictness, and the
+command that re-records the test. The complexity verdict (:func:`decide_scaling`): the stored complexity check,
+this run's, and the counts verdict's status. No pytest, no JVM: the plugin reads the baseline and the marker, calls
+them, and applies the frozen verdicts to the test's report and result.
 
 Every figure is compared exactly on one class library; deep figures taken on another are compared loosely, within a
 band (:mod:`.deep_band`), and the worse of the two verdicts is the test's.
@@ -16,7 +17,8 @@ from typing import Optional
 from .baseline import mode_changed
 from .compare import compare, render_verdict
 from .deep_band import LooseVerdict, across_class_libraries, compare_loosely, loose_line, render_loose, without_deep
-from .status import worse
+from .scaling import ScalingError, ScalingResult, check_stored, compare_scaling, render_scaling
+from .status import FAILING, VERDICTS, worse
 
 
 @dataclass(frozen=True)
@@ -94,3 +96,33 @@ def initializer_note(method: str) -> str:
             f"that loads {cls}, so its counts depend on which tests ran before this one in the process (-k, -n, --lf "
             f"and test order change them). To leave it out, name the methods to count (\"{cls}#method\") instead of "
             f"the class.")
+
+
+@dataclass(frozen=True)
+class ScalingDecision:
+    """A test's complexity verdict: the status and text to join to the counts verdict (none: nothing to say), and
+    the complexity check to keep with the result (this run's, as stored)."""
+
+    status: Optional[str] = None
+    text: str = ""
+    scaling: Optional[dict] = None
+
+
+def decide_scaling(entry: dict, now: Optional[ScalingResult], counts_status: str, where: str,
+                   rerecord: str) -> ScalingDecision:
+    """The complexity verdict of this run's check ``now`` against the one stored in the baseline's ``entry`` for
+    the test (``{}``: none), after a counts verdict of ``counts_status``; ``where`` names the entry in messages,
+    ``rerecord`` is the command that re-records the test. A test with no baseline, or not judged on its counts,
+    gets none."""
+    if now is None and not entry.get("scaling"):
+        return ScalingDecision()
+    try:
+        checked = check_stored(entry["scaling"], where) if "scaling" in entry else None
+    except ScalingError as e:
+        return ScalingDecision("changed", f"bytecount: {e}")
+    verdict = compare_scaling(checked, now)
+    scaling = now.to_dict() if now is not None else None
+    if counts_status not in VERDICTS or counts_status == "new":
+        return ScalingDecision(scaling=scaling)  # the counts verdict already says why
+    text = render_scaling(verdict, None if counts_status in FAILING else rerecord, rerecord)
+    return ScalingDecision(verdict.status if text else None, text, scaling)

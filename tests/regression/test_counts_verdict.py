@@ -8,7 +8,8 @@ from pathlib import Path
 import pytest
 
 from pytest_bytecount.regression.compare import parse_tolerances
-from pytest_bytecount.regression.counts_verdict import CountsVerdict, Stored, decide
+from pytest_bytecount.regression.counts_verdict import CountsVerdict, ScalingDecision, Stored, decide, decide_scaling
+from pytest_bytecount.regression.scaling import baseline_entry, measure
 
 M = "shop.Cart#total(I)J"
 INIT = "shop.Cart#<clinit>()V"
@@ -82,3 +83,41 @@ def test_deep_figures_on_the_same_class_library_are_compared_exactly(runtime):
     v = verdict(Stored({M: counts(40, deep=100_000)}, deep_runtime=JDK17), {M: counts(40, deep=100_001)},
                 runtime=runtime)
     assert v.status == "regressed" and v.loose is None
+
+
+# the complexity verdict: series whose order is plain by hand (n, n^2) over five sizes
+SIZES = [100, 200, 400, 800, 1600]
+LINEAR = [5 * n + 3 for n in SIZES]
+QUADRATIC = [n * n + 5 * n for n in SIZES]
+WHERE = f"{PATH}, test_total"
+
+
+def stored_scaling(values: list) -> dict:
+    return {"scaling": baseline_entry(measure(SIZES, {M: values}).to_dict())}
+
+
+def test_a_worse_order_regresses_and_the_same_order_says_nothing():
+    worse_order = decide_scaling(stored_scaling(LINEAR), measure(SIZES, {M: QUADRATIC}), "passed", WHERE, ACCEPT)
+    assert worse_order.status == "regressed"
+    assert worse_order.text.startswith(f"{M}: COMPLEXITY GOT WORSE: n (exponent 1.00) -> n^2, exponent 1.99")
+    assert worse_order.scaling["methods"][M]["order"] == "n^2"
+    same = decide_scaling(stored_scaling(LINEAR), measure(SIZES, {M: [v + 1 for v in LINEAR]}), "passed", WHERE,
+                          ACCEPT)
+    assert same.status is None and same.text == "" and same.scaling["methods"][M]["order"] == "n"
+
+
+def test_a_better_order_improves():
+    better = decide_scaling(stored_scaling(QUADRATIC), measure(SIZES, {M: LINEAR}), "passed", WHERE, ACCEPT)
+    assert better.status == "improved" and ACCEPT in better.text
+
+
+def test_no_complexity_verdict_without_a_counts_verdict_but_the_check_is_kept():
+    for status in ("new", "failed", "not-run"):
+        d = decide_scaling(stored_scaling(LINEAR), measure(SIZES, {M: QUADRATIC}), status, WHERE, ACCEPT)
+        assert d.status is None and d.text == "" and d.scaling["methods"][M]["order"] == "n^2"
+    assert decide_scaling({}, None, "passed", WHERE, ACCEPT) == ScalingDecision()
+
+
+def test_a_malformed_stored_check_is_a_changed_verdict_naming_the_entry():
+    d = decide_scaling({"scaling": {M: {"order": "n^9"}}}, measure(SIZES, {M: LINEAR}), "passed", WHERE, ACCEPT)
+    assert d.status == "changed" and d.text.startswith(f"bytecount: {WHERE}: the 'scaling' entry is malformed")
