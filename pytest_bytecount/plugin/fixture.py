@@ -17,24 +17,25 @@ from ..regression.scaling import ScalingError, ScalingResult, check_metric, chec
 from ..regression.scaling_deep import growing_calls, measure_deep
 from ..regression.weights import WeightTable
 from .java import JavaContext
-from .markers import BytecountMarker
+from ..counting.options import CountingOptions
 
 
 class BytecountFixture:
     """What a test sees as ``bytecount``: classes loaded with its targets counted, and the counts so far."""
 
-    def __init__(self, java: JavaContext, marker: BytecountMarker, weights: Callable[[], Optional[WeightTable]],
-                 in_place: bool = False, shared: Optional[str] = None, deep: bool = False):
+    def __init__(self, java: JavaContext, options: CountingOptions, weights: Callable[[], Optional[WeightTable]],
+                 shared: Optional[str] = None):
         self._java = java
-        self.in_place = in_place  # counted where the application loads the classes (jvm.in_place)
+        self.options = options
+        deep = options.deep
+        self.in_place = options.in_place  # counted where the application loads the classes (jvm.in_place)
         self._weights = weights  # known once the settings are: instrumenting reads them first
-        self.targets = marker.targets
+        self.targets = options.targets
         self._earlier: list = []  # the loaders reload() replaced
-        self._inclusive = marker.inclusive
+        self._inclusive = options.inclusive
         if java.unusable:
             pytest.fail(java.unusable, pytrace=False)
-        self._loaders = java.loaders_for(marker.targets, marker.abrupt, marker.allocations, marker.inclusive, in_place,
-                                         deep)
+        self._loaders = java.loaders_for(options)
         self.deep = deep
         # deep counts (jvm.deep) run on for the JVM's life: a loader's are what its targets' windows added from when
         # it began to when reload() replaced it (id of the handle -> [snapshot at its start, at its end or None])
@@ -47,7 +48,7 @@ class BytecountFixture:
             start = self._deep.snapshot() if deep else None
         except DeepUnavailable as e:
             pytest.fail(f"bytecount: {e}", pytrace=False)
-        self._abrupt = marker.abrupt
+        self._abrupt = options.abrupt
         # shared: the module or session whose tests share one loader (loader_scope); None: the test's own
         self._handle = java.new_loader(self._loaders, shared)
         self._deep_marks: dict = {id(self._handle): [start, None]} if deep else {}

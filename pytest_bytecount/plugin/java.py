@@ -10,6 +10,7 @@ from typing import Callable, Optional
 
 import pytest
 
+from ..counting.options import CountingOptions
 from ..version import __version__
 from ..classfile import ClassFormatError
 from ..classfile.classpath import Classpath, ClasspathError
@@ -51,7 +52,7 @@ class JavaContext:
         self._jvm_choice: Optional[JvmChoice] = None
         self._unmet_choice: Optional[str] = None  # the settings' JVM, when none could be chosen and one ran
         self._jvm: Optional[JvmSession] = None
-        self._loaders: dict = {}  # (targets, options) -> LoadTimeLoaders
+        self._loaders: dict = {}  # CountingOptions -> their loaders
         self._shared: dict = {}  # (loaders, module node id or "session") -> the Handle of a shared loader
         self.unusable: Optional[str] = None  # why no counted test can run (every one fails with it)
         self._source_lines: Optional[SourceLines] = None
@@ -342,27 +343,27 @@ class JavaContext:
         except Exception:  # noqa: BLE001 - the deep test that needs the runtime reports it
             pass
 
-    def loaders_for(self, targets: tuple, abrupt: bool = False, allocations: bool = False, inclusive: bool = False,
-                    in_place: bool = False, deep: bool = False):
-        """The loaders of a marker's targets, made once per session (each test still gets a fresh loader).
-        A matched class is counted when a test's loader first asks for it; with inclusive counts, every
-        application class is, and the invocations of all their methods are linked. ``in_place``: the
-        matched classes are counted where the application loads them (:mod:`~pytest_bytecount.jvm.in_place`)."""
-        key = (targets, abrupt, allocations, inclusive, in_place, deep)
-        loaders = self._loaders.get(key)
+    def loaders_for(self, options: CountingOptions):
+        """The loaders of a marker's targets, counted as ``options`` say, made once per session for equal options
+        (each test still gets a fresh loader). A matched class is counted when a test's loader first asks for it;
+        with inclusive counts, every application class is, and the invocations of all their methods are linked.
+        In place: the matched classes are counted where the application loads them
+        (:mod:`~pytest_bytecount.jvm.in_place`)."""
+        loaders = self._loaders.get(options)
         if loaders is None:
-            loaders, failure = self._make_loaders(targets, abrupt, allocations, inclusive, in_place, deep)
+            loaders, failure = self._make_loaders(options)
             if failure:
                 pytest.fail(failure, pytrace=False)  # outside the except: no "during handling" chain
-            self._loaders[key] = loaders
+            self._loaders[options] = loaders
         return loaders
 
-    def _make_loaders(self, targets, abrupt, allocations, inclusive, in_place, deep=False):
+    def _make_loaders(self, options: CountingOptions):
         """(the loaders, None), or (None, why they cannot be made)."""
         cache = None if self._config.option.bytecount_no_cache else self.cache_folder()
+        targets, in_place = options.targets, options.in_place
         try:
-            made = ClassCounter(self.classpath(), targets, abrupt=abrupt, allocations=allocations,
-                                cache_dir=cache and cache / "counted", inclusive=inclusive, in_place=in_place)
+            made = ClassCounter(self.classpath(), targets, abrupt=options.abrupt, allocations=options.allocations,
+                                cache_dir=cache and cache / "counted", inclusive=options.inclusive, in_place=in_place)
             made.check()
         except (TargetError, ClassFormatError) as e:
             return None, f"bytecount: {e}"
@@ -371,7 +372,7 @@ class JavaContext:
             if not jvm.started and not jvm.classpath:  # the plugin starts it: the system class loader sees them too
                 jvm.configured_classpath = [str(e) for e in entries]
             loaders = InPlaceLoaders(jvm, made) if in_place else LoadTimeLoaders(jvm, made, entries)
-            if deep:
+            if options.deep:
                 counting = self.deep_counting()
                 made.deep = counting.numbers
                 counting.targets(sorted({m for p in targets for m in made.matched_methods(p)}))

@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Callable, Optional
 
+from ..counting.options import CountingOptions
 from ..regression.compare import ToleranceError, named_metrics, parse_tolerances
 
 MARKER = "bytecount"
@@ -49,6 +50,13 @@ class BytecountMarker:
                    bool(kw.get("allocations")), bool(kw.get("inclusive")), kw.get("max_invocations"),
                    None if kw.get("in_place") is None else bool(kw.get("in_place")), kw.get("loader_scope") or "test",
                    None if kw.get("deep") is None else bool(kw.get("deep")))
+
+    def counting_options(self, in_place: bool, deep: bool) -> CountingOptions:
+        """How its targets are counted: the marker's options, and the settings' ``in_place`` and ``deep`` where the
+        marker leaves them open (None)."""
+        return CountingOptions(self.targets, self.abrupt, self.allocations, self.inclusive,
+                               in_place if self.in_place is None else self.in_place,
+                               deep if self.deep is None else self.deep)
 
 
 def is_marked(item) -> bool:

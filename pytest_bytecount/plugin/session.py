@@ -142,10 +142,9 @@ class BytecountSession:
         marker = BytecountMarker.of(node)
         if marker is None:  # reached only through request.getfixturevalue: collection catches the rest
             pytest.fail(f"bytecount: {unmarked(node.nodeid)}", pytrace=False)
-        in_place = self.settings().in_place if marker.in_place is None else marker.in_place
-        deep = self.settings().deep if marker.deep is None else marker.deep
+        options = marker.counting_options(self.settings().in_place, self.settings().deep)
         shared = {"module": node.nodeid.split("::")[0], "session": "session"}.get(marker.loader_scope)
-        fixture = node.stash[fixture_key] = BytecountFixture(self.java, marker, self.weights, in_place, shared, deep)
+        fixture = node.stash[fixture_key] = BytecountFixture(self.java, options, self.weights, shared)
         return fixture
 
     def first_run(self, item) -> None:
