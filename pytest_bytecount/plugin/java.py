@@ -251,7 +251,7 @@ class JavaContext:
         hashes = getattr(self._deep, "hashes", None)
         if hashes is None or hashes.offset is not None:
             return []
-        return [f"identity hashes are not pinned in this JVM ({hashes.missing}): deep counts of work that follows "
+        return [f"identity hashes are not pinned in this JVM: {hashes.missing}; deep counts of work that follows "
                 f"them (a HashMap or HashSet of objects without their own hashCode, enums, Class objects) can move "
                 f"from run to run"]
 

@@ -430,6 +430,6 @@ def test_a_jvm_whose_identity_hashes_cannot_be_pinned_says_so_in_the_summary(pyt
     result = run(pytester, "--bytecount-update", "--bytecount-jvm-option=-XX:+UnlockExperimentalVMOptions",
                  "--bytecount-jvm-option=-XX:hashCode=3")
     assert result.ret == 0, result.stdout.str()
-    assert ("identity hashes are not pinned in this JVM (no identity-hash state found in the thread (a JVM not "
-            "started with HotSpot's default -XX:hashCode=5?)): deep counts of work that follows them") \
+    assert ("identity hashes are not pinned in this JVM: no identity-hash state found in the thread (a JVM not "
+            "started with HotSpot's default -XX:hashCode=5?); deep counts of work that follows them") \
         in result.stdout.str().replace("\n", " ")
