@@ -26,7 +26,6 @@ class BytecountFixture:
     def __init__(self, java: JavaContext, options: CountingOptions, weights: Callable[[], Optional[WeightTable]],
                  shared: Optional[str] = None):
         self._java = java
-        self.options = options
         deep = options.deep
         self.in_place = options.in_place  # counted where the application loads the classes (jvm.in_place)
         self._weights = weights  # known once the settings are: instrumenting reads them first
