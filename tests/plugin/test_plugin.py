@@ -112,14 +112,6 @@ def test_less_work_passes_but_says_the_baseline_is_stale_and_strict_fails(demo):
     strict.stdout.fnmatch_lines(["*demo.Sorting#insertionSort([[]I)V: changed*"])
 
 
-def test_same_code_on_another_path_is_told_apart_from_changed_code(project):
-    run(project, "--bytecount-update").assert_outcomes(passed=4)
-    project.makepyfile(test_demo=TESTS.replace("fib(12) == 144", "fib(13) == 233").replace("== 465", "== 753"))
-    result = run(project, "-k", "fib")
-    result.assert_outcomes(failed=1, deselected=3)
-    result.stdout.fnmatch_lines(["*invocations * 465 -> 753*", "*same bytecode as the baseline*"])
-
-
 def test_a_baseline_with_the_raw_bytes_hash_is_compared_without_the_claim_and_upgraded_when_re_recorded(project):
     """Older baselines hashed the raw code bytes (``bytecode_sha256``), which stay the same when only the
     constant-pool entries they point at change: such a hash proves nothing about the code, so the verdict

@@ -85,6 +85,68 @@ def test_deep_figures_on_the_same_class_library_are_compared_exactly(runtime):
     assert v.status == "regressed" and v.loose is None
 
 
+def method(total: int, calls: dict = None, fingerprint: str = "a", invocations: int = 1) -> dict:
+    return {"total": total, "invocations": invocations, "calls": calls or {}, "opcodes": {"iload": total},
+            "code_fingerprint": fingerprint}
+
+
+TOTAL, INDEX_OF, INIT_ARRAY = "shop.Inventory#total()I", "shop.Inventory#indexOf(I)I", "shop.Inventory#<init>([I)V"
+
+
+def test_a_method_that_starts_running_is_a_rise_from_zero_and_one_that_stops_a_fall():
+    """A class target: total() starts calling indexOf(), which did not run when the baseline was recorded."""
+    before = {TOTAL: method(40), INIT_ARRAY: method(5)}
+    after = {TOTAL: method(42, {"shop/Inventory.indexOf(I)I": 1}, "b"), INIT_ARRAY: method(5), INDEX_OF: method(10)}
+    rise = verdict(Stored(before), after)
+    assert rise.status == "regressed" and rise.method_status[INDEX_OF] == "regressed"
+    lines = rise.message.splitlines()
+    assert lines[0].startswith("REGRESSED: shop.Inventory#indexOf: total 0 -> 10 (+10), invocations 0 -> 1 (+1); "
+                               "shop.Inventory#total: ")
+    assert lines[lines.index("shop.Inventory#indexOf(I)I: REGRESSED") + 1] == \
+        "    did not run when the baseline was recorded, runs now"
+    fall = verdict(Stored(after), before)
+    assert fall.status == "improved" and fall.method_status[INDEX_OF] == "improved"
+    lines = fall.message.splitlines()
+    assert lines[lines.index("shop.Inventory#indexOf(I)I: improved") + 1] == \
+        "    ran when the baseline was recorded, did not run in this test"
+
+
+def test_a_renamed_method_reads_as_a_rename_and_passes_as_reshaped():
+    """indexOf renamed positionOf, its caller reserve following: the same code and counts under a new name."""
+    reserve, position_of = "shop.Inventory#reserve(I)I", "shop.Inventory#positionOf(I)I"
+    before = {reserve: method(12, {"shop/Inventory.indexOf(I)I": 1}, "r"), INDEX_OF: method(30, fingerprint="i")}
+    after = {reserve: method(12, {"shop/Inventory.positionOf(I)I": 1}, "r2"), position_of: method(30, fingerprint="i")}
+    v = verdict(Stored(before), after)
+    assert v.status == "reshaped" and v.says_why
+    assert v.message.startswith("reshaped: renamed? shop.Inventory#indexOf -> shop.Inventory#positionOf (the same "
+                                "code and counts); ")
+    assert ("shop.Inventory#positionOf(I)I: renamed? it ran as shop.Inventory#indexOf(I)I in the baseline: the same "
+            "code, and the same counts") in v.message.splitlines()
+    assert "REGRESSED" not in v.message and "improved" not in v.message
+    other_code = dict(after, **{position_of: method(30, fingerprint="p")})  # another body: no rename is claimed
+    assert "renamed?" not in verdict(Stored(before), other_code).message
+
+
+FIB = "demo.Sorting#fib(I)I"
+
+
+def test_the_same_code_on_another_path_is_told_apart_from_changed_code():
+    """fib(13) instead of fib(12): more invocations of the same bytecode, or of changed bytecode; a baseline that
+    holds only the raw code bytes' hash (older files) makes neither claim."""
+    stored = {FIB: method(1000, {"demo/Sorting.fib(I)I": 464}, "f", 465)}
+    same_code = verdict(Stored(stored), {FIB: method(1600, {"demo/Sorting.fib(I)I": 752}, "f", 753)})
+    assert same_code.status == "regressed" and "invocations 465 -> 753" in same_code.message.splitlines()[0]
+    assert "    same bytecode as the baseline: the code took another path (inputs or callees changed)" in \
+        same_code.message.splitlines()
+    changed = verdict(Stored(stored), {FIB: method(1600, {"demo/Sorting.fib(I)I": 752}, "g", 753)})
+    assert "    the method's bytecode changed since the baseline" in changed.message.splitlines()
+    raw = {k: v for k, v in stored[FIB].items() if k != "code_fingerprint"}
+    raw["bytecode_sha256"] = "0" * 64
+    unknown = verdict(Stored({FIB: raw}), {FIB: method(1600, {"demo/Sorting.fib(I)I": 752}, "f", 753)})
+    assert unknown.status == "regressed"
+    assert "same bytecode" not in unknown.message and "bytecode changed" not in unknown.message
+
+
 # the complexity verdict: series whose order is plain by hand (n, n^2) over five sizes
 SIZES = [100, 200, 400, 800, 1600]
 LINEAR = [5 * n + 3 for n in SIZES]
@@ -116,6 +178,14 @@ def test_no_complexity_verdict_without_a_counts_verdict_but_the_check_is_kept():
         d = decide_scaling(stored_scaling(LINEAR), measure(SIZES, {M: QUADRATIC}), status, WHERE, ACCEPT)
         assert d.status is None and d.text == "" and d.scaling["methods"][M]["order"] == "n^2"
     assert decide_scaling({}, None, "passed", WHERE, ACCEPT) == ScalingDecision()
+
+
+def test_an_order_fitted_on_another_metric_asks_to_be_re_recorded():
+    stored = {"scaling": baseline_entry(measure(SIZES, {M: LINEAR}, "total").to_dict())}
+    d = decide_scaling(stored, measure(SIZES, {M: LINEAR}, "inclusive"), "passed", WHERE, ACCEPT)
+    assert d.status == "changed"
+    assert d.text.splitlines()[0] == (f"{M}: the baseline's order (n) was fitted on total, and this check fits inclusive (now n, "
+                      f"exponent 1.00): orders of two metrics are not compared. Re-record the baseline: {ACCEPT}")
 
 
 def test_a_malformed_stored_check_is_a_changed_verdict_naming_the_entry():

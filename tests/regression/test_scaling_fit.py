@@ -146,6 +146,24 @@ def test_the_threshold_is_found_from_the_upper_sizes(measured):
     assert fit(sizes[:5], values[:5]).order == "2^n"  # an upper half straddling the threshold misleads
 
 
+def test_a_quadratic_path_above_a_threshold_fails_the_check_only_with_sizes_past_it(measured):
+    """Against a linear baseline: sizes whose upper half is past the threshold fail and name the new order; sizes
+    all below it cannot see it; an upper half that straddles it reads as exponential."""
+    method = "scaling.Distinct#count([I)I"
+
+    def verdict(case: str, count: int):
+        s = measured[case]
+        sizes, values = s["sizes"][:count], s["methods"][method]["values"][:count]
+        stored = {method: {"metric": "total", "order": "n", "exponent": 1.0, "sizes": sizes,
+                           "values": [13 * n for n in sizes]}}
+        now = measure(sizes, {method: values})
+        return compare_scaling(stored, now).status, now[method].order
+
+    assert verdict("threshold, upper sizes past it", 8) == ("regressed", "n^2")
+    assert verdict("threshold, upper sizes past it", 5)[1] == "2^n"
+    assert verdict("threshold, all sizes below it", 5) == ("passed", "n")
+
+
 # --- the rules, on hand-made series -----------------------------------------------------------------
 SIZES = [256, 512, 1024, 2048, 4096, 8192]
 
