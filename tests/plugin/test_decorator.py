@@ -27,11 +27,17 @@ def test_the_decorator_is_the_marker():
     (("a.B",), {"max_invocations": -1}, "max_invocations must be a whole number >= 0, got -1"),
     (("a.B",), {"in_place": "yes"}, "in_place must be True or False, got 'yes'"),
     (("a.B",), {"in_place": True, "inclusive": True}, "inclusive counts are made in the test's own class loader"),
+    (("a.B",), {"deep": "yes"}, "deep must be True or False, got 'yes'"),
 ])
 def test_the_decorator_names_what_is_wrong(targets, options, problem):
     with pytest.raises(TypeError) as raised:
         pytest_bytecount.bytecount(*targets, **options)
     assert str(raised.value).startswith("bytecount(...): ") and problem in str(raised.value)
+
+
+def test_start_jvm_refuses_a_deep_that_is_not_a_boolean_before_it_reads_the_configuration():
+    with pytest.raises(TypeError, match="^pytest_bytecount.start_jvm: deep must be True or False, got 'yes'$"):
+        pytest_bytecount.start_jvm(None, deep="yes")
 
 
 def test_importing_the_package_does_not_import_the_plugin():

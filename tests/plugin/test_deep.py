@@ -344,18 +344,6 @@ def test_deep_and_flat_tests_under_xdist_pass_twice_with_the_same_counts(pyteste
     assert len(deep) == 2 * (1 + 3)
 
 
-def test_deep_takes_true_or_false(pytester):
-    java_project(pytester, HISTORY_JAVA, {"test_bad": """
-        import pytest
-
-        @pytest.mark.bytecount("hist.Target#work", deep="yes")
-        def test_word(bytecount):
-            pass
-    """})
-    result = run(pytester)
-    assert "deep must be True or False, got 'yes'" in result.stdout.str()
-
-
 def test_a_flat_complexity_check_says_once_which_jdk_calls_grew(pytester):
     java_project(pytester, _sources("good"), {"test_flat": """
         import pytest

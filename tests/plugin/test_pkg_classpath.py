@@ -8,7 +8,6 @@ raises: finding the package must not import it (an application may start a JVM w
 
 from __future__ import annotations
 
-import argparse
 import json
 import os
 import subprocess
@@ -21,6 +20,7 @@ from pytest_bytecount.plugin.config import (ConfigError, Settings, classpath_ent
                                             compile_classpath_entries, configured_classpath, load_settings,
                                             split_entries)
 from tests.support.pytest_project import CALC, JDK17, run
+from tests.support.settings import option
 
 TEST = """\
 import pytest
@@ -99,14 +99,6 @@ def test_a_colon_separated_string_keeps_the_package_entry_whole(tmp_path, monkey
     s = load_settings(tmp_path, option(bytecount_classpath="classes:pkg:fakeapp/lib/*"))
     assert s.classpath == [str(tmp_path / "classes"), "pkg:fakeapp/lib/*"]  # the package entry stays as written
     assert s.compile_classpath == ["lib", "pkg:fakeapp/lib/*"]
-
-
-def option(**given) -> argparse.Namespace:
-    """The command-line options load_settings reads, none given but ``given``."""
-    names = ("classpath", "classpath_file", "sources", "java_home", "jvm", "source_path", "baseline_dir",
-             "tolerance", "weights")
-    values = {f"bytecount_{name}": None for name in names} | {"bytecount_jvm_options": []}
-    return argparse.Namespace(**(values | given))
 
 
 @pytest.mark.parametrize("entry, expected", [

@@ -232,17 +232,6 @@ def test_bad_marker_arguments_fail_each_test_with_its_own_mistake(pytester):
     assert "Traceback" not in result.stdout.str()
 
 
-def test_bad_in_place_and_source_path_settings_are_usage_errors(pytester):
-    pytester.makepyfile(test_x="import pytest\n@pytest.mark.bytecount('a.B')\ndef test_x(bytecount): pass\n")
-    for setting, message in (('in-place = "yes"', "*[[]tool.bytecount[]] in-place must be true or false*"),
-                             ("source-path = 3", "*[[]tool.bytecount[]] source-path must be a string or a list of "
-                                                 "strings*")):
-        pytester.makepyprojecttoml(f"[tool.bytecount]\nclasspath = ['.']\n{setting}\n")
-        result = run(pytester)
-        result.stderr.fnmatch_lines([message])
-        assert result.ret == pytest.ExitCode.USAGE_ERROR
-
-
 def test_a_target_matching_nothing_fails_that_test_with_near_misses(project):
     project.makepyfile(test_demo='''
         import pytest

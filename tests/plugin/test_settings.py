@@ -1,0 +1,58 @@
+"""``[tool.bytecount]`` and the command line read into settings (plugin/config.py's ``load_settings``) without a
+pytest run: a value of the wrong kind, and a baseline folder that would lie outside the project, are refused with
+the setting's name. That such an error is one usage error before any test runs, and writes nothing, is tried end
+to end in tests/plugin/test_plugin.py and tests/plugin/test_security.py."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from pytest_bytecount.plugin.config import ConfigError, load_settings
+from tests.support.settings import option
+
+
+def project(root: Path, settings: str) -> Path:
+    root.mkdir(parents=True, exist_ok=True)
+    (root / "pyproject.toml").write_text(f"[tool.bytecount]\nclasspath = ['.']\n{settings}\n")
+    return root
+
+
+def refused(root: Path, **given) -> str:
+    with pytest.raises(ConfigError) as e:
+        load_settings(root, option(**given))
+    return str(e.value)
+
+
+@pytest.mark.parametrize("setting, problem", [
+    ('in-place = "yes"', "[tool.bytecount] in-place must be true or false"),
+    ('deep = "yes"', "[tool.bytecount] deep must be true or false"),
+    ("source-path = 3", "[tool.bytecount] source-path must be a string or a list of strings"),
+    ("tolerance = 5", "[tool.bytecount] tolerance must be a string such as 'total=5%|100'"),
+    ('jvm = "hotspot"', "jvm must be 'server', 'client' or 'zero', not 'hotspot'"),
+])
+def test_a_value_of_the_wrong_kind_names_the_setting(tmp_path, setting, problem):
+    root = project(tmp_path, setting)
+    assert problem in refused(root)
+
+
+def test_a_baseline_dir_outside_the_project_is_refused_however_it_is_written(tmp_path, monkeypatch):
+    root = project(tmp_path / "project", "")
+    outside = tmp_path / "outside"
+    outside.mkdir()
+    monkeypatch.chdir(root)  # the command line's paths are relative to where pytest runs
+    assert refused(root, bytecount_baseline_dir="../outside") == (
+        f"--bytecount-baseline-dir '../outside' resolves to {outside}, outside the project {root}; baselines are "
+        f"only written inside it unless you give an absolute path")
+    (root / "baselines").symlink_to(outside, target_is_directory=True)
+    project(root, 'baseline-dir = "baselines"')
+    assert refused(root) == (
+        f"{root}/pyproject.toml: [tool.bytecount] baseline-dir 'baselines' resolves to {outside}, outside the "
+        f"project {root}; baselines are only written inside it unless you give an absolute path")
+    project(root, 'baseline-dir = "../outside"')
+    assert "resolves to" in refused(root)
+    project(root, f'baseline-dir = "{outside}"')  # absolute: used as given
+    assert load_settings(root, option()).baseline_dir == outside
+    project(root, 'baseline-dir = "perf/baselines"')
+    assert load_settings(root, option()).baseline_dir == root / "perf" / "baselines"
