@@ -121,8 +121,9 @@ class JavaContext:
     def jvm(self) -> JvmSession:
         if self._jvm is None:
             choice = self.jvm_choice()
-            self._jvm = JvmSession(choice, [*self._deep_options(choice.libjvm), *self._settings().jvm_options],
-                                   agent=True, crash=self.crash)
+            deep = self._deep_options(choice.libjvm)
+            self._deep_jvm = self._deep_jvm or bool(deep)
+            self._jvm = JvmSession(choice, [*deep, *self._settings().jvm_options], agent=True, crash=self.crash)
         return self._jvm
 
     @property
@@ -147,7 +148,9 @@ class JavaContext:
             except (ConfigError, ClasspathError) as e:
                 raise JvmError(f"pytest_bytecount.start_jvm: {e}") from None
         configured = self._configured_classpath()
-        self._jvm = JvmSession(choice, [*self._deep_options(choice.libjvm, deep), *s.jvm_options, *options],
+        deep_options = self._deep_options(choice.libjvm, deep)
+        self._deep_jvm = bool(deep_options)
+        self._jvm = JvmSession(choice, [*deep_options, *s.jvm_options, *options],
                                [*configured, *(e for e in own if e not in configured)], agent=True,
                                jpype_options=check_jpype_options(jpype_options or {}), crash=self.crash)
         self._jvm.start()
@@ -157,7 +160,6 @@ class JavaContext:
         """The options deep counts need, for a JVM library, when the session takes deep counts."""
         if not (deep or self.wants_deep or self._settings().deep):
             return []
-        self._deep_jvm = True
         return deep_jvm_options(Path(libjvm).parent.name, Path(libjvm))
 
     def _app_start_options(self, jvmpath: Optional[str], options: list) -> tuple:
@@ -172,7 +174,9 @@ class JavaContext:
             if choice is not None:
                 libjvm = str(choice.libjvm)
                 added += ["--enable-native-access=ALL-UNNAMED"] if choice.feature >= 22 else []
-        added += self._deep_options(Path(libjvm)) if libjvm else []
+        deep = self._deep_options(Path(libjvm)) if libjvm else []
+        self._deep_jvm = bool(deep)
+        added += deep
         added += self._settings().jvm_options  # after the application's own, so that the settings' win
         try:
             configured = self._configured_classpath()

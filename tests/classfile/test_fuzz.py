@@ -30,7 +30,7 @@ from pytest_bytecount.classfile import ClassFile, ClassFormatError, CodeFormatEr
 from pytest_bytecount.classfile import opcodes as op
 from pytest_bytecount.classfile.instructions import TypeAnnotations
 from pytest_bytecount.classfile.model import Attribute
-from pytest_bytecount.counting.pipeline.transform import ClassCounters, instrument_class
+from pytest_bytecount.counting.pipeline.transform import CounterIndexes, instrument_class
 
 from tests.support.engine import read_class_dir
 from tests.support import fuzz
@@ -197,7 +197,7 @@ def test_a_name_that_is_not_modified_utf8_is_a_class_format_error(engine):
     cf.constant_pool.entries[m.name_index] = (1, b"\xff\xfe")
     with pytest.raises(ClassFormatError, match=r"engine/Misc\$1Doubler#<method 1, broken name or descriptor>: "
                                                 r"constant pool entry \d+ is not valid modified UTF-8"):
-        instrument_class(cf.to_bytes(), None, ClassCounters("block"))
+        instrument_class(cf.to_bytes(), None, CounterIndexes("block"))
 
 
 def test_an_invoke_of_a_utf8_constant_names_the_method_and_the_entry(engine):
@@ -210,7 +210,7 @@ def test_an_invoke_of_a_utf8_constant_names_the_method_and_the_entry(engine):
     message = r"engine/Misc#<init>\(\)V: constant pool entry \d+ is Utf8, not a Fieldref, Methodref or"
     for strategy in ("block", "instruction"):
         with pytest.raises(CodeFormatError, match=message):
-            instrument_class(broken, None, ClassCounters(strategy))
+            instrument_class(broken, None, CounterIndexes(strategy))
     assert fuzz.exercise(broken) == "CodeFormatError"
 
 
@@ -219,8 +219,8 @@ def test_a_methodref_whose_name_and_type_is_a_utf8_is_a_clear_error(engine):
     cp = cf.constant_pool
     index = next(i for i, e in enumerate(cp.entries) if e and e[0] == 10)
     cp.entries[index] = (10, cp.entries[index][1], cf.find_method("<init>", "()V").name_index)
-    with pytest.raises(CodeFormatError, match=rf"constant pool entry \d+ is Utf8, not NameAndType"):
-        instrument_class(cf.to_bytes(), None, ClassCounters("block"))
+    with pytest.raises(CodeFormatError, match=r"constant pool entry \d+ is Utf8, not NameAndType"):
+        instrument_class(cf.to_bytes(), None, CounterIndexes("block"))
 
 
 @pytest.mark.timeout(60)
@@ -232,14 +232,14 @@ def test_a_loop_that_keeps_pushing_is_refused_instead_of_walked_forever(engine):
     broken = patched(data, at, bytes([op.ICONST_0, op.GOTO, 0xFF, 0xFF]))
     message = r"apply\(I\)I: operand stack depth 0 or 1 at offset \d+, depending on the path"
     with pytest.raises(CodeFormatError, match=message):
-        instrument_class(broken, None, ClassCounters("block"))
+        instrument_class(broken, None, CounterIndexes("block"))
     assert fuzz.exercise(broken) == "CodeFormatError"
 
 
 def test_a_method_that_would_need_more_than_65535_locals_is_left_uncounted(engine):
     data = engine["engine/Misc$1Doubler"]
     broken = patched(data, code_array(data, "apply") - 6, b"\xff\xff")  # max_locals
-    result = instrument_class(broken, None, ClassCounters("instruction"))
+    result = instrument_class(broken, None, CounterIndexes("instruction"))
     assert [m.method.name for m in result.maps] == ["<init>"]
     assert len(result.refused) == 1
     assert re.match(r"engine\.Misc\$1Doubler#apply\(I\)I: would need 65,5\d\d local variable slots after editing, "
@@ -266,7 +266,7 @@ def test_an_empty_code_array_is_a_code_format_error(engine):
     i, code = m.find_attribute("Code")
     m.attributes[i] = Attribute(code.name_index, struct.pack(">HHI", 2, 2, 0) + bytes(4))
     with pytest.raises(CodeFormatError, match=r"apply\(I\)I: code_length is 0"):
-        instrument_class(cf.to_bytes(), None, ClassCounters("block"))
+        instrument_class(cf.to_bytes(), None, CounterIndexes("block"))
 
 
 def test_a_malformed_method_descriptor_is_a_class_format_error(engine):
@@ -274,14 +274,14 @@ def test_a_malformed_method_descriptor_is_a_class_format_error(engine):
     m = cf.find_method("apply", "(I)I")
     cf.constant_pool.entries[m.descriptor_index] = (1, b"(Ljava/lang/Object")
     with pytest.raises(CodeFormatError, match=r"malformed method descriptor '\(Ljava/lang/Object'"):
-        instrument_class(cf.to_bytes(), None, ClassCounters("block"))
+        instrument_class(cf.to_bytes(), None, CounterIndexes("block"))
 
 
 def test_a_newarray_of_an_unknown_element_type_is_a_code_format_error(engine):
     data = engine["engine/Misc"]
     at = next(p for p in fuzz.layout(data).opcodes if data[p] == op.NEWARRAY)
     with pytest.raises(CodeFormatError, match=r"engine/Misc#\w+\(I\)I: newarray with array type 99 at offset \d+"):
-        instrument_class(patched(data, at + 1, b"\x63"), None, ClassCounters("block"))
+        instrument_class(patched(data, at + 1, b"\x63"), None, CounterIndexes("block"))
 
 
 def test_deeply_nested_annotation_values_decode_without_recursion(engine):
@@ -308,7 +308,7 @@ def test_an_error_quotes_a_huge_broken_name_briefly(engine):
     data = cf.to_bytes()
     broken = patched(data, code_array(data, "\x07" * 10000), b"\xff")  # not an opcode
     with pytest.raises(CodeFormatError) as info:
-        instrument_class(broken, None, ClassCounters("block"))
+        instrument_class(broken, None, CounterIndexes("block"))
     message = str(info.value)
     assert "(10,000 characters)" in message and "invalid opcode 255 at offset 0" in message
     assert len(message) < 400 and message.isprintable()

@@ -26,7 +26,7 @@ from typing import Iterable, Iterator, Optional, Sequence
 
 from pytest_bytecount.classfile import ClassFile, ClassFormatError, CodeTooLargeError
 from pytest_bytecount.classfile import opcodes as op
-from pytest_bytecount.counting.pipeline.transform import ClassCounters, instrument_class
+from pytest_bytecount.counting.pipeline.transform import CounterIndexes, instrument_class
 
 # The engine's own error types: the only exceptions an input may end with.
 PROJECT_ERRORS = (ClassFormatError, CodeTooLargeError)
@@ -394,7 +394,7 @@ def exercise(data: bytes) -> str:
             raise ContractViolation(stage, "re-encoding a re-encoded class changed it (not a fixed point)")
         for strategy in ("block", "instruction"):
             stage = f"instrument {strategy}"
-            result = instrument_class(data, None, ClassCounters(strategy))
+            result = instrument_class(data, None, CounterIndexes(strategy))
             stage = "read back"
             back = ClassFile.parse(result.data)
             _decode_all(back)

@@ -41,7 +41,7 @@ def inclusive_by_class_bytes() -> bytes:
 
 
 class ClassLinks:
-    """What the transform needs to link the invocations of one class's methods (``ClassCounters.inclusive``)."""
+    """What the transform needs to link the invocations of one class's methods (``CounterIndexes.inclusive``)."""
 
     def __init__(self, hierarchy: Hierarchy, counters_name: str, targets: Sequence[tuple]):
         self.hierarchy = hierarchy

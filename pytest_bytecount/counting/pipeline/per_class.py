@@ -26,7 +26,7 @@ from ..links.hooks import Hierarchy
 from ..links.linkage import ClassLinks, exact_name
 from ..instr.runtime import build_runtime_class
 from ..targets import MethodId, TargetError, TargetPattern, resolve_targets
-from .transform import STRATEGIES, ClassCounters, instrument_class
+from .transform import STRATEGIES, CounterIndexes, instrument_class
 
 COUNTERS_PACKAGE = "pytest_bytecount/of/"
 IN_PLACE_PACKAGE = "pytest_bytecount/inplace/"
@@ -87,8 +87,9 @@ class ClassCounter:
         self.patterns = list(patterns)
         self.parsed = [TargetPattern.parse(p) for p in self.patterns]
         self.strategy, self.abrupt, self.allocations = strategy, abrupt, allocations
-        self.options = f"{strategy} abrupt={abrupt} allocations={allocations}" + (" inclusive" if inclusive else "") \
-            + (" in-place" if in_place else "")
+        # how the classes are counted, as the per-class cache's key spells it
+        self.options_key = f"{strategy} abrupt={abrupt} allocations={allocations}" \
+            + (" inclusive" if inclusive else "") + (" in-place" if in_place else "")
         self.inclusive = inclusive
         # counted in place (jvm.in_place): each class's Counters class lives in the class's own loader for the
         # rest of the JVM's life, so its name carries the entry's key (a class counted with other options or
@@ -173,7 +174,7 @@ class ClassCounter:
                       if m.has_code() and any(p.matches_method(m.name, m.descriptor) for p in patterns))
 
     def _count(self, name: str, data: bytes, wanted: list, targets: Sequence[MethodId] = ()) -> CountedClass:
-        options = self.options + "".join(f" target={m.name}{m.descriptor}" for m in targets)
+        options = self.options_key + "".join(f" target={m.name}{m.descriptor}" for m in targets)
         key = class_cache.key(data, [(m.name, m.descriptor) for m in wanted], options)
         cache_dir = self.cache_dir if self.deep is None else None
         if cache_dir is not None:
@@ -184,7 +185,7 @@ class ClassCounter:
         counters = counters_class_of(name) if not self.in_place else f"{IN_PLACE_PACKAGE}{key[:16]}/{name}"
         links = ClassLinks(self.hierarchy, counters, [(m.name, m.descriptor) for m in targets]) \
             if self.inclusive else None
-        batch = ClassCounters(self.strategy, abrupt=self.abrupt, allocations=self.allocations, runtime=counters,
+        batch = CounterIndexes(self.strategy, abrupt=self.abrupt, allocations=self.allocations, runtime=counters,
                               inclusive=links,
                               deep=None if self.deep is None else (self.deep, frozenset(
                                   str(m) for m in (targets if self.inclusive else wanted))))

@@ -46,7 +46,7 @@ class Counted:
 
 
 @dataclass
-class ClassCounters:
+class CounterIndexes:
     """Counter indexes handed out to the counted methods of one class (its own Counters class), from 0.
 
     ``abrupt``: also tally the invocations that end by an exception (a catch-all handler over each
@@ -79,7 +79,7 @@ class ClassCounters:
         self.arities |= counted.arities
 
 
-def instrument_method(method, batch: ClassCounters, strategy: Optional[str] = None, call_keys: Optional[dict] = None,
+def instrument_method(method, batch: CounterIndexes, strategy: Optional[str] = None, call_keys: Optional[dict] = None,
                       max_blocks: Optional[int] = MAX_BLOCKS, lines: bool = True) -> Counted:
     """Count ``method`` (``strategy``: the batch's when None) in place: plan, then emit. ``call_keys``:
     a cache of call signatures per constant pool; ``max_blocks``: past this many counted blocks, count
@@ -98,7 +98,7 @@ class InstrumentedClass:
     refused: list  # messages for methods left uninstrumented (over 64 KB)
 
 
-def instrument_class(data: bytes, methods: Optional[Iterable[MethodId]], batch: ClassCounters) -> InstrumentedClass:
+def instrument_class(data: bytes, methods: Optional[Iterable[MethodId]], batch: CounterIndexes) -> InstrumentedClass:
     """Count ``methods`` of the class in ``data`` (all methods with code when None)."""
     cf = ClassFile.parse(data)
     wanted = None if methods is None else {(m.name, m.descriptor) for m in methods}
@@ -123,7 +123,7 @@ def instrument_class(data: bytes, methods: Optional[Iterable[MethodId]], batch: 
     return InstrumentedClass(cf.name, cf.to_bytes(), maps, refused)
 
 
-def _count_within_limit(method, batch: ClassCounters, call_keys: dict) -> Counted:
+def _count_within_limit(method, batch: CounterIndexes, call_keys: dict) -> Counted:
     """Count ``method`` and encode its code; the last attempt's :class:`CodeTooLargeError` when no
     attempt fits in 64 KB. Per instruction kind needs fewer counters than many blocks; past that, all
     blocks may still fit where an increment per instruction does not. Per instruction kind, the counters
