@@ -63,6 +63,10 @@ try:
     from pytest_bytecount.counting.pipeline.per_class import ClassCounter  # noqa: E402
 except ImportError:  # the layout before counting/ was grouped, so that a digest of that code can be taken
     from pytest_bytecount.counting.per_class import ClassCounter  # noqa: E402
+try:
+    from pytest_bytecount.counting.options import CountingOptions  # noqa: E402
+except ImportError:  # before the options were one value
+    CountingOptions = None
 # ---------------------------------------------------------------------------------------------------------
 
 # Option set name -> keyword arguments of ``ClassCounter`` and the command line's flags.
@@ -147,6 +151,15 @@ def source_classes(name: str) -> tuple[Path, dict]:
     return source.path, dict(iter_classes(source))
 
 
+def new_counter(classpath, kwargs: dict):
+    """A ClassCounter of every class, counted as ``kwargs`` say: through CountingOptions, or as the constructor took
+    them before (keywords)."""
+    try:
+        return ClassCounter(classpath, CountingOptions(("**",), **kwargs))
+    except TypeError:  # no CountingOptions, or one without these fields
+        return ClassCounter(classpath, ["**"], **kwargs)
+
+
 def digest_source(name: str, out: list) -> int:
     """Append ``name``'s units to ``out``; returns its number of classes."""
     root, originals = source_classes(name)
@@ -154,7 +167,7 @@ def digest_source(name: str, out: list) -> int:
                f"sha256={sha(''.join(f'{n} {sha(d)}' + chr(10) for n, d in sorted(originals.items())))}")
     for options, (kwargs, _flags) in OPTION_SETS.items():
         started = time.perf_counter()
-        counter = ClassCounter(Classpath([Path(root)]), ["**"], **kwargs)
+        counter = new_counter(Classpath([Path(root)]), kwargs)
         names = counter.candidates()
         refused: list = []
         counters = maps = 0

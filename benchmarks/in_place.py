@@ -19,6 +19,7 @@ import time
 
 from _support import JDK17, compiled_demo  # first: this checkout's package
 from pytest_bytecount.classfile.classpath import Classpath
+from pytest_bytecount.counting.options import CountingOptions
 from pytest_bytecount.counting.pipeline.per_class import ClassCounter
 from pytest_bytecount.jvm.in_place import InPlaceLoaders
 from pytest_bytecount.jvm.loaders import LoadTimeLoaders
@@ -40,7 +41,7 @@ def main(argv=None) -> int:
     import jpype
 
     own = LoadTimeLoaders(session, ClassCounter(classpath, [TARGET]), classpath.entries)
-    placed = InPlaceLoaders(session, ClassCounter(classpath, [TARGET], in_place=True))
+    placed = InPlaceLoaders(session, ClassCounter(classpath, CountingOptions((TARGET,), in_place=True)))
     system_sorting = jpype.JClass("demo.Sorting")
     forname = jpype.JClass("java.lang.Class").forName
 

@@ -26,6 +26,7 @@ from pathlib import Path
 
 from _support import JDK17, ROOT  # first: this checkout's package
 from pytest_bytecount.classfile.classpath import Classpath
+from pytest_bytecount.counting.options import CountingOptions
 from pytest_bytecount.counting.pipeline.per_class import ClassCounter
 from pytest_bytecount.jvm.loaders import LoadTimeLoaders
 from pytest_bytecount.jvm.session import JvmSession, choose_jvm
@@ -43,7 +44,7 @@ def main(argv=None) -> int:
                     str(ROOT / "benchmarks/java/inclusive/Kernels.java")], check=True)
     classpath = Classpath.parse([str(classes)])
     targets = ["inclusive.Kernels#fib", "inclusive.Kernels#sum"]
-    counters = {"flat": ClassCounter(classpath, targets), "inclusive": ClassCounter(classpath, targets, inclusive=True)}
+    counters = {"flat": ClassCounter(classpath, targets), "inclusive": ClassCounter(classpath, CountingOptions(tuple(targets), inclusive=True))}
     for counter in counters.values():
         counter.check()
     session = JvmSession(choose_jvm(args.java_home), [])

@@ -17,7 +17,7 @@ Four parts, all by default (several minutes on 2 cores):
   Debian's ``libjacoco-java``; ``--jacoco-dir``): see :func:`jacoco_variant`. Without the jars the run says
   so in one line and the column is left out.
 - ``throughput``: every method of guava.jar counted, class by class as the plugin's loader counts them
-  (``ClassCounter(Classpath([guava.jar]), ["**"], strategy=...).count_all()``, no cache) in pure Python,
+  (``ClassCounter(Classpath([guava.jar]), CountingOptions(("**",), strategy)).count_all()``, no cache) in pure Python,
   best of 2, beside the time to read and parse every class alone; then the per-class cache
   (``cache_dir``): once cold (every class counted and stored) and warm (every class a cache hit, its
   hashes checked), best of 2.
@@ -53,6 +53,7 @@ from typing import Optional
 from _support import DEMO_SRC, JDK17  # first: this checkout's package
 from pytest_bytecount.classfile import ClassFile
 from pytest_bytecount.classfile.classpath import Classpath
+from pytest_bytecount.counting.options import CountingOptions
 from pytest_bytecount.counting.pipeline.per_class import ClassCounter
 from pytest_bytecount.counting.pipeline.report import write_files
 from pytest_bytecount.counting.pipeline.transform import STRATEGIES
@@ -374,7 +375,7 @@ def run_kernel(kernel: Kernel, compiled: Compiled, java_home: Path, variants: li
     args = []
     for strategy in variants:
         out = work / f"{kernel.class_name}-{strategy}"
-        counter = ClassCounter(Classpath([compiled.kernels]), list(kernel.targets), strategy=strategy)
+        counter = ClassCounter(Classpath([compiled.kernels]), CountingOptions(tuple(kernel.targets), strategy))
         counter.check()
         classes = counter.count_all()
         files = {COUNTERS_LIST: "".join(c.counters_name.replace("/", ".") + "\n" for c in classes).encode()}
@@ -531,18 +532,18 @@ def part_throughput(args, variants: list) -> list:
             log(f"throughput: {strategy} run {i + 1}/{args.throughput_repeat} ...")
             t = time.perf_counter()
             # a fresh classpath and counter: reading the jar counts, nothing is remembered
-            counted = ClassCounter(Classpath([guava]), ["**"], strategy=strategy).count_all()
+            counted = ClassCounter(Classpath([guava]), CountingOptions(("**",), strategy)).count_all()
             best = min(best, time.perf_counter() - t)
         size = sum(len(c.data) + len(c.counters_data) for c in counted) / 1e6
         with tempfile.TemporaryDirectory(prefix="bytecount-cache-") as cache_dir:
             log(f"throughput: {strategy}, filling the per-class cache ...")
             t = time.perf_counter()
-            ClassCounter(Classpath([guava]), ["**"], strategy=strategy, cache_dir=Path(cache_dir)).count_all()
+            ClassCounter(Classpath([guava]), CountingOptions(("**",), strategy), cache_dir=Path(cache_dir)).count_all()
             cold = time.perf_counter() - t
             cached = float("inf")
             for i in range(args.throughput_repeat):
                 log(f"throughput: {strategy}, warm per-class cache run {i + 1}/{args.throughput_repeat} ...")
-                warm = ClassCounter(Classpath([guava]), ["**"], strategy=strategy, cache_dir=Path(cache_dir))
+                warm = ClassCounter(Classpath([guava]), CountingOptions(("**",), strategy), cache_dir=Path(cache_dir))
                 t = time.perf_counter()
                 hit = warm.count_all()
                 cached = min(cached, time.perf_counter() - t)

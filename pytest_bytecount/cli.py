@@ -20,11 +20,13 @@ from .version import __version__
 from .classfile import ClassFormatError
 from .classfile.classpath import Classpath, ClasspathError
 from .counting.counts import KEYS, render_json
+from .counting.options import CountingOptions
 from .counting.pipeline.per_class import ClassCounter
 from .counting.pipeline.report import counted_files, write_files
 from .counting.targets import TargetError, missing_class_message
 from .jvm.deep import DeepUnavailable, deep_counting, deep_jvm_options
-from .jvm.loaders import CountingError, LoadTimeLoaders
+from .jvm.counting import counting_loaders
+from .jvm.loaders import CountingError
 from .jvm.session import JvmError, JvmSession, choose_jvm
 from .plugin.config import PACKAGE_PREFIX, ConfigError, expand_classpath_entry, split_entries
 from .plugin.project_cache import project_cache, remove_unused
@@ -108,8 +110,9 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return _annotate(args)
     try:
         classpath = _classpath(args.classpath)
-        counter = ClassCounter(classpath, args.target, args.strategy, args.abrupt, args.allocations,
-                               inclusive=args.inclusive)
+        counter = ClassCounter(classpath, CountingOptions(tuple(args.target), strategy=args.strategy,
+                                                          abrupt=args.abrupt, allocations=args.allocations,
+                                                          inclusive=args.inclusive))
         counter.check()
         counter.cache_dir = _cache_dir(args)  # made only once the targets are known to be good
     except (ClasspathError, ConfigError, TargetError, ClassFormatError) as e:
@@ -231,8 +234,11 @@ def _count(args, classpath: Classpath, counter: ClassCounter, weights=None) -> i
     status = 0
     try:
         options = [*deep_jvm_options(choice.libjvm.parent.name, choice.libjvm), *args.jvm_option] if args.deep else args.jvm_option
-        loaders = LoadTimeLoaders(JvmSession(choice, options, agent=args.deep), counter, classpath.entries)
-        deep = _deep_setup(args, counter) if args.deep else None
+        loaders = counting_loaders(JvmSession(choice, options, agent=args.deep), counter, classpath.entries,
+                                   deep=_deep_setup if args.deep else None)
+        deep = deep_counting() if args.deep else None
+        if deep is not None:
+            deep.check()
         handle = loaders.new()
         main = loaders.jvm.main_method(handle.loader, args.main)
         if deep is not None:  # the program's identity hashes start where its runs always do (jvm.hash_state)
@@ -262,9 +268,9 @@ def _count(args, classpath: Classpath, counter: ClassCounter, weights=None) -> i
     return status
 
 
-def _deep_setup(args, counter: ClassCounter):
-    """The JVM's deep counting, with the targets' numbers; progress on standard error while the JDK's loaded
-    classes are counted."""
+def _deep_setup():
+    """The JVM's deep counting, set up with progress on standard error while the JDK's loaded classes are counted,
+    and a line when damaged entries of its cache were counted afresh."""
     def progress(done: int, total: int) -> None:
         print(f"bytecount: counting the loaded classes deep: {done}/{total}", file=sys.stderr, flush=True)
 
@@ -272,9 +278,6 @@ def _deep_setup(args, counter: ClassCounter):
     healed = deep.healed()
     if healed:
         print(healed, file=sys.stderr, flush=True)
-    counter.deep = deep.numbers
-    deep.targets(sorted({m for p in args.target for m in counter.matched_methods(p)}))
-    deep.check()
     return deep
 
 

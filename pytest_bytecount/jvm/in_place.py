@@ -31,7 +31,7 @@ from ..classfile import ClassFile, ClassFormatError
 from ..counting.pipeline.per_class import ClassCounter, CountedClass
 from .agent import AgentMissing, instrumentation, transformer_class
 from .deep import deep_counting_set_up
-from .loaders import LOADER_CLASS, CountingError
+from .loaders import LOADER_CLASS, CountingError, CountingHandle, CountingLoaders
 from .session import JvmSession, java_set, python_longs
 
 
@@ -67,8 +67,9 @@ def shape_changes(original: bytes, counted: bytes) -> list:
     return out
 
 
-class InPlaceLoaders:
-    """What :class:`~.loaders.LoadTimeLoaders` is to a test's own loader, in place: ``new()`` starts
+class InPlaceLoaders(CountingLoaders):
+    """What :class:`~.loaders.LoadTimeLoaders` is to a test's own loader, in place (both are
+    :class:`~.loaders.CountingLoaders`): ``new()`` starts
     counting the matched classes where they live, ``handle.counts()`` reads them, ``handle.close()``
     restores the originals."""
 
@@ -103,9 +104,6 @@ class InPlaceLoaders:
     def matched_methods(self, pattern: str) -> list:
         return self.counter.matched_methods(pattern)
 
-    def hints(self, handle) -> list:
-        return []
-
     def counters_class(self, loader, cls: CountedClass):
         """The Counters class of ``cls`` in ``loader``, defined there on first use."""
         import jpype
@@ -116,9 +114,6 @@ class InPlaceLoaders:
             self._counters[key] = jpype.JClass(self.api.define(loader, cls.counters_name, data))
         return self._counters[key]
 
-    def close(self) -> None:
-        pass
-
 
 class _Touched:
     """One counted class in one loader during a test: its counts so far start at ``before``."""
@@ -128,7 +123,7 @@ class _Touched:
         self.java_class = None  # known once loaded (for the restore)
 
 
-class InPlaceHandle:
+class InPlaceHandle(CountingHandle):
     """One test counting in place. ``loader`` is the system class loader (``bytecount.jclass`` loads from it,
     as ``jpype.JClass`` does)."""
 

@@ -1,6 +1,10 @@
 """A test's class loaders, and reading their counts back.
 
-:class:`LoadTimeLoaders` (``new()`` gives a fresh :class:`Handle`; ``handle.counts()`` reads it): each
+One interface for counting where classes load: :class:`CountingLoaders` (``new()`` starts a test's counting and gives
+its :class:`CountingHandle`; ``handle.counts()`` reads it, ``handle.close()`` ends it), implemented for a test's own
+class loader here and for the application's loaders in :mod:`.in_place`.
+
+:class:`LoadTimeLoaders` (``new()`` gives a fresh :class:`LoaderHandle`; ``handle.counts()`` reads it): each
 matched class is counted when the test's loader first asks for it (:mod:`pytest_bytecount.counting.pipeline.per_class`),
 so the cost follows what the test loads, not what a pattern matches. With inclusive counts every
 application class is, with its invocations linked (:mod:`pytest_bytecount.counting.links.linkage`).
@@ -16,6 +20,7 @@ from __future__ import annotations
 
 import shutil
 import tempfile
+from abc import ABC, abstractmethod
 from functools import lru_cache
 from importlib import resources
 from pathlib import Path
@@ -36,7 +41,42 @@ class CountingError(RuntimeError):
     """A class the test loaded could not be counted."""
 
 
-class Handle:
+class CountingHandle(ABC):
+    """One test's counting: ``loader`` is the Java class loader ``bytecount.jclass`` loads from."""
+
+    loader: object
+
+    @abstractmethod
+    def counts(self) -> dict:
+        """The counts so far (the contract's JSON, method id -> counts); :class:`CountingError` when a class the
+        test loaded could not be counted."""
+
+    @abstractmethod
+    def close(self) -> None:
+        """The test is over: release what it holds (its own loader, or the originals of classes counted in place)."""
+
+
+class CountingLoaders(ABC):
+    """How the classes one set of counting options matches are counted in the running JVM, one per set of options
+    for the session (the plugin's ``JavaContext.loaders_for``, the command line's ``count``): in each test's own
+    class loader (:class:`LoadTimeLoaders`) or where the application loads them (:class:`~.in_place.InPlaceLoaders`)."""
+
+    refused: list  # the methods left uncounted so far (over 64 KB once counted), each with the reason
+
+    @abstractmethod
+    def new(self) -> CountingHandle:
+        """A test starts: a handle whose counts start from zero."""
+
+    @abstractmethod
+    def matched_methods(self, pattern: str) -> list:
+        """Every method id ``pattern`` matches (read from the classpath; :class:`TargetError` when none)."""
+
+    def hints(self, handle: CountingHandle) -> list:
+        """Lines for a test that loaded classes its patterns leave out, which may hold its work (none here)."""
+        return []
+
+
+class LoaderHandle(CountingHandle):
     """One test's class loader (``loader``, a Java object) and what it counted."""
 
     def __init__(self, loader, read, counted: Optional["_Counted"] = None, start: Optional[dict] = None,
@@ -70,7 +110,7 @@ class _Counted:
         self.error: Optional[str] = None
 
 
-class LoadTimeLoaders:
+class LoadTimeLoaders(CountingLoaders):
     """Loaders that count each matched class when first asked for it."""
 
     def __init__(self, jvm: JvmSession, counter: ClassCounter, classpath: Sequence[Path]):
@@ -94,7 +134,7 @@ class LoadTimeLoaders:
         self._names = java_set(dotted)
         self._bytes: dict = {}  # internal name -> (class bytes, Counters bytes) as Java byte[]
 
-    def new(self) -> Handle:
+    def new(self) -> LoaderHandle:
         import jpype
 
         counted = _Counted()
@@ -103,7 +143,7 @@ class LoadTimeLoaders:
         urls = jpype.JArray(URL)([jpype.JClass("java.io.File")(str(p)).toURI().toURL() for p in self.classpath])
         parent = jpype.JClass("java.lang.ClassLoader").getPlatformClassLoader()
         loader = _loader_class(self.jvm)(urls, parent, hook, self._names)
-        return Handle(loader, self._counts, counted)
+        return LoaderHandle(loader, self._counts, counted)
 
     def _supply(self, counted: _Counted, dotted: str):
         """The bytes to define for ``dotted`` in a loader, or None (it loads as usual)."""
@@ -144,28 +184,27 @@ class LoadTimeLoaders:
         return self._bytes[cls.name]
 
     def matched_methods(self, pattern: str) -> list:
-        """Every method id ``pattern`` matches (read from the classpath; :class:`TargetError` when none)."""
         return self.counter.matched_methods(pattern)
 
-    def hints(self, handle: "Handle") -> list:
+    def hints(self, handle: LoaderHandle) -> list:
         """A line per pattern whose left-out nested classes the test loaded (so they may hold its work)."""
         loaded = handle.counted.nested
         return [nested_hint(pattern, [d for d in names if d in loaded])
                 for pattern, names in sorted(self.left_out.items()) if loaded.intersection(names)]
 
-    def shared(self, base: Handle) -> Handle:
+    def shared(self, base: LoaderHandle) -> LoaderHandle:
         """A handle on ``base``'s loader whose counts start now (a loader scope wider than one test: the
         classes stay loaded, with their statics, and each test counts its own run)."""
-        return Handle(base.loader, self._counts, base.counted, start=self._values(base), owner=False)
+        return LoaderHandle(base.loader, self._counts, base.counted, start=self._values(base), owner=False)
 
-    def _values(self, handle: Handle) -> dict:
+    def _values(self, handle: LoaderHandle) -> dict:
         """The raw counter values of every class counted in ``handle``'s loader so far."""
         counted = handle.counted
         return {name: [0] * cls.size if name not in counted.counters else
                 self.jvm.read_counters(handle.loader, cls.size, cls.counters_name)
                 for name, cls in counted.classes.items()}
 
-    def _counts(self, handle: Handle) -> dict:
+    def _counts(self, handle: LoaderHandle) -> dict:
         counted = handle.counted
         if counted.error is not None:
             raise CountingError(counted.error)
@@ -180,7 +219,7 @@ class LoadTimeLoaders:
             self._add_inclusive(handle, out)
         return dict(sorted(out.items()))
 
-    def _add_inclusive(self, handle: Handle, out: dict) -> None:
+    def _add_inclusive(self, handle: LoaderHandle, out: dict) -> None:
         """Give every target its ``"inclusive"`` object, from the committed values of the test's support class."""
         import jpype
 
@@ -199,9 +238,6 @@ class LoadTimeLoaders:
             for mid in counted.classes[name].targets:
                 t = index.get(exact_name(MethodId.parse(mid)))
                 out[mid] = dict(sorted({**out[mid], "inclusive": inclusive_of(by_target.get(t, []))}.items()))
-
-    def close(self) -> None:
-        pass
 
 
 @lru_cache(maxsize=None)

@@ -22,8 +22,8 @@ from ..jvm.crash import CrashNote
 from ..jvm.deep import DeepUnavailable, deep_counting, deep_jvm_options
 from ..jvm.modules import missing_module
 from ..counting.pipeline.per_class import ClassCounter
-from ..jvm.in_place import InPlaceError, InPlaceLoaders
-from ..jvm.loaders import LoadTimeLoaders
+from ..jvm.counting import counting_loaders
+from ..jvm.in_place import InPlaceError
 from ..jvm.session import (JvmChoice, JvmError, JvmSession, check_jpype_options, choose_jvm, jvm_running,
                            running_jvm_choice)
 from .config import (PACKAGE_PREFIX, ConfigError, Settings, classpath_entries, compile_classpath_entries,
@@ -53,7 +53,7 @@ class JavaContext:
         self._unmet_choice: Optional[str] = None  # the settings' JVM, when none could be chosen and one ran
         self._jvm: Optional[JvmSession] = None
         self._loaders: dict = {}  # CountingOptions -> their loaders
-        self._shared: dict = {}  # (loaders, module node id or "session") -> the Handle of a shared loader
+        self._shared: dict = {}  # (loaders, module node id or "session") -> the handle of a shared loader
         self.unusable: Optional[str] = None  # why no counted test can run (every one fails with it)
         self._source_lines: Optional[SourceLines] = None
         self._adoption_in_header = False  # the pytest header named the JVM as one found running
@@ -364,10 +364,8 @@ class JavaContext:
     def _make_loaders(self, options: CountingOptions):
         """(the loaders, None), or (None, why they cannot be made)."""
         cache = None if self._config.option.bytecount_no_cache else self.cache_folder()
-        targets, in_place = options.targets, options.in_place
         try:
-            made = ClassCounter(self.classpath(), targets, abrupt=options.abrupt, allocations=options.allocations,
-                                cache_dir=cache and cache / "counted", inclusive=options.inclusive, in_place=in_place)
+            made = ClassCounter(self.classpath(), options, cache_dir=cache and cache / "counted")
             made.check()
         except (TargetError, ClassFormatError) as e:
             return None, f"bytecount: {e}"
@@ -375,12 +373,8 @@ class JavaContext:
             jvm, entries = self.jvm(), self.classpath().entries
             if not jvm.started and not jvm.classpath:  # the plugin starts it: the system class loader sees them too
                 jvm.configured_classpath = [str(e) for e in entries]
-            loaders = InPlaceLoaders(jvm, made) if in_place else LoadTimeLoaders(jvm, made, entries)
-            if options.deep:
-                counting = self.deep_counting()
-                made.deep = counting.numbers
-                counting.targets(sorted({m for p in targets for m in made.matched_methods(p)}))
-            return loaders, None
+            return counting_loaders(jvm, made, entries, options.in_place,
+                                    self.deep_counting if options.deep else None), None
         except DeepUnavailable as e:
             return None, f"bytecount: {e}"
         except JvmError as e:
@@ -390,7 +384,7 @@ class JavaContext:
             return None, f"bytecount: {e}"
 
     def new_loader(self, loaders, shared: Optional[str] = None):
-        """A fresh loader (a :class:`~pytest_bytecount.jvm.loaders.Handle`); with ``shared`` (a module's node
+        """A fresh loader (a :class:`~pytest_bytecount.jvm.loaders.CountingHandle`); with ``shared`` (a module's node
         id, or "session"), a handle on the one loader those tests share, counting from now."""
         try:
             if shared is None:
@@ -415,8 +409,6 @@ class JavaContext:
         self.app_start.remove()
         for handle in self._shared.values():
             handle.close()
-        for loaders in self._loaders.values():
-            loaders.close()
         if self._jvm is not None:
             self._jvm.shutdown()
         self.crash.close()

@@ -54,9 +54,9 @@ class BytecountMarker:
     def counting_options(self, in_place: bool, deep: bool) -> CountingOptions:
         """How its targets are counted: the marker's options, and the settings' ``in_place`` and ``deep`` where the
         marker leaves them open (None)."""
-        return CountingOptions(self.targets, self.abrupt, self.allocations, self.inclusive,
-                               in_place if self.in_place is None else self.in_place,
-                               deep if self.deep is None else self.deep)
+        return CountingOptions(self.targets, abrupt=self.abrupt, allocations=self.allocations, inclusive=self.inclusive,
+                               in_place=in_place if self.in_place is None else self.in_place,
+                               deep=deep if self.deep is None else self.deep)
 
 
 def is_marked(item) -> bool:

@@ -8,6 +8,7 @@ import json
 
 from pytest_bytecount.classfile.classpath import Classpath
 from pytest_bytecount.counting.pipeline import cache
+from pytest_bytecount.counting.options import CountingOptions
 from pytest_bytecount.counting.pipeline.per_class import ClassCounter
 
 TARGETS = ["counting.Loops", "counting.Recursion#fib"]
@@ -22,9 +23,9 @@ def test_a_hit_gives_every_field_of_every_counter_map(counting_classes, tmp_path
     cp = Classpath.parse([counting_classes["javac17"]])
     for strategy in ("block", "instruction"):
         options = {"strategy": strategy, "abrupt": True, "allocations": True}
-        fresh = ClassCounter(cp, TARGETS, **options).count_all()
-        ClassCounter(cp, TARGETS, cache_dir=tmp_path / strategy, **options).count_all()
-        warm = ClassCounter(cp, TARGETS, cache_dir=tmp_path / strategy, **options)
+        fresh = ClassCounter(cp, CountingOptions(tuple(TARGETS), **options)).count_all()
+        ClassCounter(cp, CountingOptions(tuple(TARGETS), **options), cache_dir=tmp_path / strategy).count_all()
+        warm = ClassCounter(cp, CountingOptions(tuple(TARGETS), **options), cache_dir=tmp_path / strategy)
         hits = warm.count_all()
         assert warm.cache_hits == len(fresh) == 2
         assert any(m.abrupt is not None and m.allocs for c in fresh for m in c.maps)

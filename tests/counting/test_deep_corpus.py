@@ -47,12 +47,13 @@ def test_classes_counted_flat_and_deep_in_one_pass_pass_both_verifiers(counting_
     """A test's own classes carry their flat counters and the deep code from one pass, with every option of the
     flat counts (their catch-all handlers, constructors' stretches, inclusive hooks): both verifiers accept them."""
     from pytest_bytecount.classfile.classpath import Classpath
+    from pytest_bytecount.counting.options import CountingOptions
     from pytest_bytecount.counting.pipeline.per_class import ClassCounter
     from tests.support.counted import Counted
     from tests.support.verifier import verify_hotspot
 
     for build, folder in sorted(counting_classes.items()):
-        counter = ClassCounter(Classpath([folder]), ["**"], **options)
+        counter = ClassCounter(Classpath([folder]), CountingOptions(("**",), **options))
         counter.deep = MethodNumbers()
         counted = Counted(counter.count_all())
         files = counted.files
@@ -73,10 +74,12 @@ def test_a_method_too_large_with_both_keeps_its_deep_code():
     one pass, it is refused for its flat counts but keeps its deep code alone, which fits."""
     from pytest_bytecount.classfile import ClassFile
     from pytest_bytecount.classfile.classpath import Classpath
+    from pytest_bytecount.counting.options import CountingOptions
     from pytest_bytecount.counting.pipeline.per_class import ClassCounter
     from tests.support.corpus import java_base_dir
 
-    counter = ClassCounter(Classpath([java_base_dir()]), ["java.lang.Character$UnicodeScript"], abrupt=True)
+    counter = ClassCounter(Classpath([java_base_dir()]), CountingOptions(("java.lang.Character$UnicodeScript",),
+                                                                         abrupt=True))
     counter.deep = MethodNumbers()
     counted = counter.count("java/lang/Character$UnicodeScript")
     assert any(r.startswith("java.lang.Character$UnicodeScript#<clinit>()V: code would be") for r in counted.refused)

@@ -230,11 +230,13 @@ def test_classes_counted_as_they_load_pass_the_classfile_api_verifier(classes):
     """Every method of every class counted and linked, as the plugin does with inclusive counts."""
     from pytest_bytecount.classfile import ClassFile
     from pytest_bytecount.classfile.classpath import Classpath
+    from pytest_bytecount.counting.options import CountingOptions
     from pytest_bytecount.counting.pipeline.per_class import ClassCounter
 
     classpath = Classpath.parse([str(classes)])
     for strategy, abrupt in (("block", False), ("instruction", True)):
-        counter = ClassCounter(classpath, [t for m in MAINS for t in CASES[m]], strategy, abrupt, inclusive=True)
+        counter = ClassCounter(classpath, CountingOptions(tuple(t for m in MAINS for t in CASES[m]), strategy, abrupt,
+                                                          inclusive=True))
         counted = [counter.count(name) for name in counter.candidates()]
         out = {c.name: c.data for c in counted if c is not None}
         with_code = [n for n in counter.candidates() if any(m.has_code() for m in ClassFile.parse(classpath.read(n)).methods)]

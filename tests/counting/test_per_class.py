@@ -11,6 +11,7 @@ import pytest
 from pytest_bytecount.classfile import ClassFile
 from pytest_bytecount.classfile.classpath import Classpath
 from pytest_bytecount.counting.pipeline import cache as class_cache
+from pytest_bytecount.counting.options import CountingOptions
 from pytest_bytecount.counting.pipeline.per_class import ClassCounter, counters_class_of
 from pytest_bytecount.counting.targets import TargetError
 
@@ -67,7 +68,7 @@ def test_the_cache_gives_what_counting_afresh_gives_and_overlapping_patterns_sha
     assert _entries(tmp_path) == [entry]
     one = ClassCounter(cp, ["counting.Loops#collatz"], cache_dir=tmp_path)  # other methods: an entry of its own
     assert one.count("counting/Loops") != fresh and one.cache_hits == 0 and len(_entries(tmp_path)) == 2
-    abrupt = ClassCounter(cp, ["counting.Loops"], abrupt=True, cache_dir=tmp_path)  # other options: too
+    abrupt = ClassCounter(cp, CountingOptions(("counting.Loops",), abrupt=True), cache_dir=tmp_path)  # other options: too
     assert abrupt.count("counting/Loops").maps[0].abrupt is not None and len(_entries(tmp_path)) == 3
 
 

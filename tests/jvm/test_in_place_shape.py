@@ -9,6 +9,7 @@ from pathlib import Path
 import pytest
 
 from pytest_bytecount.classfile.classpath import Classpath
+from pytest_bytecount.counting.options import CountingOptions
 from pytest_bytecount.counting.pipeline.per_class import IN_PLACE_PACKAGE, ClassCounter
 from pytest_bytecount.jvm.in_place import shape_changes
 from tests.support.corpus import DEBIAN_JARS
@@ -41,7 +42,8 @@ def test_counting_changes_no_member_of_any_counting_fixture(counting_classes, bu
     classpath = Classpath([counting_classes[build]])
     names = [n for n in classpath.class_names() if not n.startswith("java/")]
     for options in ({}, {"abrupt": True, "allocations": True}, {"strategy": "instruction"}):
-        counter = ClassCounter(classpath, [n.replace("/", ".") for n in names], in_place=True, **options)
+        counter = ClassCounter(classpath, CountingOptions(tuple(n.replace("/", ".") for n in names), in_place=True,
+                                                          **options))
         counted = [c for c in (counter.count(n, classpath.read(n)) for n in names) if c is not None]
         assert len(counted) >= 5
         for c in counted:
@@ -56,7 +58,7 @@ def test_counting_changes_no_member_of_a_real_library():
     classpath = Classpath([jar])
     names = [n for n in classpath.class_names() if n.startswith("org/apache/commons/lang3/") and
              "/" not in n[len("org/apache/commons/lang3/"):]]
-    counter = ClassCounter(classpath, ["org.apache.commons.lang3.*"], in_place=True)
+    counter = ClassCounter(classpath, CountingOptions(("org.apache.commons.lang3.*",), in_place=True))
     checked = 0
     for n in names:
         c = counter.count(n, classpath.read(n))

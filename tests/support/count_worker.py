@@ -5,8 +5,8 @@
 JOBS.json: {"java_home": ..., "variant": "server"|"zero", "jobs": [{"classpath": [...], "targets": [...],
 "main": "pkg.Main", "args": [...], "strategy": "block", "abrupt": false, "allocations": false,
 "inclusive": false, "in_place": false}, ...]}. Each target class (with ``inclusive``: every class) is
-counted when the job's own loader first asks for it, as the pytest plugin and ``count`` do
-(pytest_bytecount.jvm.loaders.LoadTimeLoaders). ``in_place``: count the target classes in place
+counted when the job's own loader first asks for it, as the pytest plugin and ``count`` do (assembled by
+pytest_bytecount.jvm.counting.counting_loaders, as theirs are). ``in_place``: count the target classes in place
 (pytest_bytecount.jvm.in_place), in an application's own URLClassLoader that the main runs in, with the
 JVM's agent. RESULTS.json gets {"jvm": description, "results": [counts...]}
 where each entry is the contract's JSON for that job (or {"error": ...}). Runs through the same public
@@ -18,9 +18,9 @@ import sys
 from pathlib import Path
 
 from pytest_bytecount.classfile.classpath import Classpath
+from pytest_bytecount.counting.options import CountingOptions
 from pytest_bytecount.counting.pipeline.per_class import ClassCounter
-from pytest_bytecount.jvm.in_place import InPlaceLoaders
-from pytest_bytecount.jvm.loaders import LoadTimeLoaders
+from pytest_bytecount.jvm.counting import counting_loaders
 from pytest_bytecount.jvm.session import JvmSession, choose_jvm
 
 
@@ -40,9 +40,10 @@ def main(jobs_file: str, results_file: str) -> int:
 
 
 def _load_time(session: JvmSession, classpath: Classpath, job: dict) -> dict:
-    counter = ClassCounter(classpath, job["targets"], job.get("strategy", "block"), job.get("abrupt", False),
-                           job.get("allocations", False), inclusive=job.get("inclusive", False))
-    handle = LoadTimeLoaders(session, counter, classpath.entries).new()
+    counter = ClassCounter(classpath, CountingOptions(tuple(job["targets"]), job.get("strategy", "block"),
+                                                      job.get("abrupt", False), job.get("allocations", False),
+                                                      inclusive=job.get("inclusive", False)))
+    handle = counting_loaders(session, counter, classpath.entries).new()
     try:
         session.run_main(session.main_method(handle.loader, job["main"]), job.get("args", []))
     except Exception as e:  # noqa: BLE001 - reported per job
@@ -51,9 +52,10 @@ def _load_time(session: JvmSession, classpath: Classpath, job: dict) -> dict:
 
 
 def _in_place(session: JvmSession, classpath: Classpath, job: dict) -> dict:
-    counter = ClassCounter(classpath, job["targets"], job.get("strategy", "block"), job.get("abrupt", False),
-                           job.get("allocations", False), in_place=True)
-    handle = InPlaceLoaders(session, counter).new()
+    counter = ClassCounter(classpath, CountingOptions(tuple(job["targets"]), job.get("strategy", "block"),
+                                                      job.get("abrupt", False), job.get("allocations", False),
+                                                      in_place=True))
+    handle = counting_loaders(session, counter, classpath.entries, in_place=True).new()
     application = session.loader_without_instrumentation(classpath.entries)  # the application's own loader
     try:
         session.run_main(session.main_method(application, job["main"]), job.get("args", []))

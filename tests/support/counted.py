@@ -7,6 +7,7 @@ from dataclasses import dataclass
 
 from pytest_bytecount.classfile.classpath import Classpath
 from pytest_bytecount.counting.links.linkage import INCLUSIVE_BY_CLASS, inclusive_by_class_bytes
+from pytest_bytecount.counting.options import CountingOptions
 from pytest_bytecount.counting.pipeline.per_class import ClassCounter
 
 
@@ -39,5 +40,5 @@ class Counted:
 
 
 def count_classes(classpath: Classpath, patterns, **options) -> Counted:
-    """``ClassCounter(classpath, patterns, **options).count_all()``."""
-    return Counted(ClassCounter(classpath, list(patterns), **options).count_all())
+    """``ClassCounter(classpath, CountingOptions(patterns, **options)).count_all()``."""
+    return Counted(ClassCounter(classpath, CountingOptions(tuple(patterns), **options)).count_all())

@@ -16,13 +16,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Callable, Iterable, Optional, Sequence
+from typing import Callable, Optional, Sequence
 
 from ...classfile import ClassFile, ClassFormatError
 from ...classfile.classpath import Classpath
 from . import cache as class_cache
 from ..counts import add_code_fingerprint, class_layout, counts_from_values, links_program
 from ..links.hooks import Hierarchy
+from ..options import CountingOptions
 from ..links.linkage import ClassLinks, exact_name
 from ..instr.runtime import build_runtime_class
 from ..targets import MethodId, TargetError, TargetPattern, resolve_targets
@@ -72,19 +73,22 @@ class CountedClass:
 
 
 class ClassCounter:
-    """The methods ``patterns`` match, counted class by class on demand.
+    """The methods ``options.targets`` match, counted class by class on demand, as ``options`` say
+    (:class:`~..options.CountingOptions`; a list of patterns alone: counted with the default options).
 
     ``cache_dir``: keep and reuse each counted class there (:mod:`.cache`); None: in memory only.
-    ``inclusive``: every method of every application class is counted and linked, and the patterns name
-    the targets (:mod:`..links.linkage`)."""
+    With ``options.inclusive``, every method of every application class is counted and linked, and the patterns
+    name the targets (:mod:`..links.linkage`)."""
 
-    def __init__(self, classpath: Classpath, patterns: Iterable[str], strategy: str = "block",
-                 abrupt: bool = False, allocations: bool = False, cache_dir: Optional[Path] = None,
-                 inclusive: bool = False, in_place: bool = False):
+    def __init__(self, classpath: Classpath, options, cache_dir: Optional[Path] = None):
+        if not isinstance(options, CountingOptions):
+            options = CountingOptions(tuple(options))
+        strategy, abrupt, allocations = options.strategy, options.abrupt, options.allocations
+        inclusive, in_place = options.inclusive, options.in_place
         if strategy not in STRATEGIES:
             raise ValueError(f"unknown counting strategy {strategy!r}: expected one of {', '.join(STRATEGIES)}")
         self.classpath = classpath
-        self.patterns = list(patterns)
+        self.patterns = list(options.targets)
         self.parsed = [TargetPattern.parse(p) for p in self.patterns]
         self.strategy, self.abrupt, self.allocations = strategy, abrupt, allocations
         # how the classes are counted, as the per-class cache's key spells it
