@@ -236,7 +236,7 @@ def _count(args, classpath: Classpath, counter: ClassCounter, weights=None) -> i
         options = [*deep_jvm_options(choice.libjvm.parent.name, choice.libjvm), *args.jvm_option] if args.deep else args.jvm_option
         loaders = counting_loaders(JvmSession(choice, options, agent=args.deep), counter, classpath.entries,
                                    deep=_deep_setup if args.deep else None)
-        deep = deep_counting() if args.deep else None
+        deep = deep_counting() if args.deep else None  # the process's one, which counting_loaders set up
         if deep is not None:
             deep.check()
         handle = loaders.new()

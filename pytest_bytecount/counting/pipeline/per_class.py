@@ -23,8 +23,8 @@ from ...classfile.classpath import Classpath
 from . import cache as class_cache
 from ..counts import add_code_fingerprint, class_layout, counts_from_values, links_program
 from ..links.hooks import Hierarchy
-from ..options import CountingOptions
 from ..links.linkage import ClassLinks, exact_name
+from ..options import CountingOptions
 from ..instr.runtime import build_runtime_class
 from ..targets import MethodId, TargetError, TargetPattern, resolve_targets
 from .transform import STRATEGIES, CounterIndexes, instrument_class
@@ -190,9 +190,9 @@ class ClassCounter:
         links = ClassLinks(self.hierarchy, counters, [(m.name, m.descriptor) for m in targets]) \
             if self.inclusive else None
         batch = CounterIndexes(self.strategy, abrupt=self.abrupt, allocations=self.allocations, runtime=counters,
-                              inclusive=links,
-                              deep=None if self.deep is None else (self.deep, frozenset(
-                                  str(m) for m in (targets if self.inclusive else wanted))))
+                               inclusive=links,
+                               deep=None if self.deep is None else (self.deep, frozenset(
+                                   str(m) for m in (targets if self.inclusive else wanted))))
         result = instrument_class(data, wanted, batch)
         arities = batch.arities or {("I", 1)}
         more = links.counters_inserts(name, batch.size, arities) if links is not None else None
