@@ -148,3 +148,37 @@ def test_pytest_is_imported_only_by_the_plugin_and_the_package_facade():
     outside = [p for p in importers_of("pytest", "_pytest", "pluggy")
                if not p.startswith("pytest_bytecount/plugin/") and p != "pytest_bytecount/__init__.py"]
     assert outside == []
+
+
+def _state_kept_by(path: Path) -> list:
+    """What ``path`` keeps for the process outside :mod:`pytest_bytecount.jvm.process`: module-level names bound
+    to an empty container (filled later), ``global`` statements, and cached functions that make things in the
+    JVM (they import JPype)."""
+    out = []
+    tree = ast.parse(path.read_text())
+    for node in tree.body:
+        value = node.value if isinstance(node, (ast.Assign, ast.AnnAssign)) else None
+        empty = isinstance(value, (ast.Dict, ast.List, ast.Set)) and not getattr(value, "keys", getattr(value, "elts", [1])) \
+            or isinstance(value, ast.Call) and getattr(value.func, "id", "") in ("dict", "list", "set") and not value.args
+        if empty:
+            out.append(f"line {node.lineno}: a module-level container")
+    for node in ast.walk(tree):
+        if isinstance(node, ast.Global):
+            out.append(f"line {node.lineno}: global {', '.join(node.names)}")
+        if isinstance(node, ast.FunctionDef) and any("cache" in ast.unparse(d) for d in node.decorator_list) and \
+                any(isinstance(n, (ast.Import, ast.ImportFrom)) and "jpype" in ast.unparse(n) for n in ast.walk(node)):
+            out.append(f"line {node.lineno}: {node.name} caches what it made in the JVM")
+    return out
+
+
+def test_what_the_process_s_jvm_holds_is_kept_on_one_object(tmp_path):
+    """A process's JVM starts once and never restarts; what the plugin makes in it once (the agent's
+    Instrumentation, its Python implementations of Java interfaces, the Loader class, the deep set-up) lives on
+    jvm.process's one object, so no other module of jvm/ keeps state of its own."""
+    kept = {str(p.relative_to(PACKAGE.parent)): _state_kept_by(p) for p in sorted((PACKAGE / "jvm").glob("*.py"))
+            if p.name != "process.py"}
+    assert {p: k for p, k in kept.items() if k} == {}
+    planted = tmp_path / "planted.py"
+    planted.write_text("import functools\n_seen: dict = {}\n\n@functools.lru_cache(maxsize=None)\ndef made():\n"
+                       "    import jpype\n    return jpype.JClass('java.lang.Object')\n")
+    assert [k.split(":")[0] for k in _state_kept_by(planted)] == ["line 2", "line 5"]

@@ -22,6 +22,7 @@ from typing import Optional
 
 from ..classfile.assemble import assemble
 from ..files import write_atomically
+from .process import process_jvm
 
 AGENT_CLASS = "pytest_bytecount/Agent"
 MANIFEST = ("Manifest-Version: 1.0\r\n"
@@ -113,15 +114,13 @@ class Instrumentation:
                                                              data, jpype.JInt(0), jpype.JInt(len(data))]))
 
 
-_made: dict = {}
-
-
 def transformer_class():
     """A Python implementation of java.lang.instrument.ClassFileTransformer (made once the JVM runs): made with a
     function ``transform(loader, name, class being redefined, bytes)`` returning new bytes or None."""
     import jpype
 
-    if "class" not in _made:
+    held = process_jvm()
+    if held.transformer_class is None:
         @jpype.JImplements("java.lang.instrument.ClassFileTransformer")
         class Transformer:
             def __init__(self, transform):
@@ -133,15 +132,13 @@ def transformer_class():
                 loader, name, being_redefined, _, data = args[-5:]
                 return self._transform(loader, name, being_redefined, data)
 
-        _made["class"] = Transformer
-    return _made["class"]
-
-
-_found: dict = {}
+        held.transformer_class = Transformer
+    return held.transformer_class
 
 
 def instrumentation() -> Instrumentation:
     """The process's :class:`Instrumentation` (:class:`AgentMissing` without the agent), made once."""
-    if "api" not in _found:
-        _found["api"] = Instrumentation()
-    return _found["api"]
+    held = process_jvm()
+    if held.instrumentation is None:
+        held.instrumentation = Instrumentation()
+    return held.instrumentation

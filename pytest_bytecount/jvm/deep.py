@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Optional
 
@@ -24,6 +25,7 @@ from .agent import AgentMissing, instrumentation, transformer_class
 from ..files import write_atomically
 from .deep_cache import DeepCache, cache_root as deep_cache_root
 from .hash_state import HashState, find as find_hash_state
+from .process import process_jvm
 
 # -Xshare:off: no class-data sharing. The others keep the JIT from replacing a counted JDK method that has a
 # Java body by its intrinsic (compiled callers would skip its counters): -XX:-InlineNatives turns off the JIT's
@@ -298,39 +300,37 @@ class DeepCounting:
         return out
 
 
-_digests: dict = {}
-
-
 def class_library_digest(home: Path) -> str:
     """The first 16 hex digits of the SHA-256 of the runtime's class library (``lib/modules``; a pre-9 runtime's
     ``lib/rt.jar``), or ``unknown`` when it has none of them. Worked out once per file, size and modification
     time (kept beside the deep cache, so a warm session does not read the file)."""
     for name in ("lib/modules", "jre/lib/rt.jar", "lib/rt.jar"):
         path = home / name
-        if not path.is_file():
-            continue
-        st = path.stat()
-        ident = f"{path.resolve()}|{st.st_size}|{st.st_mtime_ns}"
-        if ident in _digests:
-            return _digests[ident]
-        memo = deep_cache_root() / "deep" / f"library-{hashlib.sha256(ident.encode()).hexdigest()[:16]}"
-        try:
-            digest = memo.read_text().strip()
-        except OSError:
-            digest = ""
-        if len(digest) != 16:
-            h = hashlib.sha256()
-            with path.open("rb") as f:
-                for block in iter(lambda: f.read(1 << 20), b""):
-                    h.update(block)
-            digest = h.hexdigest()[:16]
-            try:
-                write_atomically(memo, digest.encode())
-            except OSError:
-                pass
-        _digests[ident] = digest
-        return digest
+        if path.is_file():
+            st = path.stat()
+            return _file_digest(path.resolve(), st.st_size, st.st_mtime_ns)
     return "unknown"
+
+
+@lru_cache(maxsize=None)
+def _file_digest(path: Path, size: int, mtime_ns: int) -> str:
+    ident = f"{path}|{size}|{mtime_ns}"
+    memo = deep_cache_root() / "deep" / f"library-{hashlib.sha256(ident.encode()).hexdigest()[:16]}"
+    try:
+        digest = memo.read_text().strip()
+    except OSError:
+        digest = ""
+    if len(digest) != 16:
+        h = hashlib.sha256()
+        with path.open("rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+        digest = h.hexdigest()[:16]
+        try:
+            write_atomically(memo, digest.encode())
+        except OSError:
+            pass
+    return digest
 
 
 # reflection's generated accessors are numbered in the order the JVM made them: deep.methods names them without
@@ -418,23 +418,21 @@ def _lacking_options() -> list:
     return out
 
 
-_made: dict = {}
-
-
 def deep_counting_set_up() -> Optional[DeepCounting]:
     """This process's :class:`DeepCounting` when its JVM counts deep (its classes carry deep code), else None."""
-    made = _made.get("deep")
+    made = process_jvm().deep
     return made if isinstance(made, DeepCounting) else None
 
 
 def deep_counting(progress=None) -> DeepCounting:
     """The process's :class:`DeepCounting`, set up on first use (a set-up that failed fails again the same way:
     the JVM keeps whatever it had done)."""
-    if "deep" not in _made:
+    held = process_jvm()
+    if held.deep is None:
         try:
-            _made["deep"] = DeepCounting(progress)
+            held.deep = DeepCounting(progress)
         except DeepUnavailable as e:
-            _made["deep"] = e
-    if isinstance(_made["deep"], DeepUnavailable):
-        raise _made["deep"]
-    return _made["deep"]
+            held.deep = e
+    if isinstance(held.deep, DeepUnavailable):
+        raise held.deep
+    return held.deep

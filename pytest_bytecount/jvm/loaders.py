@@ -32,6 +32,7 @@ from ..counting.links.linkage import INCLUSIVE_BY_CLASS, exact_name, inclusive_b
     read_committed
 from ..counting.pipeline.per_class import ClassCounter, counters_class_of
 from ..counting.targets import MethodId, nested_hint, nested_left_out
+from .process import process_jvm
 from .session import JvmSession, java_set, python_longs
 
 LOADER_CLASS = "pytest_bytecount/Loader"
@@ -246,14 +247,12 @@ def loader_class_bytes() -> bytes:
     return assemble(text, "Loader.jasm", {})
 
 
-_defined: dict = {}  # the JVM's one Loader class (a JVM per process), and the loader that defined it
-
-
 def _loader_class(jvm: JvmSession):
     """The Loader class, defined once per JVM by a loader of its own over a folder that holds it briefly."""
     import jpype
 
-    if "class" not in _defined:
+    held = process_jvm()
+    if held.loader_class is None:
         jvm.start()
         folder = Path(tempfile.mkdtemp(prefix="bytecount-loader-"))
         try:
@@ -265,16 +264,19 @@ def _loader_class(jvm: JvmSession):
             definer = jpype.JClass("java.net.URLClassLoader")(urls, jpype.JClass("java.lang.ClassLoader")
                                                               .getPlatformClassLoader())
             cls = jpype.JClass("java.lang.Class").forName(LOADER_CLASS.replace("/", "."), True, definer)
-            _defined.update({"class": jpype.JClass(cls), "definer": definer})
+            held.loader_class, held.loader_definer = jpype.JClass(cls), definer
         finally:
             shutil.rmtree(folder, ignore_errors=True)
-    return _defined["class"]
+    return held.loader_class
 
 
-@lru_cache(maxsize=None)
 def _hook_class():
     """A Python implementation of java.util.function.Function (made once the JVM runs)."""
     import jpype
+
+    held = process_jvm()
+    if held.hook_class is not None:
+        return held.hook_class
 
     @jpype.JImplements("java.util.function.Function")
     class Hook:
@@ -285,4 +287,5 @@ def _hook_class():
         def apply(self, name):
             return self._supply(name)
 
+    held.hook_class = Hook
     return Hook

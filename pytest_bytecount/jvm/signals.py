@@ -27,6 +27,7 @@ import os
 import signal
 import sys
 import threading
+from functools import lru_cache
 from typing import Dict, Optional
 
 FAULTS = tuple(getattr(signal, name) for name in ("SIGSEGV", "SIGBUS", "SIGFPE", "SIGILL") if hasattr(signal, name))
@@ -40,20 +41,16 @@ class _DlInfo(ctypes.Structure):
                 ("dli_sname", ctypes.c_char_p), ("dli_saddr", ctypes.c_void_p)]
 
 
-_libc: list = []
-
-
+@lru_cache(maxsize=None)
 def _c():
     """The C library's ``sigaction`` and ``dladdr`` (glibc before 2.34 keeps ``dladdr`` in libdl)."""
-    if not _libc:
-        libc = ctypes.CDLL(None, use_errno=True)
-        if not hasattr(libc, "dladdr"):
-            libc = ctypes.CDLL(ctypes.util.find_library("dl"), use_errno=True)
-            libc.sigaction = ctypes.CDLL(None, use_errno=True).sigaction
-        libc.sigaction.argtypes = (ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
-        libc.dladdr.argtypes = (ctypes.c_void_p, ctypes.POINTER(_DlInfo))
-        _libc.append(libc)
-    return _libc[0]
+    libc = ctypes.CDLL(None, use_errno=True)
+    if not hasattr(libc, "dladdr"):
+        libc = ctypes.CDLL(ctypes.util.find_library("dl"), use_errno=True)
+        libc.sigaction = ctypes.CDLL(None, use_errno=True).sigaction
+    libc.sigaction.argtypes = (ctypes.c_int, ctypes.c_void_p, ctypes.c_void_p)
+    libc.dladdr.argtypes = (ctypes.c_void_p, ctypes.POINTER(_DlInfo))
+    return libc
 
 
 def installed(signum: int) -> bytes:
