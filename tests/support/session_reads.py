@@ -71,3 +71,11 @@ def outcome_of(session, nodeid: str) -> str:
     for outcome in ("failed", "error", "skipped", "passed"):  # a teardown's error after a failure: the failure
         if outcome in found:
             return outcome
+
+
+def skip_kind(session, name: str) -> str:
+    """How a skipped test (by name) was skipped, from the junit XML: "pytest.skip" or "pytest.xfail"."""
+    kinds = [child.get("type") for case in ET.parse(session.junit).getroot().iter("testcase")
+             if case.get("name") == name for child in case if child.tag == "skipped"]
+    assert len(kinds) == 1, (name, kinds)
+    return kinds[0]
