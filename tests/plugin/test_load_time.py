@@ -240,8 +240,8 @@ def test_a_target_whose_class_never_loads_is_not_run(runs):
     for name, line in [
         ("test_exact_name", "*NOT RUN: target 'shop.Unused#never' matched shop.Unused#never(I)I, which did not run in "
                             "this test"),
-        ("test_glob", "*NOT RUN: target 'shop.Unu[*]' matched 2 methods (shop.Unused#<init>()V, shop.Unused#never(I)I), "
-                      "none of which ran in this test"),
+        ("test_glob", "*NOT RUN: target 'shop.Unu[*]' matched 2 methods (shop.Unused#<init>()V, "
+                      "shop.Unused#never(I)I), none of which ran in this test"),
     ]:
         section = runs.update.section(name).splitlines()
         assert any(fnmatch(x, line) for x in section), section
