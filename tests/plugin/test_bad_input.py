@@ -3,20 +3,31 @@
 Per-test problems (a target that cannot be counted, a class that does not load, a corrupt baseline) fail
 that test only: the others run and their baselines are written. Session-wide problems (classpath, JVM)
 are one UsageError before any test runs. The CLI says ``bytecount: error: ...`` on one line.
+
+The two stories of per-test problems share one project and its child pytest sessions
+(tests/support/shared_run.py): the session full of bad targets is recorded by an update of its own module
+alone (what it claims is that nothing else is written), and a plain run of the whole project then serves
+both its second look and the corrupt baselines' first, before the update that replaces those. Each test reads
+only its own outcomes, results entries, files and the lines that name them.
 """
 
 from __future__ import annotations
 
+import collections
 import json
 import os
+import shutil
 import subprocess
 import sys
+import textwrap
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
-from tests.support.guard_project import (JDK17, baseline, copy_classes, files_under, guard_classes, make_project, run,
-                                   work_total)
+from tests.support.guard_project import (JDK17, QUIET, files_under, guard_classes, make_project, run, work_total)
+from tests.support.session_reads import outcome_of
+from tests.support.shared_run import run_session
 
 BROKEN_CODE = bytes([0x11, 0x30, 0x39, 0xAC])  # sipush 12345; ireturn
 UNVERIFIABLE_CODE = bytes([0x01, 0x00, 0x00, 0xAC])  # aconst_null; nop; nop; ireturn (a reference as an int)
@@ -73,55 +84,6 @@ def test_ids(bytecount, n):
 '''
 
 
-def test_a_session_full_of_bad_targets_still_records_every_good_test(pytester):
-    classes = copy_classes(pytester)
-    damage(classes)
-    make_project(pytester, classes, test_bad=MANY_PROBLEMS)
-    pytester.makepyfile(test_other="def test_other():\n    pass\n")
-    other = pytester.path / "bytecount" / "test_other.json"  # an existing baseline of a module not run
-    other.parent.mkdir()
-    other.write_text('{\n  "format": 1,\n  "tests": {}\n}\n')
-    before_outside = sorted(os.listdir(pytester.path.parent))
-    before = files_under(pytester.path)
-
-    result = run(pytester, "test_bad.py", "--bytecount-update", "--bytecount-json=results.json")
-    result.assert_outcomes(passed=2 + len(WEIRD_IDS), failed=1, errors=5)
-    out = result.stdout.str()
-    for message in [
-        "bytecount: target 'guard.Shape#area' names only methods without bytecode (abstract, interface or "
-        "native): guard.Shape#area()D; target an implementation instead",
-        "bytecount: target 'guard.Base#size' names only methods without bytecode (abstract, interface or "
-        "native): guard.Base#size()I",
-        "bytecount: target 'guard.Native#raw' names only methods without bytecode (abstract, interface or "
-        "native): guard.Native#raw()I",
-        f"bytecount: class guard.Torn ({classes}/guard/Torn.class) is not a valid class file: ",
-        "bytecount: class guard.Broken cannot be loaded: java.lang.VerifyError: Bad type on operand stack\n",
-        "guard/Broken.answer()I @",  # the verifier's own details follow
-        "The class fails the same way without instrumentation (java.lang.VerifyError): fix or rebuild it.",
-        "bytecount: target 'guard.Work#wrok' matches no method; near misses: guard.Work#work(I)I",
-    ]:
-        assert message in out
-    assert "Traceback" not in result.stdout.str()
-
-    # the good tests and the strange ids are recorded, as keys of the one baseline file of the module
-    tests = baseline(pytester, "test_bad")["tests"]
-    ids = {f"test_ids[{i}]" for i in ("../../escape", "a/b/../../c", "/abs/path", "..", "x::y", "L" * 3000)}
-    assert ids < set(tests) and {"test_good[1]", "test_good[2]"} < set(tests)
-    assert len(tests) == 2 + len(WEIRD_IDS)
-    assert all(e["methods"]["guard.Work#work(I)I"]["total"] == work_total(3) for k, e in tests.items()
-               if k.startswith("test_ids["))
-    assert other.read_text() == '{\n  "format": 1,\n  "tests": {}\n}\n'
-    # nothing was written anywhere but the baseline file and the requested JSON
-    new_files = files_under(pytester.path) - before - {"stdout", "stderr"}  # pytester's capture of the run
-    assert new_files == {"bytecount/test_bad.json", "results.json"}
-    assert sorted(os.listdir(pytester.path.parent)) == before_outside
-    results = json.loads((pytester.path / "results.json").read_text())
-    assert results["test_bad.py::test_class_the_verifier_rejects"]["test_outcome"] == "failed"
-
-    # the recorded keys are found again
-    run(pytester, "test_bad.py", "-k", "good or ids").assert_outcomes(passed=2 + len(WEIRD_IDS), deselected=6)
-
-
 GOOD_ENTRY = {"jvm": "17", "plugin": "0", "methods": {"guard.Work#work(I)I": {
     "calls": {}, "invocations": 1, "opcodes": {"iload_0": 2}, "total": 18}}}
 
@@ -149,38 +111,120 @@ CORRUPTIONS = {
 }
 
 
-def test_corrupt_or_newer_baselines_fail_their_test_and_are_only_replaced_by_an_update_with_a_backup(pytester):
-    modules = {name: '''
-        import pytest
+CORRUPT_MODULE = '''
+    import pytest
 
-        @pytest.mark.bytecount("guard.Work#work")
-        def test_it(bytecount):
-            bytecount.jclass("guard.Work").work(1)
-    ''' for name in CORRUPTIONS}
-    make_project(pytester, guard_classes(), **modules, test_fine=modules["test_invalid_json"])
-    folder = pytester.path / "bytecount"
-    folder.mkdir()
+    @pytest.mark.bytecount("guard.Work#work")
+    def test_it(bytecount):
+        bytecount.jclass("guard.Work").work(1)
+'''
+
+
+def read_baseline(folder: Path, module: str) -> dict:
+    return json.loads((folder / "bytecount" / f"{module}.json").read_text(encoding="utf-8"))
+
+
+@pytest.fixture(scope="module")
+def runs(tmp_path_factory):
+    """One project (its own folder in an otherwise empty one) holding both stories: the bad targets of
+    test_bad.py beside an unrun module's baseline, and a module per corrupt baseline. test_bad.py is recorded
+    by an update of it alone; then the whole project runs plainly, then with ``--bytecount-update``. What a
+    story reads of the files is kept as each run left them."""
+    folder = tmp_path_factory.mktemp("bad_input") / "project"
+    classes = folder / "classes"  # a private copy of the compiled classes, damaged
+    shutil.copytree(guard_classes(), classes, ignore=shutil.ignore_patterns(".bytecount-build.json"))
+    damage(classes)
+    (folder / "pyproject.toml").write_text(f'[tool.bytecount]\nclasspath = ["{classes}"]\njava-home = "{JDK17}"\n')
+    modules = {"test_bad": MANY_PROBLEMS, "test_other": "def test_other():\n    pass\n",
+               **{name: CORRUPT_MODULE for name in CORRUPTIONS}, "test_fine": CORRUPT_MODULE}
+    for name, text in modules.items():
+        (folder / f"{name}.py").write_text(textwrap.dedent(text))
+    baselines = folder / "bytecount"
+    baselines.mkdir()
+    (baselines / "test_other.json").write_text('{\n  "format": 1,\n  "tests": {}\n}\n')  # of a module not run
     for name, (text, _) in CORRUPTIONS.items():
-        (folder / f"{name}.json").write_text(text)
+        (baselines / f"{name}.json").write_text(text)
 
-    result = run(pytester)
-    result.assert_outcomes(failed=len(CORRUPTIONS) + 1)  # test_fine has no baseline yet: it fails as new
-    out = result.stdout.str()
+    outside = sorted(os.listdir(folder.parent))
+    before = files_under(folder)
+    bad = run_session(folder, *QUIET, "test_bad.py", "--bytecount-update", name="bad_update")
+    after_bad = SimpleNamespace(outside=sorted(os.listdir(folder.parent)), files=files_under(folder),
+                                baseline=read_baseline(folder, "test_bad"),
+                                other=(baselines / "test_other.json").read_text())
+    corrupt_before = {name: (baselines / f"{name}.json").read_text() for name in CORRUPTIONS}
+    plain = run_session(folder, *QUIET, name="plain")
+    after_plain = SimpleNamespace(corrupt={name: (baselines / f"{name}.json").read_text() for name in CORRUPTIONS},
+                                  backups=sorted(p.name for p in baselines.glob("*.bak")))
+    update = run_session(folder, *QUIET, "--bytecount-update", name="update")
+    return SimpleNamespace(folder=folder, classes=classes, outside=outside, before=before, bad=bad,
+                           after_bad=after_bad, corrupt_before=corrupt_before, plain=plain, after_plain=after_plain,
+                           update=update)
+
+
+def test_a_session_full_of_bad_targets_still_records_every_good_test(runs):
+    result = runs.bad
+    assert collections.Counter(result.outcomes().values()) == {"passed": 2 + len(WEIRD_IDS), "failed": 1,
+                                                               "error": 5}
+    assert result.outcome("test_class_the_verifier_rejects") == "failed"
+    out = result.stdout
+    for message in [
+        "bytecount: target 'guard.Shape#area' names only methods without bytecode (abstract, interface or "
+        "native): guard.Shape#area()D; target an implementation instead",
+        "bytecount: target 'guard.Base#size' names only methods without bytecode (abstract, interface or "
+        "native): guard.Base#size()I",
+        "bytecount: target 'guard.Native#raw' names only methods without bytecode (abstract, interface or "
+        "native): guard.Native#raw()I",
+        f"bytecount: class guard.Torn ({runs.classes}/guard/Torn.class) is not a valid class file: ",
+        "bytecount: class guard.Broken cannot be loaded: java.lang.VerifyError: Bad type on operand stack\n",
+        "guard/Broken.answer()I @",  # the verifier's own details follow
+        "The class fails the same way without instrumentation (java.lang.VerifyError): fix or rebuild it.",
+        "bytecount: target 'guard.Work#wrok' matches no method; near misses: guard.Work#work(I)I",
+    ]:
+        assert message in out
+    assert "Traceback" not in result.stdout
+
+    # the good tests and the strange ids are recorded, as keys of the one baseline file of the module
+    tests = runs.after_bad.baseline["tests"]
+    ids = {f"test_ids[{i}]" for i in ("../../escape", "a/b/../../c", "/abs/path", "..", "x::y", "L" * 3000)}
+    assert ids < set(tests) and {"test_good[1]", "test_good[2]"} < set(tests)
+    assert len(tests) == 2 + len(WEIRD_IDS)
+    assert all(e["methods"]["guard.Work#work(I)I"]["total"] == work_total(3) for k, e in tests.items()
+               if k.startswith("test_ids["))
+    assert runs.after_bad.other == '{\n  "format": 1,\n  "tests": {}\n}\n'
+    # nothing was written anywhere but the baseline file, the requested JSON and pytest's junit XML
+    assert runs.after_bad.files - runs.before == {"bytecount/test_bad.json", "bad_update.json", "bad_update.xml"}
+    assert runs.after_bad.outside == runs.outside
+    assert result.result("test_bad.py::test_class_the_verifier_rejects")["test_outcome"] == "failed"
+
+    # the recorded keys are found again (in the plain run of the whole project)
+    again = [outcome_of(runs.plain, f"test_bad.py::{key}") for key in tests]
+    assert again == ["passed"] * (2 + len(WEIRD_IDS))
+
+
+def test_corrupt_or_newer_baselines_fail_their_test_and_are_only_replaced_by_an_update_with_a_backup(runs):
+    folder = runs.folder / "bytecount"
+    modules = [*CORRUPTIONS, "test_fine"]
+    result = runs.plain
+    # test_fine has no baseline yet: it fails as new
+    assert [outcome_of(result, f"{name}.py::test_it") for name in modules] == ["failed"] * len(modules)
+    out = result.stdout
     for _, message in CORRUPTIONS.values():
         assert message in out
     for name, (text, _) in CORRUPTIONS.items():
-        assert (folder / f"{name}.json").read_text() == text, f"{name} was touched without --bytecount-update"
-    assert not list(folder.glob("*.bak"))
+        assert runs.corrupt_before[name] == text
+        assert runs.after_plain.corrupt[name] == text, f"{name} was touched without --bytecount-update"
+    assert runs.after_plain.backups == []
 
-    result = run(pytester, "--bytecount-update")
-    result.assert_outcomes(passed=len(CORRUPTIONS) + 1)
-    copies = pytester.path / ".bytecount-cache" / "replaced"  # ignored by version control, never beside them
-    assert sorted(p.name for p in folder.iterdir()) == sorted([f"{name}.json" for name in CORRUPTIONS]
-                                                               + ["test_fine.json"])
-    out = result.stdout.str()
+    result = runs.update
+    assert [outcome_of(result, f"{name}.py::test_it") for name in modules] == ["passed"] * len(modules)
+    copies = runs.folder / ".bytecount-cache" / "replaced"  # ignored by version control, never beside them
+    # beside the story's files, only those of the bad-targets story's modules
+    assert sorted(p.name for p in folder.iterdir()) == sorted([f"{name}.json" for name in modules]
+                                                               + ["test_bad.json", "test_other.json"])
+    out = result.stdout
     for name, (text, _) in CORRUPTIONS.items():
         assert (copies / f"{name}.json").read_text() == text
-        entry = baseline(pytester, name)["tests"]["test_it"]["methods"]["guard.Work#work(I)I"]
+        entry = read_baseline(runs.folder, name)["tests"]["test_it"]["methods"]["guard.Work#work(I)I"]
         assert entry["total"] == work_total(1)
         path = folder / f"{name}.json"
         assert f"bytecount: {path} could not be read (baseline file {path}" in out

@@ -59,7 +59,9 @@ def outcome_of(session, nodeid: str) -> str:
     """"passed", "failed", "error" or "skipped" of one test by its node id (``dir/test_mod.py::test_x``), from the
     junit XML's class name and name, for projects in which test names repeat."""
     path, _, rest = nodeid.partition("::")
-    *classes, name = rest.split("::")
+    function, bracket, params = rest.partition("[")  # a parameter id may hold "::" itself
+    *classes, name = function.split("::")
+    name += bracket + params
     classname = ".".join([path[:-len(".py")].replace("/", "."), *classes])
     found = []
     for case in ET.parse(session.junit).getroot().iter("testcase"):
