@@ -3,6 +3,11 @@ processes (pytester) on a small Java project with one class, ``shop.Inventory``.
 
 The messages of a JVM that is not there are tried without a JVM in tests/jvm/test_choose_jvm.py; here, that such a
 message is one usage error before any test runs.
+
+The two stories of a target that names nothing on a classpath of ``shop.Inventory`` alone (a class that is not
+there, a method written with a dot or colons) share one child pytest session (tests/support/shared_run.py): each
+is a test module of one project, and each test reads only its own outcome and report section. The other stories
+are about the session itself (its header, its JVM, its configuration, its usage errors) and keep their own.
 """
 
 from __future__ import annotations
@@ -19,6 +24,7 @@ import pytest
 from tests.support import jdk
 from tests.support.javac import compile_java
 from tests.support.pytest_project import JDK17, java_project, run
+from tests.support.shared_run import run_session, write_project
 
 INVENTORY = """
 package shop;
@@ -198,24 +204,44 @@ def bytecount_cli(*args) -> subprocess.CompletedProcess:
                           timeout=300)
 
 
-def test_one_of_a_kind_is_singular(pytester):
-    java_project(pytester, {"shop/Inventory.java": INVENTORY}, {"test_typo": '''
+TYPOS = {"shop.Inventory.total": "shop.Inventory#total", "shop.Inventory::total": "shop.Inventory#total",
+         "shop.Inventory.total([I)I": "shop.Inventory#total([I)I"}
+
+MADE_UP = '''
 import pytest
 
 @pytest.mark.bytecount("shop.Nope#total")
 def test_made_up_class(bytecount):
     pass
-'''})
-    result = run(pytester)
-    result.assert_outcomes(errors=1)
+'''
+
+TYPO_TESTS = "import pytest\n" + "".join(f'''
+@pytest.mark.bytecount("{written}")
+def test_typo_{i}(bytecount):
+    pass
+''' for i, written in enumerate(TYPOS))
+
+
+@pytest.fixture(scope="module")
+def no_such_target(tmp_path_factory):
+    """One plain run of a project whose classpath is ``shop.Inventory`` alone (compiled from its sources), with
+    a module per story: a made-up class, and methods written with a dot or colons."""
+    folder = write_project(tmp_path_factory.mktemp("no_such_target"), {"shop/Inventory.java": INVENTORY},
+                           {"test_made_up.py": MADE_UP, "test_typo.py": TYPO_TESTS})
+    return run_session(folder, name="plain")
+
+
+def test_one_of_a_kind_is_singular(no_such_target, tmp_path):
+    result = no_such_target
+    assert result.outcome("test_made_up_class") == "error"
+    section = result.section("test_made_up_class")
     # the classes come from the sources setting: the message names the sources, not the cache folder
     assert re.search(r"^bytecount: target 'shop.Nope#total' matches no class on the classpath \(1 class in the "
-                     r"classes compiled from \S+/src\); did you mean shop.Inventory\?$", result.stdout.str(), re.M), \
-        result.stdout.str()
-    assert ".bytecount-cache" not in result.stdout.str()
+                     r"classes compiled from \S+/src\); did you mean shop.Inventory\?$", section, re.M), section
+    assert ".bytecount-cache" not in result.stdout
 
-    classes = compile_java(pytester.path / "src", options=["-g"])
-    out = pytester.path / "out"
+    classes = compile_java(result.folder / "src", options=["-g"])
+    out = tmp_path / "out"
     cli = bytecount_cli("instrument", "--classpath", classes, "--target", "shop.Inventory#total", "--out", out)
     assert cli.returncode == 0, cli.stderr
     written = sorted(p.relative_to(out).as_posix() for p in out.rglob("*") if p.is_file())
@@ -224,7 +250,7 @@ def test_made_up_class(bytecount):
                        "pytest_bytecount/of/shop/Inventory.layout", "shop/Inventory.class"], written
     assert cli.stderr.startswith(f"bytecount: wrote 4 files (1 class, 1 method counted) to {out}; "), cli.stderr
 
-    torn = pytester.path / "torn" / "shop" / "Torn.class"
+    torn = tmp_path / "torn" / "shop" / "Torn.class"
     torn.parent.mkdir(parents=True)
     torn.write_bytes(TORN)
     cli = bytecount_cli("instrument", "--classpath", torn.parent.parent, "--target", "shop.Torn", "--out", out)
@@ -233,23 +259,16 @@ def test_made_up_class(bytecount):
                           f"2 cannot fit in the 1 byte left in the class file\n")
 
 
-TYPOS = {"shop.Inventory.total": "shop.Inventory#total", "shop.Inventory::total": "shop.Inventory#total",
-         "shop.Inventory.total([I)I": "shop.Inventory#total([I)I"}
-
-
-def test_a_method_written_with_a_dot_or_colons_gets_the_pattern_with_a_hash(pytester):
-    tests = "import pytest\n" + "".join(f'''
-@pytest.mark.bytecount("{written}")
-def test_typo_{i}(bytecount):
-    pass
-''' for i, written in enumerate(TYPOS))
-    java_project(pytester, {"shop/Inventory.java": INVENTORY}, {"test_typo": tests})
-    result = run(pytester)
-    result.assert_outcomes(errors=len(TYPOS))
+def test_a_method_written_with_a_dot_or_colons_gets_the_pattern_with_a_hash(no_such_target):
+    result = no_such_target
     # a pattern the syntax allows is looked up first ("matches no class"); one it does not is bad at once
-    for written, meant in TYPOS.items():
-        result.stdout.fnmatch_lines([f"bytecount: *'{written}'* a method is named after '#': did you mean {meant}?"])
-    assert "During handling of the above exception" not in result.stdout.str()  # said once
+    for i, (written, meant) in enumerate(TYPOS.items()):
+        assert result.outcome(f"test_typo_{i}") == "error"
+        section = result.section(f"test_typo_{i}")
+        assert any(fnmatch.fnmatch(line, f"bytecount: *'{written}'* a method is named after '#': did you mean {meant}?")
+                   for line in section.splitlines()), section
+        assert "During handling of the above exception" not in section
+    assert "During handling of the above exception" not in result.stdout  # said once
 
 
 def test_without_a_table_the_counted_tests_say_which_classes_and_jvm_they_use(pytester):
