@@ -187,8 +187,103 @@ def _callee(signature: str) -> Optional[tuple]:
 
 
 def work_metric(entry: Optional[dict]) -> str:
-    """The metric that states a method's work: ``inclusive`` when its counts have it, else ``total``."""
-    return "inclusive" if isinstance((entry or {}).get("inclusive"), dict) else "total"
+    """The widest figure of a method's work its counts record: ``deep`` (the work done anywhere, the JDK's
+    included) with deep counts, ``inclusive`` (its own and its application callees') with inclusive counts,
+    else ``total`` (its own instructions)."""
+    for name in ("deep", "inclusive"):
+        if isinstance((entry or {}).get(name), dict):
+            return name
+    return "total"
+
+
+def widest_work(b: Optional[dict], n: Optional[dict]) -> str:
+    """The widest work figure both sides record (the side that ran, when one did not): the one that decides."""
+    sides = [e for e in (b, n) if e is not None]
+    ranks = [("total", "inclusive", "deep").index(work_metric(e)) for e in sides]
+    return ("total", "inclusive", "deep")[min(ranks)] if ranks else "total"
+
+
+# Figures the counts have only because the marker asked for them (a weight table, allocation recording,
+# exits by exception tallied): each decides on its own, as asked.
+ASKED_FOR = ("cost", "allocated", "elements", "abrupt")
+# The figures that make up the deep work: the instructions run anywhere, and the elements native copies moved,
+# one unit each.
+DEEP_WORK = ("deep", "copied")
+
+
+@dataclass(frozen=True)
+class Judged:
+    """One method's verdict: its status, the figures that decided it, its work figure (metric, base, now), and the
+    figures that rose within a tolerance the user gave."""
+
+    status: str
+    tripped: list
+    work: tuple
+    within: list
+
+
+def judge(b: Optional[dict], n: Optional[dict], now: dict, changes, tolerances: dict, strict: bool) -> Judged:
+    """The verdict on one method (``b`` and ``n`` its counts, None where it did not run; ``now``: every method
+    counted now). The widest work figure both sides record decides (:func:`widest_work`): with deep counts
+    the deep work (``deep`` + ``copied``), with inclusive counts ``inclusive``, else ``total``. A narrower
+    figure (the method's own instructions, its invocations, its opcodes and lines, calls whose work the
+    deciding figure counts) explains the verdict and decides only when the tolerances name it. A call decides
+    where its work is counted nowhere: flat, a call into code no counted method covers; with inclusive counts,
+    every call into uncounted code made by the target or by the callees counted with it. With deep counts every
+    call's work is in the deep work.
+
+    ``regressed``: a deciding figure rose beyond its tolerance. ``changed``: strict, and anything moved.
+    ``improved``: the work fell (narrower figures may have risen: work moved into the method), or everything
+    that moved fell. ``reshaped``: the work stayed within tolerance while narrower figures rose (work moved
+    between the method, its callees and the JDK). Else ``same``, with the figures that rose within tolerance."""
+    widest = widest_work(b, n)
+    tol = lambda m: tolerances.get(m, Tolerance())  # noqa: E731 - one look-up, named
+    rises = [Change(m, bv, nv, tol(m)) for m, bv, nv in changes.scalars]
+    calls = [Change(f"calls {k}", bv, nv, tol("calls"), counted_in(n, k) or counted_method(k, now))
+             for k, bv, nv in changes.calls]
+    if widest == "inclusive":  # the calls of the target and of its counted callees, where those record more
+        by_key = {c.metric: c for c in calls}
+        for k, bv, nv in dict(changes.inclusive).get("inclusive calls", []):
+            if not (counted_in(n, k) or counted_method(k, now)):
+                by_key[f"calls {k}"] = Change(f"calls {k}", bv, nv, tol("calls"))
+        calls = list(by_key.values())
+    figures = {c.metric: c for c in rises}
+    base_work, now_work = _work(b, widest), _work(n, widest)
+    deciding = DEEP_WORK if widest == "deep" else (widest,)
+    work = (widest, base_work, now_work)
+    explicit = [c for c in rises + calls if c.metric.split(" ")[0] in tolerances and c.metric not in deciding]
+    decides = [c for c in rises if c.metric in ASKED_FOR] + \
+        [c for c in calls if c.counted is None and widest != "deep"] + explicit
+    over = [c for c in decides if not c.tolerance.allows(c.base, c.now)]
+    if not tol(deciding[0]).allows(base_work, now_work):  # the work rose beyond its tolerance
+        over = [figures[m] for m in deciding if m in figures and figures[m].now > figures[m].base] + over
+    over = list(dict.fromkeys(over))  # a figure once, where a tolerance named it too
+    rose = [c for c in rises + calls if c.now > c.base]
+    if over:
+        return Judged("regressed", over, work, [])
+    if not changes:
+        return Judged("same", [], work, [])
+    if strict:
+        return Judged("changed", [replace(c, tolerance=None) for c in rises + calls], work, [])
+    moved = [replace(c, tolerance=None) for c in rises + calls]
+    # calls that rose to methods counted in an entry of their own: the work moved there, where it is judged
+    elsewhere = [c for c in rose if c.call is not None and c.counted not in (None, widest)]
+    if not moved:
+        return Judged("same", [], work, [])  # only the opcode mix shifted
+    if not rose or (now_work < base_work and not elsewhere):
+        first = [c for c in moved if c.metric in deciding] + [c for c in moved if c.metric not in deciding]
+        return Judged("improved", first, work, [])  # the work fell, or nothing rose
+    narrower = [replace(c, tolerance=None) for c in rose if c.metric not in deciding and c not in explicit]
+    if elsewhere or narrower:
+        return Judged("reshaped", [c for c in narrower if c.call] + [c for c in narrower if not c.call], work, [])
+    return Judged("same", [], work, [c for c in rose if c.tolerance.absolute or c.tolerance.relative])
+
+
+def _work(entry: Optional[dict], widest: str) -> int:
+    """The method's work by the figure ``widest`` (0 where it did not run)."""
+    if entry is None:
+        return 0
+    return sum(metric(entry, m) or 0 for m in DEEP_WORK) if widest == "deep" else metric(entry, widest) or 0
 
 
 @dataclass
@@ -205,6 +300,7 @@ class MethodDiff:
     line_changes: list = field(default_factory=list)  # [LineChange] largest first (regression.lines)
     work: tuple = ("total", 0, 0)  # (metric, base, now): the method's work, as work_metric names it
     renamed: Optional[str] = None  # the method of the other side with the same code (a rename, it seems)
+    within: list = field(default_factory=list)  # [Change] that rose, within a tolerance the user gave
 
 
 @dataclass
@@ -291,34 +387,15 @@ def compare(baseline: Optional[dict], now: dict, tolerances: dict, strict: bool 
             continue
         changes = diff(b, n)
         metrics, calls, opcodes, inclusive = changes.scalars, changes.calls, changes.opcodes, changes.inclusive
-        rises = [Change(m, bv, nv, tolerances.get(m, Tolerance())) for m, bv, nv in metrics] + \
-            [Change(f"calls {k}", bv, nv, tolerances.get("calls", Tolerance()),
-                    counted_in(n, k) or counted_method(k, now))
-             for k, bv, nv in calls]
-        over = [c for c in rises if not c.tolerance.allows(c.base, c.now)]
-        if over and all(c.call is not None and c.counted is not None for c in over):
-            # calls moved; the metric counting their work did not trip
-            status, tripped = ("changed" if strict else "reshaped"), over
-        elif over:
-            status, tripped = "regressed", over
-        elif not changes:
-            status, tripped = "same", []
-        elif strict:
-            status, tripped = "changed", [replace(c, tolerance=None) for c in rises]
-        elif any(c.now < c.base for c in rises) and all(c.now <= c.base for c in rises):
-            status, tripped = "improved", [replace(c, tolerance=None) for c in rises]  # fell, nothing rose
-        else:
-            status, tripped = "same", []  # increases within tolerance (maybe beside decreases), or only the opcode mix shifted
+        judged = judge(b, n, now, changes, tolerances, strict)
+        status, tripped = judged.status, judged.tripped
         code_changed = None
         if b is not None and n is not None and "code_fingerprint" in b and "code_fingerprint" in n:
             code_changed = b["code_fingerprint"] != n["code_fingerprint"]
         presence = "started" if b is None else "stopped" if n is None else None
-        work = work_metric(n) if b is None else work_metric(b) if n is None else \
-            ("inclusive" if work_metric(b) == work_metric(n) == "inclusive" else "total")
         diffs.append(MethodDiff(method, status, metrics, opcodes, calls, code_changed, inclusive, tripped, presence,
                                 line_changes(b, n, None if code_changed is None else not code_changed)
-                                if status != "same" else [],
-                                (work, metric(b, work) or 0 if b else 0, metric(n, work) or 0 if n else 0), other))
+                                if status != "same" else [], judged.work, other, judged.within))
         if status != "same":  # a method's "same" is the test's "passed"
             worst = worse(worst, status)
     return Verdict(worst, diffs, strict)

@@ -44,8 +44,10 @@ class CountsVerdict:
 
     @property
     def says_why(self) -> bool:
-        """A passing verdict whose text the test's report shows: improved, reshaped, or compared loosely."""
-        return self.status in ("improved", "reshaped") or self.loose is not None
+        """A passing verdict whose text the test's report shows: improved, reshaped, compared loosely, or a rise
+        within tolerance."""
+        return self.status in ("improved", "reshaped") or self.loose is not None or \
+            (self.status == "passed" and bool(self.message))
 
 
 def decide(stored: Stored, counts: dict, mode: Optional[str], deep_runtime: Optional[dict], tolerances: dict,
@@ -62,6 +64,8 @@ def decide(stored: Stored, counts: dict, mode: Optional[str], deep_runtime: Opti
     tripped = {d.method: [str(c) for c in d.tripped] for d in verdict.diffs if d.tripped}
     if status == "new":
         message = f"bytecount: no baseline for {key} in {path}.\nRecord it with: {accept}"
+    elif status == "passed":
+        message = within_tolerance(verdict)
     elif status != "passed":
         message = render_verdict(verdict, accept, source=source)
         if stored.mode != mode:  # the counts moved with the mode: a setting changed, not the code
@@ -77,6 +81,22 @@ def decide(stored: Stored, counts: dict, mode: Optional[str], deep_runtime: Opti
             tripped.setdefault(f.method, []).append(f.text(loose.band))
         status, message = _with_loose(status, message, loose, accept)
     return CountsVerdict(status, message, stored_counts, method_status, tripped, loose)
+
+
+def within_tolerance(verdict) -> str:
+    """What rose within a tolerance the user gave, in a passing verdict: ``within tolerance: deep +0.7%
+    (tolerance 1%)``, each method named when more than one moved; "" when nothing did."""
+    moved = [(d.method, c) for d in verdict.diffs for c in d.within]
+    if not moved:
+        return ""
+    several = len({m for m, _ in moved}) > 1
+    parts = [f"{m.partition('(')[0] + ': ' if several else ''}{c.metric} {_rise(c.base, c.now)} (tolerance {c.tolerance})"
+             for m, c in moved]
+    return "within tolerance: " + "; ".join(parts)
+
+
+def _rise(base: int, now: int) -> str:
+    return f"{now - base:+,}" if not base else f"{(now - base) / base * 100:+.1f}%"
 
 
 def _with_loose(status: str, message: str, loose: LooseVerdict, accept: str) -> tuple:

@@ -83,7 +83,8 @@ def test_the_first_line_names_each_tripped_figure_with_its_tolerance_and_the_met
 def test_a_method_that_starts_or_stops_running_says_so():
     m = "a.B#c()V"
     started = render_verdict(compare({}, {m: counts(7)}, {}), "cmd")
-    assert started.splitlines()[0] == "REGRESSED: total 0 -> 7 (+7); invocations 0 -> 1 (+1)"
+    assert started.splitlines()[0] == "REGRESSED: total 0 -> 7 (+7)"  # the work decides; invocations explain
+    assert "    invocations             0 -> 1            +1 (new)" in started.splitlines()
     assert "did not run when the baseline was recorded, runs now" in started
     stopped = render_verdict(compare({m: counts(7)}, {}, {}), "cmd")
     assert "ran when the baseline was recorded, did not run in this test" in stopped
@@ -168,8 +169,10 @@ def test_a_call_whose_work_is_not_counted_still_fails_beside_counted_ones():
                                methods=["a.B#helper(I)I"])}
     v = compare(base, now, parse_tolerances("inclusive=5%"))
     assert v.status == "regressed"
-    assert v.headline().startswith("REGRESSED: new call java/util/List.contains(...) 0 -> 500 (+500; its own work is "
-                                   "not counted); new call a/B.helper(...) 0 -> 1 (+1; its work is counted in inclusive)")
+    assert v.headline() == ("REGRESSED: new call java/util/List.contains(...) 0 -> 500 (+500; its own work is not "
+                            "counted); inclusive +2.0%")  # the helper's call explains (its work is in inclusive)
+    assert "    calls: java/util/List.contains(Ljava/lang/Object;)Z 0 -> 500 (+500), a/B.helper(I)I 0 -> 1 (+1)" in \
+        render_verdict(v, "cmd").splitlines()
 
 
 def test_a_call_to_a_method_the_test_counts_is_judged_in_that_method_s_own_entry():
@@ -179,8 +182,8 @@ def test_a_call_to_a_method_the_test_counts_is_judged_in_that_method_s_own_entry
     # memoisation removed: the recursive calls rise with the method's own total, the total decides
     v = compare({walk: counts(100, calls={sign: 10})}, {walk: counts(9000, calls={sign: 900})}, {})
     assert v.status == "regressed"
-    assert v.headline() == ("REGRESSED: total 100 -> 9,000 (+8,900, +8900.0%); call a/R.walk(...) 10 -> 900 "
-                            "(+890; its work is counted in a.R#walk)")
+    assert v.headline() == "REGRESSED: total 100 -> 9,000 (+8,900, +8900.0%)"  # the recursive calls explain it
+    assert "    calls: a/R.walk(I)J 10 -> 900 (+890)" in render_verdict(v, "cmd").splitlines()
     # the work of a loop moved into another marked method: each method is judged on its own work
     c, helper = "a.B#c()V", "a.B#helper(I)I"
     base = {c: counts(100)}

@@ -1,0 +1,116 @@
+"""The widest work figure in force decides a test's verdict; the narrower ones explain it (values alone, no JVM).
+
+With deep counts the deep work decides (``deep`` + ``copied``: the instructions run anywhere, the JDK's included,
+and the elements native copies moved), with inclusive counts ``inclusive``, else ``total``. The counts are written
+by hand after the shapes of real changes: a fix that moves the JDK's work into the method, a fix that copies a few
+more elements while doing far less work, a callee that starts scanning a list under ``inclusive=True``."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+from pytest_bytecount.regression.compare import parse_tolerances
+from pytest_bytecount.regression.counts_verdict import Stored, decide
+
+M = "app.Lists#subtract(Ljava/util/List;Ljava/util/List;)Ljava/util/List;"
+ACCEPT = "pytest tests/test_lists.py::test_subtract --bytecount-update"
+REMOVE = "java/util/ArrayList.remove(Ljava/lang/Object;)Z"
+BAG = "app/HashBag.remove(Ljava/lang/Object;)Z"
+CONTAINS = "java/util/List.contains(Ljava/lang/Object;)Z"
+
+
+def entry(total: int, calls: dict, deep: int = 0, copied: int = 0, methods: tuple = (), inclusive: dict = None) -> dict:
+    out = {"total": total, "invocations": 1, "calls": calls, "opcodes": {"iload": total}, "code_fingerprint": "a"}
+    if deep:
+        out["deep"] = {"total": deep, "copied": copied, "windows": 1,
+                       "methods": {m: 10 for m in (M.replace("#", "#"), *methods)}}
+    if inclusive is not None:
+        out["inclusive"] = inclusive
+    return out
+
+
+def verdict(before: dict, after: dict, tolerance: str = "", strict: bool = False):
+    return decide(Stored({M: before}), {M: after}, None, None, parse_tolerances(tolerance), strict, "test_subtract",
+                  Path("tests/bytecount/test_lists.json"), ACCEPT)
+
+
+# A list subtraction: ArrayList.remove(Object) per element (the JDK scans and shifts) replaced by a counting bag.
+# The method's own instructions rise (the bag's loop is its own now) and a new call appears; the work falls 92%.
+SLOW = entry(5_513, {REMOVE: 500}, deep=1_000_000, copied=120_000,
+             methods=("java.util.ArrayList#remove(Ljava/lang/Object;)Z",))
+BAGGED = entry(14_017, {BAG: 500}, deep=84_000, copied=200, methods=("app.HashBag#remove(Ljava/lang/Object;)Z",))
+
+
+def test_a_fix_that_moves_the_jdk_s_work_into_the_method_improves_on_the_deep_work():
+    v = verdict(SLOW, BAGGED)
+    assert v.status == "improved" and v.says_why
+    first = v.message.splitlines()[0]
+    assert first.startswith("improved: deep 1,000,000 -> 84,000 (-916,000, -91.6%)"), first
+    assert "total 5,513 -> 14,017" in first  # the narrower figure that rose explains the verdict
+    assert first.endswith("the baseline is stale")
+    # the same change counted flat: the new call's work is counted nowhere, so it decides
+    flat = verdict({k: v for k, v in SLOW.items() if k != "deep"}, {k: v for k, v in BAGGED.items() if k != "deep"})
+    assert flat.status == "regressed"  # its own total decides flat, and so does the call into code not counted
+    assert flat.message.startswith("REGRESSED: total 5,513 -> 14,017 (+8,504, +154.3%); new call app/HashBag.remove(...) "
+                                   "0 -> 500 (+500; its own work is not counted)")
+
+
+def test_a_few_more_elements_copied_while_the_work_falls_is_an_improvement():
+    """An array removal that rescanned per value, made one pass with a count map: 4 more elements copied."""
+    before = entry(900, {}, deep=60_000, copied=511)
+    after = entry(1_004, {}, deep=21_000, copied=515)
+    v = verdict(before, after)
+    assert v.status == "improved" and "copied 511 -> 515" in v.message.splitlines()[0]
+
+
+def test_the_deep_work_that_rises_fails_and_names_its_figures_while_the_method_s_own_code_is_unchanged():
+    v = verdict(entry(300, {CONTAINS: 50}, deep=4_000, copied=10), entry(300, {CONTAINS: 50}, deep=2_690_263, copied=10))
+    assert v.status == "regressed"
+    assert v.message.splitlines()[0] == "REGRESSED: deep 4,000 -> 2,690,263 (+2,686,263, +67156.6%)"
+    # elements copied are work too: a rise made of copies alone fails
+    copies = verdict(entry(300, {}, deep=4_000, copied=10), entry(300, {}, deep=4_000, copied=90_000))
+    assert copies.status == "regressed" and copies.message.startswith("REGRESSED: copied 10 -> 90,000")
+
+
+def test_a_narrower_figure_decides_only_when_a_tolerance_names_it_and_strict_stays_strict():
+    assert verdict(SLOW, BAGGED, tolerance="total=0").status == "regressed"  # asked for explicitly: enforced
+    assert verdict(SLOW, BAGGED, tolerance="total=0").message.startswith("REGRESSED: total 5,513 -> 14,017")
+    assert verdict(SLOW, BAGGED, tolerance="total=200%").status == "improved"
+    assert verdict(SLOW, BAGGED, strict=True).status == "changed"
+
+
+def test_work_that_moved_from_the_jdk_into_the_method_at_the_same_deep_work_is_reshaped():
+    v = verdict(entry(100, {REMOVE: 5}, deep=5_000), entry(400, {BAG: 5}, deep=5_000))
+    assert v.status == "reshaped" and v.says_why
+    assert "REGRESSED" not in v.message and "total 100 -> 400" in v.message.splitlines()[0]
+
+
+def test_a_rise_within_tolerance_passes_and_says_so():
+    v = verdict(entry(300, {}, deep=100_000), entry(300, {}, deep=100_700), tolerance="deep=1%")
+    assert v.status == "passed" and v.says_why
+    assert v.message == "within tolerance: deep +0.7% (tolerance 1%)"
+    beyond = verdict(entry(300, {}, deep=100_000), entry(300, {}, deep=101_100), tolerance="deep=1%")
+    assert beyond.status == "regressed"
+    assert verdict(entry(300, {}, deep=100_000), entry(300, {}, deep=100_000)).message == ""  # nothing moved: silent
+
+
+def inclusive(total: int, calls: dict, methods: list) -> dict:
+    return {"total": total, "calls": calls, "methods": methods, "opcodes": {"iload": total}}
+
+
+def test_a_counted_callee_that_starts_calling_into_the_jdk_fails_under_inclusive_counts():
+    """The target calls an application helper that turned a HashSet into List.contains: the helper's own code
+    shrank (inclusive fell slightly), the JDK call it makes 650 times now does work counted nowhere."""
+    helper, add = "app.Tags#distinct(Ljava/util/List;)Ljava/util/List;", "java/util/Set.add(Ljava/lang/Object;)Z"
+    before = entry(90, {"app/Tags.distinct(Ljava/util/List;)Ljava/util/List;": 1},
+                   inclusive=inclusive(103_678, {add: 650, "app/Tags.distinct(Ljava/util/List;)Ljava/util/List;": 1},
+                                       [M, helper]))
+    after = entry(90, {"app/Tags.distinct(Ljava/util/List;)Ljava/util/List;": 1},
+                  inclusive=inclusive(103_478, {CONTAINS: 650, "app/Tags.distinct(Ljava/util/List;)Ljava/util/List;": 1},
+                                      [M, helper]))
+    v = verdict(before, after)
+    assert v.status == "regressed", v.message
+    assert v.message.splitlines()[0].startswith(
+        "REGRESSED: new call java/util/List.contains(...) 0 -> 650 (+650; its own work is not counted)")
+    # the call it stopped making is no improvement: a fall beside a failing rise
+    assert "improved" not in v.message.splitlines()[0]
