@@ -106,7 +106,7 @@ class Summary:
             ("changed", "changed", "to accept them"),
             ("new", "new, no baseline yet", "to record them"),
             ("improved", "improved, the baseline is stale", "to accept them"),
-            ("reshaped", "reshaped: only calls to counted methods moved, the work within tolerance", "to accept them"),
+            ("reshaped", "reshaped: the work within tolerance, only where it is done moved", "to accept them"),
             ("not-run", "not run: a target never ran, so nothing is guarded", None),
             ("over-limit", "over the limit: a method ran more often than the marker's max_invocations allows "
                            "(fix the code, or raise max_invocations)", None),

@@ -333,7 +333,7 @@ def _tripped(status: str, figures: list) -> str:
     if not figures:
         return ""
     title = {"regressed": "outside tolerance", "changed": "changed (strict)", "improved": "fell",
-             "reshaped": "calls to counted methods rose (the work within tolerance)"}.get(status, "changed")
+             "reshaped": "narrower figures rose (the work within tolerance)"}.get(status, "changed")
     items = "; ".join(esc(f) for f in figures)
     return f'<p class="tripped {esc(status)}">{esc(title)}: <span class="mono">{items}</span></p>'
 

@@ -20,8 +20,8 @@ VERDICTS = ("passed", "improved", "reshaped", "new", "changed", "regressed")
 MEANING = {
     "passed": "counts within tolerance of the baseline",
     "improved": "counts fell below the baseline, which is now stale",
-    "reshaped": "only calls rose, to methods whose work is counted (inclusive, or a counted method's own entry), "
-                "and it stayed within tolerance",
+    "reshaped": "the work stayed within tolerance; narrower figures rose (calls whose work is counted, the "
+                "method's own instructions): the work moved, it did not grow",
     "recorded": "baseline written by --bytecount-update",
     "regressed": "a count rose beyond its tolerance",
     "changed": "a count changed under strict checking",
