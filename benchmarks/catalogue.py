@@ -1,5 +1,5 @@
 """The plugin's verdicts on the catalogue of realistic Java changes (tests/catalogue): which regressions fail,
-which harmless changes pass.
+which harmless changes and which fixes pass.
 
     python benchmarks/catalogue.py [--plugin-root DIR] [--java-home DIR] [--only NAME...] [--keep] [--deep]
 
@@ -122,6 +122,8 @@ def print_table(cases, results: dict, judged: dict) -> None:
 
     regressions = [case.name for case in cases if case.kind == "regression"]
     harmless = [case.name for case in cases if case.kind == "harmless"]
+    fixes = [case.name for case in cases if case.kind == "fix"]
+    fixed = [name for name in fixes if judged.get(name) == "passed"]
     caught = [name for name in regressions if judged.get(name) == "failed"]
     quiet = [name for name in harmless if judged.get(name) == "passed"]
     print()
@@ -129,6 +131,9 @@ def print_table(cases, results: dict, judged: dict) -> None:
           + (f" (missed: {', '.join(n for n in regressions if n not in caught)})" if len(caught) < len(regressions) else ""))
     print(f"harmless changes that passed: {len(quiet)} of {len(harmless)}"
           + (f" (failed: {', '.join(n for n in harmless if n not in quiet)})" if len(quiet) < len(harmless) else ""))
+    if fixes:
+        print(f"fixes that passed:            {len(fixed)} of {len(fixes)}"
+              + (f" (failed: {', '.join(n for n in fixes if n not in fixed)})" if len(fixed) < len(fixes) else ""))
 
 
 if __name__ == "__main__":

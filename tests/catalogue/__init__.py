@@ -9,7 +9,8 @@ amount of work may differ. A case's kind says what the change does to that work:
 
 - ``regression``: the AFTER version does asymptotically or substantially more work at the test's input
   size (10x or more), in the application's own code or inside the JDK;
-- ``harmless``: the same work, or a few instructions more or less.
+- ``harmless``: the same work, or a few instructions more or less;
+- ``fix``: the AFTER version does a tenth of the work or less (a performance fix), wherever that work is done.
 
 ``write_project`` lays all the cases out as one project (the BEFORE sources under ``src/``, every test
 module under ``tests/``), ``use_sources`` switches every case to its BEFORE or AFTER sources, and
@@ -27,14 +28,14 @@ from pathlib import Path
 from typing import Dict, Iterable, Optional, Sequence, Tuple
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"
-KINDS = ("regression", "harmless")
+KINDS = ("regression", "harmless", "fix")
 VERSIONS = ("before", "after")
 
 
 @dataclass(frozen=True)
 class Case:
     name: str  # the case's folder, the Java package cat.<name> and the test module test_<name>.py
-    kind: str  # "regression" or "harmless"
+    kind: str  # "regression", "harmless" or "fix"
     marker: str  # the arguments of the test's @pytest.mark.bytecount(...), as written in the module
     description: str  # the change, in one line
 
@@ -86,6 +87,8 @@ CASES: Tuple[Case, ...] = (
          "inclusive: the private helper counting distinct sorted slots goes from one pass to a nested loop"),
     Case("inccall", "regression", '"cat.inccall.Latency#spread", inclusive=True',
          "inclusive: the min/max pass replaced by a call to the application's insertion sort"),
+    Case("incswap", "regression", '"cat.incswap.Report#summary", inclusive=True, tolerance="inclusive=20%"',
+         "inclusive: the application helper the target calls counts distinct tags with List.contains, not a HashSet"),
     # --- harmless: the same work, or a few instructions ---
     Case("rename", "harmless", '"cat.rename.Invoice#totalDue"',
          "locals and a parameter renamed, a comment added above the method (same bytecode, lines shift)"),
@@ -99,6 +102,11 @@ CASES: Tuple[Case, ...] = (
          "index loop over the readings array turned into an enhanced for"),
     Case("reorder", "harmless", '"cat.reorder.Discounts#bestPercent"',
          "methods reordered in the class and a javadoc added (same bytecode, lines shift)"),
+    # --- fixes: the AFTER version does far less work, some of it moved from the JDK into the method ---
+    Case("bagfix", "fix", '"cat.bagfix.Stock#missing", deep=True',
+         "deep: ArrayList.remove(Object) per order line replaced by a count map built in the method's own loop"),
+    Case("retainfix", "fix", '"cat.retainfix.Audience#returning", deep=True',
+         "deep: retainAll given the list itself (a contains scan per element) replaced by a HashSet of it"),
 )
 
 BY_NAME: Dict[str, Case] = {case.name: case for case in CASES}

@@ -28,9 +28,13 @@ EXPECTED = {
     "regex": "failed",  # the regex compiled once -> compiled again by String.matches for every log line
     "inchelper": "failed",  # inclusive: the helper the target calls goes from one pass to a nested loop
     "inccall": "failed",  # inclusive: an O(n) min/max pass -> a call to the application's O(n^2) insertion sort
+    "incswap": "failed",  # inclusive: a counted helper's HashSet -> List.contains, a JDK call made 2,000 times
     # harmless changes
     "rename": "passed",  # renamed locals and a comment: the target's bytecode is the same, only lines shift
     "reorder": "passed",  # methods reordered, a javadoc added: the target's bytecode is the same, lines shift
+    # fixes: the work falls tenfold or more, though the method's own instructions rise
+    "bagfix": "passed",  # deep: a scan and shift of the stock list per order line -> a count map the method fills
+    "retainfix": "passed",  # deep: retainAll scanning a list per element -> a HashSet built once
     "linkedset": None,  # LinkedHashSet links each new entry: a few more JDK instructions per element
     "appendonly": None,  # LinkedList appends a node where ArrayList grows an array: other JDK work of the same order
     "extract": "passed",  # a loop moved into a helper: the same work plus one call (inclusive=5% tolerates it)
@@ -83,5 +87,12 @@ def test_regressions_fail_and_unchanged_bytecode_passes(pytester):
     assert results["extract"]["status"] == "reshaped"
     assert first_line(results["extract"]["message"]).startswith(
         "reshaped: new call cat/extract/Shipping.totalGrams(...) 0 -> 2 (+2; its work is counted in inclusive)")
+    # the fixes pass because the deep work fell, though the method's own instructions or calls rose
+    for name in ("bagfix", "retainfix"):
+        assert results[name]["status"] == "improved", (name, results[name]["message"])
+        assert first_line(results[name]["message"]).startswith("improved: deep "), name
+    # a counted helper's new JDK call fails under inclusive counts by itself (inclusive stays within its 20%)
+    assert first_line(results["incswap"]["message"]).startswith(
+        "REGRESSED: new call java/util/List.contains(...) 0 -> 2,000 (+2,000; its own work is not counted)")
     # the renamed and reordered code: not judged at all, since nothing moved
     assert results["rename"]["status"] == results["reorder"]["status"] == "passed"
