@@ -10,6 +10,7 @@ from typing import Optional
 import pytest
 
 from ..version import __version__
+from ..classfile import ClassFormatError
 from ..counting.targets import TargetError
 from ..regression.baseline import BaselineError
 from ..regression.compare import idle_targets, over_limit, render_idle, render_over_limit
@@ -100,8 +101,8 @@ class Verdicts:
         if marker.max_invocations is None:
             try:
                 idle = idle_targets(marker.targets, now, fixture.matched_methods)
-            except TargetError as e:  # a glob whose classes have no method the pattern names
-                return fail(report, result, "error", f"bytecount: {e}")
+            except (TargetError, ClassFormatError) as e:  # a glob whose classes have no method the pattern names,
+                return fail(report, result, "error", f"bytecount: {e}")  # or a class it matches that cannot be read
             if idle:
                 methods = [m for t in idle for m in t.methods]
                 elsewhere = fixture.loaded_elsewhere(methods)

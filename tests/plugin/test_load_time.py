@@ -78,6 +78,14 @@ TYPO = """
         bytecount.jclass("shop.Cart").count(jpype.JArray(jpype.JInt)([1]))
 """
 
+TYPO_BESIDE_BROKEN = """
+    import jpype, pytest
+
+    @pytest.mark.bytecount("store.*#totl")
+    def test_typo_beside_broken(bytecount):
+        bytecount.jclass("store.Cart").count(jpype.JArray(jpype.JInt)([1]))
+"""
+
 # the classes of shop in a package of their own, beside which a class file that cannot be parsed is put: the
 # other stories' patterns over shop never meet it
 STORE = {path.replace("shop/", "store/"): text.replace("package shop;", "package store;")
@@ -197,6 +205,7 @@ def runs(tmp_path_factory):
     files a story reads are kept as each run left them."""
     folder = write_project(tmp_path_factory.mktemp("load_time"), {**SOURCES, **STORE, **WORDS, **TAGGER}, {
         "test_cart.py": GLOB, "test_idle.py": IDLE, "test_typo.py": TYPO, "test_broken.py": BROKEN,
+        "test_typo_broken.py": TYPO_BESIDE_BROKEN,
         "test_words.py": NESTED, "test_tagger.py": SCOPED.replace("SCOPE", "'module'")},
         pyproject='classpath = ["broken"]\n')
     broken = folder / "broken" / "store"
@@ -263,6 +272,17 @@ def test_a_matched_class_that_cannot_be_counted_fails_the_test_that_loads_it(run
               "store.Broken (*broken*) cannot be instrumented: *")]
     assert cannot and any(fnmatch(line, "The class fails the same way without instrumentation *")
                           for line in section[cannot[0] + 1:]), section
+
+
+def test_a_pattern_that_matches_nothing_beside_a_class_that_cannot_be_read_names_that_class(runs):
+    """Which methods a glob matches is read from the classpath when none of them ran: a class file there that
+    cannot be read fails that test, naming the file, and the session goes on."""
+    assert runs.update.outcome("test_typo_beside_broken") == "failed"
+    assert runs.update.result("test_typo_broken.py::test_typo_beside_broken")["status"] == "error"
+    section = runs.update.section("test_typo_beside_broken").splitlines()
+    assert any(fnmatch(line, "*bytecount: class store.Broken (*broken*) is not a valid class file: *") for line in section), \
+        section
+    assert "INTERNALERROR" not in runs.update.stdout
 
 
 def test_nested_classes_a_class_pattern_leaves_out_get_a_hint_and_dot_star_star_counts_them(runs):
