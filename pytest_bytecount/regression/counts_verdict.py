@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Optional
 
 from .baseline import mode_changed
-from .compare import compare, render_verdict
+from .compare import compare, render_verdict, that_ran, work_metric
 from .deep_band import LooseVerdict, across_class_libraries, compare_loosely, loose_line, render_loose, without_deep
 from .scaling import ScalingError, ScalingResult, check_stored, compare_scaling, render_scaling
 from .status import FAILING, VERDICTS, worse
@@ -74,6 +74,10 @@ def decide(stored: Stored, counts: dict, mode: Optional[str], deep_runtime: Opti
         elif mode == "in-place":
             message += "".join(initializer_note(d.method) for d in verdict.diffs
                                if "#<clinit>(" in d.method and d.status != "same")
+    other = other_figures(stored_counts, now)
+    if other is not None and status != "new":  # the deciding figure is not in the baseline: never "same"
+        status = "changed"
+        message = figures_changed(*other, key, path, accept) + ("\n" + message if message else "")
     if loose is not None:
         for f in loose.beyond:
             current = method_status.get(f.method, "same")
@@ -81,6 +85,22 @@ def decide(stored: Stored, counts: dict, mode: Optional[str], deep_runtime: Opti
             tripped.setdefault(f.method, []).append(f.text(loose.band))
         status, message = _with_loose(status, message, loose, accept)
     return CountsVerdict(status, message, stored_counts, method_status, tripped, loose)
+
+
+def other_figures(stored: Optional[dict], now: dict) -> Optional[tuple]:
+    """(the baseline's widest work figure, this run's) for the first method that ran on both sides and whose
+    counts record another widest figure now (deep or inclusive counts switched on or off since recording)."""
+    before, after = that_ran(stored or {}), that_ran(now)
+    for method in sorted(set(before) & set(after)):
+        if work_metric(before[method]) != work_metric(after[method]):
+            return work_metric(before[method]), work_metric(after[method])
+    return None
+
+
+def figures_changed(stored: str, now: str, key: str, path: Path, accept: str) -> str:
+    return (f"CHANGED: the baseline of {key} in {path} holds {stored} as its widest work figure, and this run decides "
+            f"by {now} (a marker option or setting changed since it was recorded): that figure was never compared. "
+            f"Re-record it with: {accept}")
 
 
 def within_tolerance(verdict) -> str:

@@ -114,3 +114,16 @@ def test_a_counted_callee_that_starts_calling_into_the_jdk_fails_under_inclusive
         "REGRESSED: new call java/util/List.contains(...) 0 -> 650 (+650; its own work is not counted)")
     # the call it stopped making is no improvement: a fall beside a failing rise
     assert "improved" not in v.message.splitlines()[0]
+
+
+def test_a_baseline_without_the_deciding_figure_never_passes_as_same():
+    """deep=True switched on since the baseline was recorded (or off): the deciding figure was never compared."""
+    flat, deep = entry(300, {}), entry(300, {}, deep=50_000)
+    on = verdict(flat, deep)
+    assert on.status == "changed"
+    assert on.message.startswith("CHANGED: the baseline of test_subtract in tests/bytecount/test_lists.json holds total "
+                                 "as its widest work figure, and this run decides by deep")
+    assert on.message.rstrip().endswith(ACCEPT)
+    off = verdict(deep, flat)
+    assert off.status == "changed" and "holds deep as its widest work figure, and this run decides by total" in off.message
+    assert verdict(deep, deep).status == "passed"
