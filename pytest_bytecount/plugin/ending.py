@@ -10,7 +10,7 @@ from typing import Optional
 import pytest
 
 from ..regression.scaling_deep import jdk_work_note
-from .summary import LooseDeep, Summary, Unwritten
+from .summary import LooseDeep, Summary, Unwritten, accepted_lines
 
 # the statuses a hint may explain (nested classes left out ran): a passing or recorded test's hint stays in its
 # result (--bytecount-json) but is not repeated in the summary
@@ -74,6 +74,8 @@ class SessionEnd:
                        written=tuple(str(p) for p in sorted(b.written)),
                        html_report=None if s.files.html_report is None else str(s.files.html_report),
                        options=s.options,
+                       accepted=tuple((n, accepted_lines(r.message)) for n, r in sorted(s.results.items())
+                                      if r.status == "recorded" and accepted_lines(r.message)),
                        loose=tuple(LooseDeep(n, r.loose_deep["baseline_runtime"], r.deep_runtime, r.loose_deep["band"])
                                    for n, r in sorted(s.results.items()) if r.loose_deep and r.status != "recorded"))
 

@@ -70,6 +70,7 @@ class Summary:
     html_report: Optional[str] = None  # where the HTML report was written
     options: tuple = ()  # the command line's options that a re-recording command repeats (arguments.py)
     loose: tuple = ()  # LooseDeep: tests whose deep counts were compared loosely, across two class libraries
+    accepted: tuple = ()  # (nodeid, [lines]): what an update recorded beyond the baseline (regressions, worse orders)
 
     def tally(self) -> dict:
         out = {s: 0 for s in STATUSES}
@@ -119,6 +120,13 @@ class Summary:
             if ids:
                 out += self._group(title, ids, f"{verb}: {accept_command(ids, options=self.options)}" if verb else None)
         out += self._loose_lines()
+        if self.accepted:
+            out.append(f"accepted beyond the baseline ({len(self.accepted)}): review these before committing the "
+                       f"baselines")
+            for nodeid, what in self.accepted[:SHOWN]:
+                out.append(f"  {nodeid}: {'; '.join(what)}")
+            if len(self.accepted) > SHOWN:
+                out.append(f"  and {len(self.accepted) - SHOWN} more")
         if self.interrupted and self.updating:
             recorded = self._ids("recorded")
             if recorded:
@@ -171,6 +179,18 @@ class Summary:
         if self.html_report is not None:
             out.append((f"bytecount: HTML report {self.html_report}", None))
         return out
+
+
+def accepted_lines(message: str) -> list:
+    """What a recorded test's verdict said it accepted beyond its baseline: the regression's headline and each
+    worse order, from the verdict's text (none for a test that passed, improved or was new)."""
+    out = []
+    for line in (message or "").splitlines():
+        if line.startswith(("REGRESSED: ", "CHANGED: ")):
+            out.append(line)
+        elif ": COMPLEXITY GOT WORSE: " in line:
+            out.append("COMPLEXITY GOT WORSE: " + line.split(": COMPLEXITY GOT WORSE: ", 1)[1])
+    return out
 
 
 def markdown(results: dict) -> str:

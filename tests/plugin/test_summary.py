@@ -5,7 +5,7 @@ from __future__ import annotations
 from pytest_bytecount.regression.compare import idle_targets, matched_by, over_limit, render_idle
 from pytest_bytecount.regression.results import TestResult
 from pytest_bytecount.regression.status import FAILING, PASSING, STATUSES, VERDICTS, worse
-from pytest_bytecount.plugin.summary import LooseDeep, Summary, Unwritten, accept_command, markdown
+from pytest_bytecount.plugin.summary import LooseDeep, Summary, Unwritten, accept_command, accepted_lines, markdown
 
 
 def ran(n, abrupt=None):
@@ -174,3 +174,21 @@ def test_tests_whose_deep_counts_were_compared_loosely_are_named_with_both_runti
         "  to re-record them on this runtime: pytest u.py::d --bytecount-update",
     ]
     assert not any("loosely" in line for line in Summary(statuses).lines())
+
+
+def test_an_update_names_every_regression_and_worse_order_it_accepted():
+    regression = ("REGRESSED: deep 4,000 -> 103,040 (+99,040, +2476.0%)\napp.Lists#unique(I)I: REGRESSED\n"
+                  "    deep          4,000 -> 103,040\n"
+                  "app.Lists#unique(I)I: COMPLEXITY GOT WORSE: n (exponent 1.00) -> n^2, exponent 1.99 in deep.total\n"
+                  "to accept: pytest tests/test_lists.py::test_unique --bytecount-update")
+    assert accepted_lines(regression) == ["REGRESSED: deep 4,000 -> 103,040 (+99,040, +2476.0%)",
+                                          "COMPLEXITY GOT WORSE: n (exponent 1.00) -> n^2, exponent 1.99 in deep.total"]
+    assert accepted_lines("improved: total 40 -> 30 (-10, -25.0%); the baseline is stale") == []
+    assert accepted_lines("") == []
+    s = Summary({"tests/test_lists.py::test_unique": "recorded", "tests/test_lists.py::test_other": "recorded"},
+                updating="all", accepted=(("tests/test_lists.py::test_unique", accepted_lines(regression)),))
+    lines = s.lines()
+    at = lines.index("accepted beyond the baseline (1): review these before committing the baselines")
+    assert lines[at + 1] == ("  tests/test_lists.py::test_unique: REGRESSED: deep 4,000 -> 103,040 (+99,040, +2476.0%); "
+                             "COMPLEXITY GOT WORSE: n (exponent 1.00) -> n^2, exponent 1.99 in deep.total")
+    assert not any("accepted" in line for line in Summary({"t.py::a": "recorded"}, updating="all").lines())
