@@ -279,6 +279,16 @@ def judge(b: Optional[dict], n: Optional[dict], now: dict, changes, tolerances: 
     return Judged("same", [], work, [c for c in rose if c.tolerance.absolute or c.tolerance.relative])
 
 
+def deep_moves(b: Optional[dict], n: Optional[dict], top: int = 5) -> list:
+    """[(method, base, now)] of the deep counts' ``methods`` (where the work was done, the JDK included) that
+    moved most: growth first, largest first; then the largest falls."""
+    before = ((b or {}).get("deep") or {}).get("methods") or {}
+    after = ((n or {}).get("deep") or {}).get("methods") or {}
+    moved = [(m, before.get(m, 0), after.get(m, 0)) for m in set(before) | set(after) if before.get(m, 0) != after.get(m, 0)]
+    moved.sort(key=lambda x: (x[2] <= x[1], -abs(x[2] - x[1]), x[0]))
+    return moved[:top]
+
+
 def _work(entry: Optional[dict], widest: str) -> int:
     """The method's work by the figure ``widest`` (0 where it did not run)."""
     if entry is None:
@@ -301,6 +311,7 @@ class MethodDiff:
     work: tuple = ("total", 0, 0)  # (metric, base, now): the method's work, as work_metric names it
     renamed: Optional[str] = None  # the method of the other side with the same code (a rename, it seems)
     within: list = field(default_factory=list)  # [Change] that rose, within a tolerance the user gave
+    deep_moves: list = field(default_factory=list)  # [(method, base, now)] of deep.methods, most growth first
 
 
 @dataclass
@@ -395,7 +406,9 @@ def compare(baseline: Optional[dict], now: dict, tolerances: dict, strict: bool 
         presence = "started" if b is None else "stopped" if n is None else None
         diffs.append(MethodDiff(method, status, metrics, opcodes, calls, code_changed, inclusive, tripped, presence,
                                 line_changes(b, n, None if code_changed is None else not code_changed)
-                                if status != "same" else [], judged.work, other, judged.within))
+                                if status != "same" else [], judged.work, other, judged.within,
+                                deep_moves(b, n) if status in ("regressed", "improved") and judged.work[0] == "deep"
+                                else []))
         if status != "same":  # a method's "same" is the test's "passed"
             worst = worse(worst, status)
     return Verdict(worst, diffs, strict)
@@ -464,6 +477,11 @@ def render_verdict(verdict: Verdict, accept_command: str, top: int = 5,
         if d.status == "regressed" and uncounted:
             lines.append(f"    the work done inside {_listed([_short_signature(k) for k in uncounted])} is not "
                          f"counted, so a call that rises fails the test by itself")
+        if d.deep_moves:
+            lines.append("    where the work went (deep.methods, most growth first):" if d.status == "regressed" else
+                         "    where the work changed (deep.methods):")
+            width = max(len(m) for m, _, _ in d.deep_moves)
+            lines += [f"      {m:{width}} {b:>12,} -> {n:<12,} {n - b:+,}" for m, b, n in d.deep_moves]
         lines += render_line_changes(d.method, d.line_changes, source, top)
         if d.bytecode_changed is True:
             lines.append("    the method's bytecode changed since the baseline")

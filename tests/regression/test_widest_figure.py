@@ -127,3 +127,17 @@ def test_a_baseline_without_the_deciding_figure_never_passes_as_same():
     off = verdict(deep, flat)
     assert off.status == "changed" and "holds deep as its widest work figure, and this run decides by total" in off.message
     assert verdict(deep, deep).status == "passed"
+
+
+def test_a_deep_failure_says_where_the_work_went():
+    """The deep counts' methods, growth first: here ArrayList#indexOfRange is where a List.contains scan went."""
+    scan = "java.util.ArrayList#indexOfRange(Ljava/lang/Object;II)I"
+    before = entry(300, {}, deep=4_000)
+    after = entry(300, {}, deep=2_690_263)
+    before["deep"]["methods"] = {M: 300, "java.util.HashMap#putVal(ILjava/lang/Object;Ljava/lang/Object;ZZ)Ljava/lang/Object;": 3_700}
+    after["deep"]["methods"] = {M: 300, scan: 2_689_963}
+    lines = verdict(before, after).message.splitlines()
+    at = lines.index("    where the work went (deep.methods, most growth first):")
+    assert lines[at + 1].split() == [scan, "0", "->", "2,689,963", "+2,689,963"]
+    assert lines[at + 2].split()[0].startswith("java.util.HashMap#putVal") and lines[at + 2].split()[-1] == "-3,700"
+    assert len([line for line in lines if line.startswith("      ")]) == 2  # the target's own work did not move
