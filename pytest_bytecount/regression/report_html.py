@@ -17,7 +17,8 @@ import shlex
 from pathlib import Path
 from typing import Callable, Iterable, Optional
 
-from ..counting.counts import diff
+from ..counting.counts import diff, metric as metric_of
+from .compare import deep_moves, widest_work
 from ..wording import counted
 from .report_lines import HEAT_CSS, annotated_source
 from .status import MEANING, STATUSES
@@ -25,7 +26,7 @@ from .status import MEANING, STATUSES
 # per-method statuses that get a section with charts, worst first
 SECTION_STATUSES = ("regressed", "changed", "reshaped", "improved")
 TOP = 10  # changed opcodes / calls shown per method
-SHOWN_METRICS = ("total", "invocations")  # the scalar metrics the report shows (with the opcodes and calls)
+SHOWN_METRICS = ("total", "invocations", "inclusive", "deep", "copied")  # the scalar metrics the report shows
 # complexity orders from cheapest to dearest, to tell whether a fitted order got worse
 ORDER_RANK = {o: i for i, o in enumerate(("1", "log n", "n", "n log n", "n^2", "n^3", "2^n"))}
 
@@ -122,13 +123,26 @@ def method_statuses(result: dict) -> dict:
 
 # --- SVG charts ----------------------------------------------------------------------------------------
 
+# Each work figure's metrics as the report labels them (the deciding figure first), by the widest figure in force
+CHARTED = {"deep": (("deep", "deep.total"), ("copied", "deep.copied"), ("total", "total"), ("invocations", "invocations")),
+           "inclusive": (("inclusive", "inclusive"), ("total", "total"), ("invocations", "invocations")),
+           "total": (("total", "total"), ("invocations", "invocations"))}
+
+
+def charted(base: dict, now: dict) -> tuple:
+    """(metric, label) pairs a method's card charts: the figure that decides its verdict first."""
+    return CHARTED[widest_work(base or None, now or None)]
+
+
 def baseline_vs_now_chart(base: dict, now: dict, width: int = 840) -> str:
-    """Horizontal bars baseline vs now for ``total`` and ``invocations``, each metric on its own scale."""
+    """Horizontal bars baseline vs now for each charted figure (:func:`charted`: the deciding one first, then the
+    method's own ``total`` and ``invocations``), each metric on its own scale."""
     label_w, series_w, bar_max, row_h = 100, 70, 330, 22
     rows = []
     y = 6
-    for metric in ("total", "invocations"):
-        b, n = int(base.get(metric, 0)), int(now.get(metric, 0))
+    figures = charted(base, now)
+    for name, metric in figures:
+        b, n = int(metric_of(base, name) or 0), int(metric_of(now, name) or 0)
         top = max(b, n, 1)
         rows.append(f'<text x="0" y="{y + 15}" font-weight="bold">{esc(metric)}</text>')
         for series, value, color in (("baseline", b, BASELINE_COLOR), ("now", n, NOW_COLOR)):
@@ -144,7 +158,7 @@ def baseline_vs_now_chart(base: dict, now: dict, width: int = 840) -> str:
                     f'{esc(_delta(b, n)) if n != b else "no change"}</text>')
         y += 8
     return (f'<svg class="chart baseline-vs-now" role="img" width="{width}" height="{y}" viewBox="0 0 {width} {y}">'
-            f'<title>baseline vs now: total and invocations</title>{"".join(rows)}</svg>')
+            f'<title>baseline vs now: {esc(", ".join(label for _, label in figures))}</title>{"".join(rows)}</svg>')
 
 
 def changes_chart(title: str, changes: list, top: int = TOP, width: int = 760) -> str:
@@ -270,16 +284,23 @@ def _invocations(base: Optional[int], now: Optional[int]) -> str:
     return shown[1] if base == now else f"{shown[0]} &rarr; {shown[1]}"
 
 
+WORK_LABEL = {"deep": "deep.total + deep.copied", "inclusive": "inclusive", "total": "total"}
+
+
 def _table(results: dict, sections: set) -> str:
-    head = ('<tr><th>test</th><th>test status</th><th>method</th><th>method status</th><th class="num">baseline total</th>'
-            '<th class="num">total now</th><th class="num">&Delta; total</th><th class="num">invocations</th></tr>')
+    head = ('<tr><th>test</th><th>test status</th><th>method</th><th>method status</th><th>work figure</th>'
+            '<th class="num">baseline</th><th class="num">now</th><th class="num">&Delta;</th>'
+            '<th class="num">invocations</th></tr>')
     rows = []
     for nodeid, r in sorted(results.items()):
         now, base = r.get("counts") or {}, r.get("baseline_counts") or {}
         statuses = method_statuses(r)
         for method in sorted(set(now) | set(base)):
             b, n = base.get(method), now.get(method)
-            bt, nt = (b or {}).get("total"), (n or {}).get("total")
+            work = widest_work(b, n)
+            bt, nt = metric_of(b, work) if b else None, metric_of(n, work) if n else None
+            if work == "deep":  # the deep work: instructions run anywhere and elements copied
+                bt, nt = (None if v is None else v + (metric_of(e, "copied") or 0) for v, e in ((bt, b), (nt, n)))
             bi, ni = (b or {}).get("invocations"), (n or {}).get("invocations")
             delta = ""
             if isinstance(bt, int) and isinstance(nt, int):
@@ -290,6 +311,7 @@ def _table(results: dict, sections: set) -> str:
             rows.append(f'<tr data-test="{esc(nodeid)}" data-method="{esc(method)}"><td class="id mono">{_breakable(nodeid)}</td>'
                         f'<td>{_status(r.get("status", ""))}</td><td class="id mono">{name}</td>'
                         f'<td>{_status(statuses.get(method, ""))}</td>'
+                        f'<td class="figure">{WORK_LABEL[work]}</td>'
                         f'<td class="num baseline-total">{_n(bt) if bt is not None else "&ndash;"}</td>'
                         f'<td class="num now-total">{_n(nt) if nt is not None else "&ndash;"}</td>'
                         f'<td class="num">{delta}</td>'
@@ -316,6 +338,7 @@ def _method_section(nodeid: str, result: dict, method: str, status: str,
              '<p class="legend">baseline vs now<span style="background:%s"></span>baseline<span style="background:%s">'
              '</span>now</p>' % (BASELINE_COLOR, NOW_COLOR),
              baseline_vs_now_chart(b, n),
+             _where_the_work_went(b, n),
              annotated_source(method, b, n, (hb == hn) if hb and hn else None, file_lines, esc,
                               _anchor(nodeid, method) + "-lines"),
              '<h4>top changed opcodes</h4>', changes_chart("opcodes", changes.opcodes),
@@ -326,6 +349,18 @@ def _method_section(nodeid: str, result: dict, method: str, status: str,
         parts.append(f'<details><summary>failure text</summary><pre>{esc(result["message"])}</pre></details>')
     parts.append("</section>")
     return "".join(parts)
+
+
+def _where_the_work_went(b: dict, n: dict) -> str:
+    """With deep counts: the methods (the JDK's included) whose deep counts moved most, growth first."""
+    moves = deep_moves(b or None, n or None, top=TOP)
+    if not moves:
+        return ""
+    rows = "".join(f'<tr><td class="mono">{_breakable(m)}</td><td class="num">{_n(x)}</td><td class="num">{_n(y)}</td>'
+                   f'<td class="num"><span class="{"up" if y > x else "down"}">{esc(_delta(x, y))}</span></td></tr>'
+                   for m, x, y in moves)
+    return ('<h4>where the work went (deep.methods)</h4><table class="deep-moves"><tr><th>method</th>'
+            f'<th class="num">baseline</th><th class="num">now</th><th class="num">&Delta;</th></tr>{rows}</table>')
 
 
 def _tripped(status: str, figures: list) -> str:
@@ -390,9 +425,10 @@ def _ordered_sections(results: dict) -> Iterable:
             continue
         for method, status in method_statuses(r).items():
             if status in SECTION_STATUSES:  # a method that did not run on one side counts 0 there
-                b = (r["baseline_counts"].get(method) or {}).get("total", 0)
-                n = ((r.get("counts") or {}).get(method) or {}).get("total", 0)
-                # worst status first, then the largest relative change of the total
+                be, ne = r["baseline_counts"].get(method), (r.get("counts") or {}).get(method)
+                work = widest_work(be, ne)
+                b, n = (metric_of(e, work) or 0 if e else 0 for e in (be, ne))
+                # worst status first, then the largest relative change of the work figure
                 found.append((SECTION_STATUSES.index(status), -abs(n - b) / max(b, 1), nodeid, method, status))
     return [(nodeid, method, status) for _, _, nodeid, method, status in sorted(found)]
 

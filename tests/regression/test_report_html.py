@@ -194,3 +194,22 @@ def test_the_log_log_plot_places_points_by_their_logarithms():
                                                      ("n^4", "n", "unknown")])
 def test_whether_an_order_got_worse(order, baseline, change):
     assert order_change(order, baseline) == change
+
+
+def test_a_deep_regression_charts_the_deep_work_first_under_its_own_labels_and_says_where_it_went():
+    """A 25x deep regression whose own total fell by 20: the table shows the deep work rising, not a green -20."""
+    scan = "java.util.ArrayList#indexOfRange(Ljava/lang/Object;II)I"
+    base, now = counts(1_000), counts(980)
+    base["deep"] = {"total": 40_000, "copied": 100, "windows": 1, "methods": {SORT: 1_000, scan: 39_000}}
+    now["deep"] = {"total": 1_000_000, "copied": 100, "windows": 1, "methods": {SORT: 980, scan: 999_020}}
+    page = render({"t.py::test_deep": result("t.py::test_deep", "regressed", {SORT: now}, {SORT: base}, {SORT: "regressed"})})
+    dom = Dom(page)
+    labels = [text for _, a, text in dom.find("text") if a.get("font-weight") == "bold"]
+    assert labels[:4] == ["deep.total", "deep.copied", "total", "invocations"]
+    assert set(bars(dom, class_="bar")) >= {("deep.total", "now"), ("deep.copied", "baseline"), ("total", "now")}
+    (row,) = dom.find("tr", data_method=SORT)
+    cells = [text for _, a, text in dom.find("td") if a.get("class") in ("figure", "num baseline-total", "num now-total")]
+    assert cells[:3] == ["deep.total + deep.copied", "40,100", "1,000,100"]
+    assert len(dom.find("table", class_="deep-moves")) == 1
+    moves = page.split('class="deep-moves"')[1].split("</table>")[0]
+    assert moves.index("indexOfRange") < moves.index("insertionSort") and "+960,020" in moves and "-20" in moves
