@@ -86,7 +86,7 @@ class Baselines:
             entry["scaling"] = baseline_entry(r.scaling)
 
         def change(b: BaselineFile) -> bool:
-            stored = b.tests.get(key)
+            stored = b.entry(key)  # a broken entry is replaced, as a missing one is added
             if stored == entry:
                 return False
             if self._updating == "new" and stored is not None:
@@ -95,6 +95,7 @@ class Baselines:
                 b.tests[key] = {**stored, "scaling": entry["scaling"]}  # only the missing complexity check
                 return True
             b.tests[key] = entry
+            b.broken.pop(key, None)
             return True
 
         return self._update(path, change)

@@ -6,7 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
-from ..regression.baseline import BaselineError
+from ..regression.baseline import BaselineError, BrokenEntry
 from ..regression.compare import parse_tolerances
 from ..regression.counts_verdict import Stored, decide
 from ..regression.results import TestResult
@@ -31,18 +31,19 @@ def compare_with_baseline(session, item, marker, result: TestResult, report) -> 
     :class:`~.session.BytecountSession`): the verdict is :func:`~..regression.counts_verdict.decide`'s, applied
     here to the result and the report."""
     path, key = Path(result.baseline), result.key
+    accept = result.accept = update_command([item.nodeid], session.options)
     try:
         stored_file = session.baselines.load(path)
         stored = Stored(stored_file.get(key), stored_file.mode(key), stored_file.deep_runtime(key))
     except BaselineError as e:
         if not session.update:
-            return fail(report, result, "error", f"bytecount: {e}")
+            again = f"\nRe-record it with: {accept}" if isinstance(e, BrokenEntry) else ""
+            return fail(report, result, "error", f"bytecount: {e}{again}")
         stored = Stored(None, result.mode)  # re-recorded: the unreadable file is copied
     weights = session.weights()
     if stored.counts is not None and weights is not None:  # from the stored counts: a new table never stales baselines
         stored = replace(stored, counts=weights.with_costs(stored.counts))
     tolerances = parse_tolerances(marker.tolerance, session.default_tolerances)
-    accept = result.accept = update_command([item.nodeid], session.options)
     verdict = decide(stored, result.counts, result.mode, result.deep_runtime, tolerances,
                      session.strict or marker.strict, key, path, accept, source=session.java.source_lines())
     result.status, result.message = verdict.status, verdict.message

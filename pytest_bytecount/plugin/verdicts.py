@@ -129,7 +129,7 @@ class Verdicts:
 
     def _scaling_verdict(self, item, fixture: BytecountFixture, result: TestResult, report) -> None:
         try:
-            entry = self.session.baselines.load(Path(result.baseline)).tests.get(result.key) or {}
+            entry = self.session.baselines.load(Path(result.baseline)).entry(result.key) or {}
         except BaselineError:
             return  # unreadable: the counts verdict already failed the test or re-records the file
         decision = decide_scaling(entry, fixture.scaling_result,

@@ -124,49 +124,56 @@ def _check(path: Path, data) -> dict:
     tests = data["tests"]
     if not isinstance(tests, dict):
         raise bad("'tests'", "must be an object")
-    for key, entry in tests.items():
-        where = f"tests[{_short(key)}]"
-        if not isinstance(entry, dict):
-            raise bad(where, "must be an object")
-        if "methods" not in entry:
-            raise bad(where, "has no 'methods' key")
-        if not isinstance(entry["methods"], dict):
-            raise bad(f"{where}.methods", "must be an object")
-        if "mode" in entry and entry["mode"] not in MODES:
-            raise bad(f"{where}.mode", f"is {entry['mode']!r}; known: {', '.join(repr(m) for m in MODES)}")
-        for method, counts in entry["methods"].items():
-            mwhere = f"{where}.methods[{_short(method)}]"
-            if not isinstance(counts, dict):
-                raise bad(mwhere, "must be an object")
-            for metric in REQUIRED_SCALARS:
-                if metric not in counts:
-                    raise bad(mwhere, f"has no '{metric}' key")
-                problem = _count_problem(counts[metric])
-                if problem:
-                    raise bad(f"{mwhere}.{metric}", problem)
-            for table in TABLES:
-                if table not in counts:
-                    continue
-                if not isinstance(counts[table], dict):
-                    raise bad(f"{mwhere}.{table}", "must be an object")
-                for name, value in counts[table].items():
-                    problem = _count_problem(value)
-                    if problem:
-                        raise bad(f"{mwhere}.{table}[{_short(name)}]", problem)
-            if "inclusive" in counts:
-                inclusive = counts["inclusive"]
-                if not isinstance(inclusive, dict):
-                    raise bad(f"{mwhere}.inclusive", "must be an object")
-                problem = _count_problem(inclusive.get("total"))
-                if problem:
-                    raise bad(f"{mwhere}.inclusive.total", problem)
-            for name in ("code_fingerprint", "bytecode_sha256"):  # the raw bytes' hash, in older baselines
-                if name in counts and not isinstance(counts[name], str):
-                    raise bad(f"{mwhere}.{name}", "must be a string")
-            digests = counts.get("line_digests")
-            if digests is not None and not (isinstance(digests, dict) and all(isinstance(v, str) for v in digests.values())):
-                raise bad(f"{mwhere}.line_digests", "must be an object of strings")
     return tests
+
+
+def _entry_problems(key: str, entry) -> list:
+    """Every problem of one test's entry (``tests[key]``), each naming where it is; none for a sound entry."""
+    where = f"tests[{_short(key)}]"
+    if not isinstance(entry, dict):
+        return [f"{where} must be an object"]
+    if "methods" not in entry:
+        return [f"{where} has no 'methods' key"]
+    if not isinstance(entry["methods"], dict):
+        return [f"{where}.methods must be an object"]
+    out = []
+    if "mode" in entry and entry["mode"] not in MODES:
+        out.append(f"{where}.mode is {entry['mode']!r}; known: {', '.join(repr(m) for m in MODES)}")
+    for method, counts in entry["methods"].items():
+        mwhere = f"{where}.methods[{_short(method)}]"
+        if not isinstance(counts, dict):
+            out.append(f"{mwhere} must be an object")
+            continue
+        for metric in REQUIRED_SCALARS:
+            if metric not in counts:
+                out.append(f"{mwhere} has no '{metric}' key")
+            elif _count_problem(counts[metric]):
+                out.append(f"{mwhere}.{metric} {_count_problem(counts[metric])}")
+        for table in TABLES:
+            if table not in counts:
+                continue
+            if not isinstance(counts[table], dict):
+                out.append(f"{mwhere}.{table} must be an object")
+                continue
+            out += [f"{mwhere}.{table}[{_short(name)}] {_count_problem(value)}"
+                    for name, value in counts[table].items() if _count_problem(value)]
+        if "inclusive" in counts:
+            inclusive = counts["inclusive"]
+            if not isinstance(inclusive, dict):
+                out.append(f"{mwhere}.inclusive must be an object")
+            elif _count_problem(inclusive.get("total")):
+                out.append(f"{mwhere}.inclusive.total {_count_problem(inclusive.get('total'))}")
+        for name in ("code_fingerprint", "bytecode_sha256"):  # the raw bytes' hash, in older baselines
+            if name in counts and not isinstance(counts[name], str):
+                out.append(f"{mwhere}.{name} must be a string")
+        digests = counts.get("line_digests")
+        if digests is not None and not (isinstance(digests, dict) and all(isinstance(v, str) for v in digests.values())):
+            out.append(f"{mwhere}.line_digests must be an object of strings")
+    return out
+
+
+class BrokenEntry(BaselineError):
+    """One test's entry of a baseline file that cannot be used: only that test fails."""
 
 
 @dataclass
@@ -176,6 +183,7 @@ class BaselineFile:
     exists: bool = False
     _text: Optional[bytes] = field(default=None, repr=False)  # what was read or written last
     _chunks: dict = field(default_factory=dict, repr=False)  # test key -> (entry, rendered text)
+    broken: dict = field(default_factory=dict)  # test key -> its entry's problems (kept in the file as they are)
 
     @classmethod
     def load(cls, path: Path) -> "BaselineFile":
@@ -195,17 +203,30 @@ class BaselineFile:
         except (UnicodeDecodeError, json.JSONDecodeError) as e:
             text = f"baseline file {path} is not valid JSON ({e})"
             raise BaselineError(path, f"{text}; fix it by hand, or {_RERECORD}", text) from None
-        return cls(path, _check(path, data), True, raw)
+        tests = _check(path, data)
+        broken = {key: problems for key, entry in tests.items() if (problems := _entry_problems(key, entry))}
+        return cls(path, tests, True, raw, broken=broken)
 
     def mode(self, test_key: str) -> Optional[str]:
         """How the test's stored counts were made: ``"in-place"``, or None (in the test's own class loader)."""
-        return (self.tests.get(test_key) or {}).get("mode")
+        return None if test_key in self.broken else (self.tests.get(test_key) or {}).get("mode")
 
     def deep_runtime(self, test_key: str) -> Optional[dict]:
         """The runtime the test's stored deep counts were taken on (version, vendor, class library), if any."""
-        return (self.tests.get(test_key) or {}).get("deep_runtime")
+        return None if test_key in self.broken else (self.tests.get(test_key) or {}).get("deep_runtime")
+
+    def entry(self, test_key: str) -> Optional[dict]:
+        """The test's whole entry (None: none, or a broken one)."""
+        return None if test_key in self.broken else self.tests.get(test_key)
 
     def get(self, test_key: str) -> Optional[dict]:
+        """The test's stored counts (None: no entry); :class:`BrokenEntry` naming every problem of its entry,
+        and the file's other broken entries, when it cannot be used."""
+        if test_key in self.broken:
+            others = sorted(k for k in self.broken if k != test_key)
+            also = f" (the file's other broken entries: {', '.join(_short(k) for k in others)})" if others else ""
+            text = f"baseline file {self.path}: " + "; ".join(self.broken[test_key]) + also
+            raise BrokenEntry(self.path, f"{text}; fix it by hand, or re-record it with the command below", text)
         entry = self.tests.get(test_key)
         return None if entry is None else entry["methods"]
 

@@ -10,7 +10,7 @@ import time
 
 import pytest
 
-from pytest_bytecount.regression.baseline import FORMAT, BaselineError, BaselineFile, NewerFormatError, folder_lock, update
+from pytest_bytecount.regression.baseline import FORMAT, BaselineError, BaselineFile, BrokenEntry, NewerFormatError, folder_lock, update
 
 
 def entry(total: int, **extra) -> dict:
@@ -121,9 +121,31 @@ def test_a_hand_edited_file_is_an_error_naming_the_file_and_the_key(tmp_path, mu
     mutate(data)
     path = tmp_path / "t.json"
     path.write_text(json.dumps(data))
-    with pytest.raises(BaselineError) as e:
-        BaselineFile.load(path)
+    with pytest.raises(BaselineError) as e:  # the file's frame when it is read, an entry's when it is used
+        BaselineFile.load(path).get("t")
     assert str(e.value).startswith(f"baseline file {path}: {message}; ")
+
+
+def test_a_broken_entry_fails_only_its_own_test_with_every_problem_at_once(tmp_path):
+    fib = "demo.Sorting#fib(I)I"
+    data = {"format": FORMAT, "tests": {"good": entry(3), "bad": entry(2), "worse": "oops"}}
+    data["tests"]["bad"]["methods"][fib].update(total=-1, invocations="x")
+    path = tmp_path / "t.json"
+    path.write_text(json.dumps(data))
+    loaded = BaselineFile.load(path)
+    assert loaded.get("good") == entry(3)["methods"] and loaded.entry("bad") is None
+    with pytest.raises(BrokenEntry) as e:
+        loaded.get("bad")
+    assert str(e.value).startswith(
+        f"baseline file {path}: tests['bad'].methods['{fib}'].total is -1, a negative count; "
+        f"tests['bad'].methods['{fib}'].invocations is \"x\", not an integer (the file's other broken entries: 'worse')")
+    with pytest.raises(BrokenEntry, match=r"tests\['worse'\] must be an object"):
+        loaded.get("worse")
+    # an update that re-records one broken entry keeps the other as it is, and the good one
+    update(path, lambda b: b.tests.update(bad=entry(5)) or b.broken.pop("bad", None) or True)
+    again = BaselineFile.load(path)
+    assert again.get("bad") == entry(5)["methods"] and again.get("good") == entry(3)["methods"]
+    assert json.loads(path.read_text())["tests"]["worse"] == "oops" and list(again.broken) == ["worse"]
 
 
 def test_a_newer_format_is_refused_and_extra_keys_are_allowed(tmp_path):
