@@ -124,7 +124,7 @@ def test_the_quick_start_is_two_commands_and_the_first_installs():
 
 
 def test_every_reference_table_is_complete():
-    tables = reference_tables(TEXT)
+    tables = reference_tables(read(ROOT / "docs" / "reference.md"))
     assert set(tables["settings"]) == KNOWN_KEYS
     assert set(tables["marker"]) == MARKER_OPTIONS
     assert set(tables["metrics"]) == set(METRICS)
