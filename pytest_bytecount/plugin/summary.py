@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import Optional
 
+from ..counting.counts import metric
 from ..regression.deep_band import band_text, describe_runtime
 from ..regression.status import STATUSES
 from .arguments import update_command
@@ -194,13 +195,21 @@ def accepted_lines(message: str) -> list:
 
 
 def markdown(results: dict) -> str:
-    """The table of ``{nodeid: TestResult}`` for a GitHub job summary (``$GITHUB_STEP_SUMMARY``)."""
-    cost = any("cost" in c for r in results.values() for c in r.counts.values())
+    """The table of ``{nodeid: TestResult}`` for a GitHub job summary (``$GITHUB_STEP_SUMMARY``): each method's
+    status, its figures, and the work figures in force (``cost``, ``inclusive``, ``deep``) where any test has
+    them, the one that decides first."""
+    figures = [(name, title) for name, title in (("deep", "deep work"), ("inclusive", "inclusive"), ("cost", "cost"))
+               if any(metric(c, name) is not None for r in results.values() for c in r.counts.values())]
     lines = ["### pytest-bytecount", "",
-             "| test | status | method | total | invocations |" + (" cost |" if cost else ""),
-             "|---|---|---|---:|---:|" + ("---:|" if cost else "")]
+             "| test | status | method |" + "".join(f" {title} |" for _, title in figures) + " total | invocations |",
+             "|---|---|---|" + "---:|" * (len(figures) + 2)]
     for nodeid, r in sorted(results.items()):
         for method, c in sorted(r.counts.items()):
-            lines.append(f"| `{nodeid}` | {r.status} | `{method}` | {c['total']:,} | {c['invocations']:,} |"
-                         + (f" {c['cost']:,} |" if "cost" in c else (" |" if cost else "")))
+            cells = []
+            for name, _ in figures:
+                value = metric(c, name)
+                if name == "deep" and value is not None:
+                    value += metric(c, "copied") or 0
+                cells.append(f" {value:,} |" if value is not None else " |")
+            lines.append(f"| `{nodeid}` | {r.status} | `{method}` |{''.join(cells)} {c['total']:,} | {c['invocations']:,} |")
     return "\n".join(lines) + "\n\n"

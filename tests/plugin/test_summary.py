@@ -136,7 +136,7 @@ def _result(nodeid, status, counts):
     return TestResult(nodeid, "bc/t.json", nodeid.split("::")[1], status, counts, "17.0.2", "0.1")
 
 
-def test_the_github_table_has_a_row_per_method_and_a_cost_column_only_with_costs():
+def test_the_github_table_has_a_row_per_method_and_work_columns_only_where_they_are_counted():
     results = {"t.py::b": _result("t.py::b", "regressed", {"a.B#g()V": {"invocations": 2, "total": 12345}}),
                "t.py::a": _result("t.py::a", "passed", {"a.B#f()V": {"invocations": 1, "total": 7}})}
     assert markdown(results) == ("### pytest-bytecount\n\n"
@@ -146,9 +146,14 @@ def test_the_github_table_has_a_row_per_method_and_a_cost_column_only_with_costs
                                  "| `t.py::b` | regressed | `a.B#g()V` | 12,345 | 2 |\n\n")
     results["t.py::a"].counts["a.B#f()V"]["cost"] = 1500
     lines = markdown(results).splitlines()
-    assert lines[2] == "| test | status | method | total | invocations | cost |"
-    assert lines[4:6] == ["| `t.py::a` | passed | `a.B#f()V` | 7 | 1 | 1,500 |",
-                          "| `t.py::b` | regressed | `a.B#g()V` | 12,345 | 2 | |"]
+    assert lines[2] == "| test | status | method | cost | total | invocations |"
+    assert lines[4:6] == ["| `t.py::a` | passed | `a.B#f()V` | 1,500 | 7 | 1 |",
+                          "| `t.py::b` | regressed | `a.B#g()V` | | 12,345 | 2 |"]
+    # with deep counts, the deep work (instructions anywhere plus elements copied) comes first: it decides
+    results["t.py::b"].counts["a.B#g()V"]["deep"] = {"total": 2_000_000, "copied": 500, "windows": 1, "methods": {}}
+    lines = markdown(results).splitlines()
+    assert lines[2] == "| test | status | method | deep work | cost | total | invocations |"
+    assert lines[5] == "| `t.py::b` | regressed | `a.B#g()V` | 2,000,500 | | 12,345 | 2 |"
 
 
 JDK17 = {"version": "17.0.19+10", "vendor": "Debian", "class_library": "e4bb8d5c01d7447e"}
