@@ -34,13 +34,29 @@ def measure_deep(sizes: Sequence[int], parts: Dict[str, Dict[str, List[int]]], w
     return result
 
 
+# Calls whose work the language fixes as small and constant, which the compiler inserts beside the work: boxing
+# and unboxing (JLS 5.1.7, 5.1.8) and a constructor's call of Object's. They grow with n in any loop, so they
+# are named last: the calls that may carry the work come first.
+_WRAPPERS = ("Boolean", "Byte", "Character", "Short", "Integer", "Long", "Float", "Double")
+
+
+def incidental(signature: str) -> bool:
+    """Whether a JDK call is boxing, unboxing or ``Object.<init>``: its work does not grow with anything."""
+    head = signature.partition("(")[0]
+    owner, _, name = head.rpartition(".")
+    if owner == "java/lang/Object" and name == "<init>":
+        return True
+    return owner.startswith("java/lang/") and owner[len("java/lang/"):] in _WRAPPERS and \
+        (name == "valueOf" or name.endswith("Value"))
+
+
 def growing_calls(calls: Dict[str, Dict[str, List[int]]], sizes: int, top: int = 3) -> Dict[str, list]:
     """Per method, the calls (of ``{method: {signature: calls at each size}}``) made more often at the largest
-    size than at the smallest, most grown first."""
+    size than at the smallest: those that may carry work first (:func:`incidental` ones last), most grown first."""
     out = {}
     for m, by_sig in calls.items():
         grown = sorted(((v[-1] - v[0], sig, v) for sig, v in by_sig.items() if len(v) == sizes and v[-1] > v[0] > 0),
-                       key=lambda g: (-g[0], g[1]))
+                       key=lambda g: (incidental(g[1]), -g[0], g[1]))
         if grown:
             out[m] = [(sig, v) for _, sig, v in grown[:top]]
     return out

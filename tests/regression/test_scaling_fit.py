@@ -285,3 +285,22 @@ def test_printing_a_result_shows_orders_values_and_fits():
             total  3,328  6,656  13,312  26,624  53,248  106,496
             fits: n <0.01%, n log n 2.4%, n^2 20%, log n 20%, 2^n 20%, n^3 31%, 1 58%""")
     assert MethodScaling([1], "2^n", 9.0, {}, growth=1.618).describe() == "2^n, exponent 9.00 (x1.62 per +1 in n)"
+
+
+def test_the_flat_hint_names_a_call_that_may_carry_the_work_before_boxing_and_object_init():
+    """A HashSet turned List.contains, fitted flat: boxing grows faster in count than the scan's calls, yet the
+    scan is where the work went; the note names it first."""
+    from pytest_bytecount.regression.scaling_deep import growing_calls, incidental, jdk_work_note
+
+    calls = {"cases.Dedup#unique(I)I": {
+        "java/lang/Integer.valueOf(I)Ljava/lang/Integer;": [600, 1200, 2400, 4800],
+        "java/util/List.contains(Ljava/lang/Object;)Z": [256, 512, 1024, 2048],
+        "java/lang/Object.<init>()V": [300, 600, 1200, 2400],
+        "java/lang/Integer.intValue()I": [256, 512, 1024, 2048]}}
+    grown = growing_calls(calls, 4)["cases.Dedup#unique(I)I"]
+    assert [sig for sig, _ in grown] == ["java/util/List.contains(Ljava/lang/Object;)Z",
+                                         "java/lang/Integer.valueOf(I)Ljava/lang/Integer;", "java/lang/Object.<init>()V"]
+    note = jdk_work_note({"t.py::test_unique": {"metric": "total", "jdk_calls": {"cases.Dedup#unique(I)I": grown}}})
+    assert "t.py::test_unique calls java/util/List.contains(Ljava/lang/Object;)Z 256 -> 2,048 times" in note
+    assert not incidental("java/lang/String.valueOf(I)Ljava/lang/String;")  # not a wrapper: may carry work
+    assert incidental("java/lang/Long.longValue()J") and not incidental("java/util/Map.get(Ljava/lang/Object;)Ljava/lang/Object;")
