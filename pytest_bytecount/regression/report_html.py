@@ -56,7 +56,7 @@ p.tripped { font-weight: 600; } p.tripped.regressed { color: #c0392b; } p.trippe
 table { border-collapse: collapse; width: 100%; margin: .5em 0; }
 th, td { border-bottom: 1px solid #e4e8ec; padding: .25em .5em; text-align: left; vertical-align: top; }
 td.num, th.num { text-align: right; font-variant-numeric: tabular-nums; } td.num { white-space: nowrap; }
-td.id { min-width: 20ch; overflow-wrap: anywhere; }
+td.id { min-width: 20ch; overflow-wrap: anywhere; } span.figure { color: #666; font-size: .85em; white-space: nowrap; }
 .wide { overflow-x: auto; } svg.chart { max-width: 100%; height: auto; }
 p.tripped, .meta code, code.accept, h3 { overflow-wrap: anywhere; }
 .up { color: #c0392b; } .down { color: #27864a; }
@@ -284,11 +284,11 @@ def _invocations(base: Optional[int], now: Optional[int]) -> str:
     return shown[1] if base == now else f"{shown[0]} &rarr; {shown[1]}"
 
 
-WORK_LABEL = {"deep": "deep.total + deep.copied", "inclusive": "inclusive", "total": "total"}
+WORK_LABEL = {"deep": "deep work", "inclusive": "inclusive", "total": "total"}  # deep work: deep.total + deep.copied
 
 
 def _table(results: dict, sections: set) -> str:
-    head = ('<tr><th>test</th><th>test status</th><th>method</th><th>method status</th><th>work figure</th>'
+    head = ('<tr><th>test</th><th>test status</th><th>method</th><th>method status, work figure</th>'
             '<th class="num">baseline</th><th class="num">now</th><th class="num">&Delta;</th>'
             '<th class="num">invocations</th></tr>')
     rows = []
@@ -310,8 +310,7 @@ def _table(results: dict, sections: set) -> str:
             name = f'<a href="#{anchor}">{_breakable(method)}</a>' if anchor in sections else _breakable(method)
             rows.append(f'<tr data-test="{esc(nodeid)}" data-method="{esc(method)}"><td class="id mono">{_breakable(nodeid)}</td>'
                         f'<td>{_status(r.get("status", ""))}</td><td class="id mono">{name}</td>'
-                        f'<td>{_status(statuses.get(method, ""))}</td>'
-                        f'<td class="figure">{WORK_LABEL[work]}</td>'
+                        f'<td>{_status(statuses.get(method, ""))} <span class="figure">{WORK_LABEL[work]}</span></td>'
                         f'<td class="num baseline-total">{_n(bt) if bt is not None else "&ndash;"}</td>'
                         f'<td class="num now-total">{_n(nt) if nt is not None else "&ndash;"}</td>'
                         f'<td class="num">{delta}</td>'
