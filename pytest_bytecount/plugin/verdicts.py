@@ -13,7 +13,7 @@ from ..version import __version__
 from ..classfile import ClassFormatError
 from ..counting.targets import TargetError
 from ..regression.baseline import BaselineError
-from ..regression.compare import idle_targets, over_limit, render_idle, render_over_limit
+from ..regression.marker_rules import idle_targets, over_limit, render_idle, render_over_limit
 from ..regression.determinism import DeterminismCheck
 from ..regression.results import TestResult
 from ..regression.counts_verdict import decide_scaling

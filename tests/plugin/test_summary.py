@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from pytest_bytecount.regression.compare import idle_targets, matched_by, over_limit, render_idle
+from pytest_bytecount.regression.marker_rules import idle_targets, matched_by, over_limit, render_idle
 from pytest_bytecount.regression.results import TestResult
 from pytest_bytecount.regression.status import FAILING, PASSING, STATUSES, VERDICTS, worse
 from pytest_bytecount.plugin.summary import LooseDeep, Summary, Unwritten, accept_command, accepted_lines, markdown
