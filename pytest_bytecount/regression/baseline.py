@@ -98,7 +98,9 @@ def _count_problem(value) -> Optional[str]:
 
 
 def _check(path: Path, data) -> dict:
-    """The ``tests`` table of a parsed baseline file, or :class:`BaselineError` naming the bad key."""
+    """The ``tests`` table of a parsed baseline file, or :class:`BaselineError` naming what is wrong with the file's
+    frame (format, the table itself); each entry is checked on its own (:func:`_entry_problems`), so a broken one
+    fails only its test."""
 
     def bad(where: str, problem: str) -> BaselineError:
         text = f"baseline file {path}: {where} {problem}"
@@ -155,8 +157,8 @@ def _entry_problems(key: str, entry) -> list:
             if not isinstance(counts[table], dict):
                 out.append(f"{mwhere}.{table} must be an object")
                 continue
-            out += [f"{mwhere}.{table}[{_short(name)}] {_count_problem(value)}"
-                    for name, value in counts[table].items() if _count_problem(value)]
+            problems = ((name, _count_problem(value)) for name, value in counts[table].items())
+            out += [f"{mwhere}.{table}[{_short(name)}] {problem}" for name, problem in problems if problem]
         if "inclusive" in counts:
             inclusive = counts["inclusive"]
             if not isinstance(inclusive, dict):
