@@ -1,3 +1,4 @@
 """The pytest glue: the hooks, the options and the ``bytecount`` fixture (``hooks``, ``fixture``), one session's
-policy (``session``: verdicts, results, the end; ``java``, ``baselines``, ``markers`` its parts), the settings
-(``config``) and the end-of-session summary (``summary``)."""
+state (``session``: the settings read once, collection, the results; ``java``, ``baselines``, ``markers``,
+``verdicts`` its parts), one pytest plugin per concern (``hooks``' counted tests, ``recording``, ``outputs``,
+``jvm_guard``), the settings (``config``) and the end-of-session summary (``ending``, ``summary``)."""

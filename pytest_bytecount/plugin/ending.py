@@ -1,6 +1,6 @@
-"""The end of a pytest session of pytest-bytecount: stale baselines found (and removed by an update), the results
-file, the HTML report and the job summary written, a file that could not be written counted as a failure, and the
-``bytecount`` section of the terminal summary built (:class:`~.summary.Summary` renders it)."""
+"""The end of a pytest session of pytest-bytecount, once the recording plugin found the stale baselines and the
+output plugins wrote their files: a file that could not be written counted as a failure, and the ``bytecount``
+section of the terminal summary built (:class:`~.summary.Summary` renders it)."""
 
 from __future__ import annotations
 
@@ -15,7 +15,6 @@ from .summary import LooseDeep, Summary, Unwritten, accepted_lines
 # the statuses a hint may explain (nested classes left out ran): a passing or recorded test's hint stays in its
 # result (--bytecount-json) but is not repeated in the summary
 EXPLAINED = ("regressed", "changed", "improved", "reshaped", "not-run", "over-limit", "nondeterministic")
-WORKER_MODULES = "bytecount_modules"  # in an xdist worker's workeroutput: the modules it collected in full
 NOT_WRITTEN = "not written"  # the key in pytest's statistics of the files that could not be written
 
 
@@ -29,18 +28,12 @@ class SessionEnd:
     def __init__(self, session):
         self._s = session
 
-    def finish(self, session, exitstatus: int) -> None:
-        """Stale baselines, the results file, the HTML report, the job summary. A file that could not be
-        written fails the run (exit status 1 where it would be 0), like a test that failed."""
+    def finish(self, session) -> None:
+        """After the recording and output plugins finished: a file that could not be written fails the run
+        (exit status 1 where it would be 0), like a test that failed."""
         if self._s.is_worker:
-            self._s.config.workeroutput[WORKER_MODULES] = self._s.collection.modules()
             return
-        self._s.interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
-        self._s.baselines.find_stale(self._s.configured, self._s.collection.modules())
-        if self._s.update == "all" and not self._s.interrupted:  # an interrupted run removes nothing
-            self._s.baselines.remove_stale()
-        self._s.files.finish(self._s.results, self._s.java.source_lines().file_lines)
-        failed = len(self._s.baselines.unwritten) + len(self._s.files.unwritten)
+        failed = len(self._s.baselines.unwritten) + len(self._s.unwritten_outputs())
         if failed:
             if session.exitstatus == pytest.ExitCode.OK:
                 session.exitstatus = pytest.ExitCode.TESTS_FAILED
@@ -53,18 +46,19 @@ class SessionEnd:
         s, b = self._s, self._s.baselines
         late = s.java.late_notes()  # the header could not say it: the JVM started later, an app's own start
         late += [n for n in [jdk_work_note({k: r.scaling for k, r in s.results.items() if r.scaling})] if n]
+        unwritten_outputs = s.unwritten_outputs()
         if s.is_worker or not (s.results or b.stale or b.stale_files or s.java.refused or b.unwritten
-                               or s.files.unwritten or b.notes or late):
+                               or unwritten_outputs or b.notes or late):
             return None
         stale = {self._shown(path): keys for path, keys in b.stale.items()}
         removed = s.update == "all" and not s.interrupted
         files = {self._shown(f.baseline): self._shown(f.module) for f in b.stale_files
                  if not removed or f.baseline in b.removed_files}
         unwritten = tuple(
-            Unwritten(self._shown(path), error, tuple(sorted(s.lost_tests.get(path, ()))),
+            Unwritten(self._shown(path), error, tuple(sorted(s.recording.lost_tests.get(path, ()))),
                       tuple(b.unremoved.get(path, ())))
             for path, error in sorted(b.unwritten.items())) + tuple(
-            Unwritten(self._shown(path), error) for path, error in sorted(s.files.unwritten.items()))
+            Unwritten(self._shown(path), error) for path, error in sorted(unwritten_outputs.items()))
         return Summary({n: r.status for n, r in s.results.items()}, stale, files, updating=s.update,
                        run_args=self._run_paths(),
                        weights=tuple(sorted({r.weights for r in s.results.values() if r.weights is not None})),
@@ -72,7 +66,7 @@ class SessionEnd:
                        notes=tuple(b.notes) + tuple(late), refused=tuple(sorted(s.java.refused)),
                        hints=tuple(sorted({h for r in s.results.values() if r.status in EXPLAINED for h in r.hints})),
                        written=tuple(str(p) for p in sorted(b.written)),
-                       html_report=None if s.files.html_report is None else str(s.files.html_report),
+                       html_report=s.html_report(),
                        options=s.options,
                        accepted=tuple((n, accepted_lines(r.message)) for n, r in sorted(s.results.items())
                                       if r.status == "recorded" and accepted_lines(r.message)),

@@ -13,7 +13,8 @@ import pytest
 from ..jvm.session import JvmError
 from .arguments import VALUE_OPTIONS, misplaced_value
 from .markers import MARKER_HELP
-from .ending import WORKER_MODULES
+from .jvm_guard import JvmGuard, guard_signals
+from .outputs import register_outputs
 from .session import BytecountSession
 
 session_key = pytest.StashKey[BytecountSession]()
@@ -68,11 +69,18 @@ def pytest_configure(config) -> None:
     config.addinivalue_line("markers", MARKER_HELP)
     session = config.stash[session_key] = BytecountSession(config)
     session.take_over_app_start()
-    config.pluginmanager.register(SessionHooks(session), "bytecount-plugin")
-    config.pluginmanager.register(ScalingHooks(session), "bytecount-scaling")
+    # one plugin per concern, as pytest's own are (`pytest --trace-config` lists them); for hooks of equal
+    # priority pytest calls the plugin registered last first: the JVM guard's makereport wrapper sees the
+    # counts verdict, and the complexity verdict (tryfirst) sees both
+    register = config.pluginmanager.register
+    register(CountedTests(session), CountedTests.name)
+    register(session.recording, session.recording.name)
+    session.outputs = register_outputs(config, session)  # the files it writes, one plugin each
+    register(JvmGuard(session.java), JvmGuard.name)
+    register(ScalingHooks(session), ScalingHooks.name)
     # after every pytest_unconfigure, faulthandler's included, which hands the fault signals back to the
     # handlers from before pytest: a JVM still running (an application's) gets its own back
-    config.add_cleanup(session.guard_signals)
+    config.add_cleanup(guard_signals)
 
 
 def start_jvm(config, options: list, classpath: list, jpype_options: Optional[dict] = None, deep: bool = False) -> str:
@@ -102,29 +110,19 @@ def bytecount(request):
     fixture.close()
 
 
-class SessionHooks:
-    """The hooks, registered at configure time (after the conftests: their order among plugins is kept)."""
+class CountedTests:
+    """The counted tests' own hooks: collection, the marker's misuse, the determinism check's second run, the
+    counts verdict, and the end of the session (the summary)."""
+
+    name = "bytecount-plugin"
 
     def __init__(self, session: BytecountSession):
         self.session = session
 
-    def pytest_sessionstart(self, session) -> None:
-        """After every pytest_configure, faulthandler's included (a conftest may have started the JVM before)."""
-        self.session.guard_signals()
-
     @pytest.hookimpl(tryfirst=True)
     def pytest_runtest_setup(self, item) -> None:
-        """An application may start its JVM in any test or fixture; a misused marker fails its own test."""
-        self.session.guard_signals()
+        """A misused marker fails its own test."""
         self.session.check_use(item)
-
-    def pytest_runtest_logstart(self, nodeid, location) -> None:
-        self.session.java.crash.running(nodeid)  # named if the JVM dies of a fatal error
-
-    def pytest_runtest_logfinish(self, nodeid, location) -> None:
-        """After each test: a JVM its fixtures started has its fault handlers noted while they are in place."""
-        self.session.guard_signals()
-        self.session.java.crash.running(None)
 
     def pytest_report_header(self, config) -> Optional[list]:
         return self.session.report_header()
@@ -134,25 +132,6 @@ class SessionHooks:
 
     def pytest_collection_finish(self, session) -> None:
         self.session.collection_finished(session.items)
-
-    @pytest.hookimpl(wrapper=True, trylast=True)
-    def pytest_make_collect_report(self, collector):
-        """The innermost wrapper: what the collector returned before any plugin narrowed it (``--lf``)."""
-        report = yield
-        self.session.collector_reported(collector, report)
-        return report
-
-    @pytest.hookimpl(optionalhook=True)
-    def pytest_testnodedown(self, node, error) -> None:
-        """Under xdist only workers collect; each sends the modules it collected in full, for stale entries."""
-        self.session.worker_modules(getattr(node, "workeroutput", {}).get(WORKER_MODULES, {}))
-
-    @pytest.hookimpl(wrapper=True)
-    def pytest_fixture_setup(self, fixturedef, request):
-        """Before a fixture's set-up: under deep counts, the identity hashes its objects get are its own."""
-        self.session.java.reseed_identity_hashes(f"fixture {fixturedef.baseid}::{fixturedef.argname}"
-                                                  f"[{getattr(request, 'param_index', 0)}]")
-        return (yield)
 
     @pytest.hookimpl(wrapper=True)
     def pytest_runtest_call(self, item):
@@ -167,16 +146,11 @@ class SessionHooks:
     def pytest_runtest_makereport(self, item, call):
         report = yield
         self.session.verdicts.judge(item, call.when, report)
-        if call.when == "call":
-            self.session.java.explain_application_failure(report)
         return report
 
-    @pytest.hookimpl(tryfirst=True)  # before pytest's own reporting: a baseline not written fails its test
-    def pytest_runtest_logreport(self, report) -> None:
-        self.session.log_report(report)
-
+    @pytest.hookimpl(trylast=True)  # after the recording and output plugins wrote their files
     def pytest_sessionfinish(self, session, exitstatus) -> None:
-        self.session.end.finish(session, exitstatus)
+        self.session.end.finish(session)
 
     def pytest_terminal_summary(self, terminalreporter, exitstatus, config) -> None:
         summary = self.session.end.summary()
@@ -185,15 +159,12 @@ class SessionHooks:
             for line, colour in summary.terminal_lines():
                 terminalreporter.write_line(line, **({colour: True} if colour else {}))
 
-    @pytest.hookimpl(tryfirst=True)
-    def pytest_unconfigure(self, config) -> None:
-        # before faulthandler's unconfigure swaps the signal handlers back (jpype issues 842, 1261)
-        self.session.close()
-
 
 class ScalingHooks:
     """The complexity verdict, after the counts verdict (``tryfirst`` makes this wrapper the outer one, so
     it sees the result of the counts verdict)."""
+
+    name = "bytecount-scaling"
 
     def __init__(self, session: BytecountSession):
         self.session = session

@@ -1,11 +1,11 @@
 """One pytest session of pytest-bytecount: what ties its parts together. The settings, read once; collection;
-each counted test's fixture and the determinism check's second run; each result recorded as its test ends; and
-what is written and said at the end. The verdicts are :mod:`.verdicts`', the files besides the baselines
-:mod:`.run_files`', the JVM :mod:`.java`'s. The hooks (:mod:`.hooks`) only hand their arguments to it."""
+each counted test's fixture and the determinism check's second run; the results every part reads. Each concern
+is a pytest plugin of its own, registered by :mod:`.hooks`: the counted tests' hooks there, results and baselines
+(:mod:`.recording`), the files written (:mod:`.outputs`), the JVM guard (:mod:`.jvm_guard`); the verdicts are
+:mod:`.verdicts`', the JVM :mod:`.java`'s, the end of the session :mod:`.ending`'s."""
 
 from __future__ import annotations
 
-from dataclasses import replace
 from pathlib import Path
 from typing import Optional
 
@@ -13,22 +13,20 @@ import pytest
 
 from ..regression.compare import ToleranceError, named_metrics, parse_tolerances
 from ..regression.determinism import check_in_fresh_loader
-from ..regression.results import TestResult
 from ..regression.weights import WeightsError, WeightTable, load_weights
 from .baselines import Baselines
-from ..jvm import signals
-from ..jvm.session import jvm_running
-from .collection import FullCollection
 from .config import ConfigError, Settings, load_settings, options_given
 from .fixture import BytecountFixture
 from .java import JavaContext
 from .arguments import recording_options
 from .markers import NO_WEIGHTS, BytecountMarker, is_marked, marker_problems, unmarked
-from .run_files import RunFiles
+from .recording import Recording
 from .ending import SessionEnd
-from .verdicts import Verdicts, carried, determinism_key, fixture_key
+from .verdicts import Verdicts, determinism_key, fixture_key
 
 _misuse_key = pytest.StashKey[list]()  # what collection found wrong with a test's marker or fixture
+
+
 class BytecountSession:
     """The plugin's state for one pytest session (one per process: the xdist controller and each worker)."""
 
@@ -45,12 +43,11 @@ class BytecountSession:
         self._weights: Optional[WeightTable] = None  # from the settings, once read
         self.java = JavaContext(config, self.settings, self.is_worker)
         self.baselines = Baselines(config, self.settings, self.update)
-        self.results: dict = {}  # nodeid -> TestResult (for the summary, --bytecount-json, updates)
-        self.files = RunFiles(config, self.settings, self.is_worker)  # --bytecount-json, HTML, job summary
+        self.results: dict = {}  # nodeid -> TestResult, kept by the recording plugin as each test ends
+        self.recording = Recording(self)  # results and baselines (a pytest plugin)
+        self.outputs: list = []  # the output plugins of the files this run writes (outputs.py), once registered
         self.verdicts = Verdicts(self)
-        self.collection = FullCollection()
         self.interrupted = False  # the session ended by Ctrl-C, SIGTERM or a collection error
-        self.lost_tests: dict = {}  # baseline path -> node ids of the tests whose entries could not be written
         self.end = SessionEnd(self)  # the stale baselines, the files and the summary, at the end
 
     # --- configuration, lazily: a run without marked tests never touches Java ----------------------
@@ -129,14 +126,6 @@ class BytecountSession:
                 raise
             self.java.unusable = str(e)
 
-    def collector_reported(self, collector, report) -> None:
-        """A collector's own report, before any narrowing: which modules were collected in full."""
-        self.collection.seen(collector, report)
-
-    def worker_modules(self, modules: dict) -> None:
-        """The modules an xdist worker collected in full (the controller collects nothing itself)."""
-        self.collection.add(modules)
-
     # --- running --------------------------------------------------------------------------------------------
     def open_fixture(self, node) -> BytecountFixture:
         marker = BytecountMarker.of(node)
@@ -166,33 +155,6 @@ class BytecountSession:
         if not check.ok:
             pytest.fail(check.message(), pytrace=False)
 
-    def log_report(self, report) -> None:
-        """Each result is saved as soon as its test ends (by the controller, under xdist): a crash of the
-        JVM, which takes the process with it, loses nothing of the tests that finished before it. Runs
-        before pytest's own reporting, so a baseline that could not be written fails its test."""
-        result = carried(report)
-        if result is None or report.when not in ("setup", "call") or self.is_worker:
-            return
-        result = replace(result, test_outcome=report.outcome)
-        if self.update and report.outcome == "passed" and report.when == "call":
-            written = self.baselines.record(result)  # a failing test's counts are never a baseline
-            if written is None:
-                self._not_recorded(report, result)
-            elif written:
-                result.status = "recorded"
-        self.results[report.nodeid] = result
-        self.files.add(report.nodeid, result)
-
-    def _not_recorded(self, report, result: TestResult) -> None:
-        """The test's baseline could not be written: the test fails, and the summary names the file."""
-        path = Path(result.baseline)
-        text = (f"bytecount: the baseline of {result.key} could not be written to {path}: "
-                f"{self.baselines.unwritten[path]}\nNothing was recorded for this test: make the folder writable "
-                f"(or free some space) and run the update again.")
-        result.status, result.message, result.test_outcome = "unwritten", text, "failed"
-        report.outcome, report.longrepr = "failed", text
-        self.lost_tests.setdefault(path, []).append(report.nodeid)
-
     def take_over_app_start(self) -> None:
         """In a project that configures pytest-bytecount, an application's jpype.startJVM is the plugin's."""
         try:
@@ -201,12 +163,11 @@ class BytecountSession:
         except pytest.UsageError:
             pass  # unusable settings: said once after collection
 
-    def guard_signals(self) -> None:
-        """With a JVM in the process, whoever started it: the JVM handles its faults and Python its
-        interrupts (:mod:`~pytest_bytecount.jvm.signals`)."""
-        if jvm_running():
-            signals.owners.reclaim()
+    def unwritten_outputs(self) -> dict:
+        """The files besides the baselines that could not be written (file -> why), from every output plugin."""
+        return {path: why for output in self.outputs for path, why in output.unwritten.items()}
 
-    def close(self) -> None:
-        self.files.close()
-        self.java.close()
+    def html_report(self) -> Optional[str]:
+        """Where the HTML report was written, if it was."""
+        written = [str(o.written) for o in self.outputs if getattr(o, "written", None) is not None]
+        return written[0] if written else None

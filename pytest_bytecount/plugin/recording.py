@@ -1,0 +1,80 @@
+"""The recording plugin: each counted test's result kept as its test ends, written as its baseline under
+``--bytecount-update``, and at the end the stale baselines found (removed by an update). What it keeps,
+:class:`~.session.BytecountSession`'s ``results``, is what the other plugins write and the summary says.
+
+Stale entries need to know which test modules the run collected in full (:mod:`.collection`): this plugin
+watches the collectors' own reports; under xdist each worker sends what it saw to the controller."""
+
+from __future__ import annotations
+
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from ..regression.results import TestResult
+from .collection import FullCollection
+from .verdicts import carried
+
+WORKER_MODULES = "bytecount_modules"  # in an xdist worker's workeroutput: the modules it collected in full
+
+
+class Recording:
+    """Results and baselines for one session (``session``: the plugin's :class:`~.session.BytecountSession`)."""
+
+    name = "bytecount-recording"
+
+    def __init__(self, session):
+        self._s = session
+        self.collection = FullCollection()
+        self.lost_tests: dict = {}  # baseline path -> node ids of the tests whose entries could not be written
+
+    @pytest.hookimpl(wrapper=True, trylast=True)
+    def pytest_make_collect_report(self, collector):
+        """The innermost wrapper: what the collector returned before any plugin narrowed it (``--lf``)."""
+        report = yield
+        self.collection.seen(collector, report)
+        return report
+
+    @pytest.hookimpl(optionalhook=True)
+    def pytest_testnodedown(self, node, error) -> None:
+        """Under xdist only workers collect; each sends the modules it collected in full, for stale entries."""
+        self.collection.add(getattr(node, "workeroutput", {}).get(WORKER_MODULES, {}))
+
+    @pytest.hookimpl(tryfirst=True)  # before pytest's own reporting: a baseline not written fails its test
+    def pytest_runtest_logreport(self, report) -> None:
+        """Each result is saved as soon as its test ends (by the controller, under xdist): a crash of the
+        JVM, which takes the process with it, loses nothing of the tests that finished before it."""
+        s = self._s
+        result = carried(report)
+        if result is None or report.when not in ("setup", "call") or s.is_worker:
+            return
+        result = replace(result, test_outcome=report.outcome)
+        if s.update and report.outcome == "passed" and report.when == "call":
+            written = s.baselines.record(result)  # a failing test's counts are never a baseline
+            if written is None:
+                self._not_recorded(report, result)
+            elif written:
+                result.status = "recorded"
+        s.results[report.nodeid] = result
+
+    def _not_recorded(self, report, result: TestResult) -> None:
+        """The test's baseline could not be written: the test fails, and the summary names the file."""
+        path = Path(result.baseline)
+        text = (f"bytecount: the baseline of {result.key} could not be written to {path}: "
+                f"{self._s.baselines.unwritten[path]}\nNothing was recorded for this test: make the folder writable "
+                f"(or free some space) and run the update again.")
+        result.status, result.message, result.test_outcome = "unwritten", text, "failed"
+        report.outcome, report.longrepr = "failed", text
+        self.lost_tests.setdefault(path, []).append(report.nodeid)
+
+    @pytest.hookimpl(tryfirst=True)  # the stale baselines are known before the summary is made
+    def pytest_sessionfinish(self, session, exitstatus) -> None:
+        s = self._s
+        if s.is_worker:
+            s.config.workeroutput[WORKER_MODULES] = self.collection.modules()
+            return
+        s.interrupted = exitstatus == pytest.ExitCode.INTERRUPTED
+        s.baselines.find_stale(s.configured, self.collection.modules())
+        if s.update == "all" and not s.interrupted:  # an interrupted run removes nothing
+            s.baselines.remove_stale()
