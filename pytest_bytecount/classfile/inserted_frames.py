@@ -4,10 +4,12 @@ builds a stack map frame by hand (JVMS §4.7.4)."""
 
 from __future__ import annotations
 
+from typing import Optional
+
 from . import opcodes as op
 from .access import ACC_STATIC
 from .errors import CodeFormatError
-from .frames import Frame, TypeState, entries_to_slots, initial_locals, slots_to_entries, with_local
+from .frames import UNINITIALIZED_THIS, Frame, TypeState, entries_to_slots, initial_locals, slots_to_entries, with_local
 from .instructions import Label
 
 
@@ -85,3 +87,43 @@ def _compute_frames(code, todo: int) -> None:
             at_branch.setdefault(id(item.arg), TypeState(list(state.locals), list(state.stack)))
         if unconditional:
             state = None
+
+
+def this_uninitialized(code) -> Optional[list]:
+    """In a constructor: per instruction of ``code`` as it is now (code inserted by any pass included, its labels'
+    frames marked or not), whether ``this`` is still uninitialized there (before the super(...) or this(...)
+    call). Found by simulating types from each frame, a marked one taken as :func:`resolve_marked_frames` will
+    resolve it; where no frame follows an unconditional jump (class files without stack map frames), the walk
+    goes on with the types it had, whose locals still say where ``this`` is. None when some instruction holds an
+    uninitialized ``this`` elsewhere than in local 0, or the code cannot be followed: no catch-all handler then."""
+    m = code.method
+    cf = m.owner
+    cp = cf.constant_pool
+    state = TypeState(entries_to_slots(initial_locals(cf.name, m.name, m.descriptor, False)), [])
+    at_branch: dict = {}  # id(label) -> the state the first branch to a label marked COMPUTE_FRAME carries
+    flags, after_jump = [], False
+    for item in code.items:
+        if type(item) is Label:
+            frame = item.frame
+            if frame is COMPUTE_FRAME:
+                state = at_branch.get(id(item), state) if after_jump else state
+            elif type(frame) is AddedLocalsFrame:
+                locals_ = frame.head
+                for slot, vtype in code.added:
+                    locals_ = with_local(locals_, slot, vtype)
+                state = TypeState(entries_to_slots(locals_), list(frame.stack))
+            elif frame is not None:
+                state = TypeState(entries_to_slots(frame.locals), list(frame.stack))
+            continue
+        uninit = UNINITIALIZED_THIS in state.locals
+        if uninit and state.locals[0] != UNINITIALIZED_THIS:
+            return None
+        flags.append(uninit)
+        try:
+            state.step(item, cp, cf.name)
+        except Exception:  # noqa: BLE001 - a state we cannot follow: no handler rather than a bad one
+            return None
+        if op.KIND[item.opcode] in (op.K_BRANCH, op.K_BRANCH_W) and item.arg.frame is COMPUTE_FRAME:
+            at_branch.setdefault(id(item.arg), TypeState(list(state.locals), list(state.stack)))
+        after_jump = item.opcode in op.UNCONDITIONAL
+    return flags

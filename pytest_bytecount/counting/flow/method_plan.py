@@ -8,8 +8,8 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import Optional
 
-from ...classfile import CodeFormatError, Insn
-from ...classfile.frames import UNINITIALIZED_THIS, TypeState, entries_to_slots, initial_locals
+from ...classfile import CodeFormatError
+from ...classfile.inserted_frames import this_uninitialized
 from ..counts.countermap import CounterMap
 from .derived import derivations, edge_places, label_blocks
 from .graph import basic_blocks, block_successors, blocks_in_cycles, loop_depths, loop_heads
@@ -72,7 +72,7 @@ def plan_method(method, strategy: str, abrupt: bool, allocations: bool, inclusiv
     uninit = None
     catch_all = abrupt or hooks is not None
     if catch_all and method.name == "<init>" and cf.major_version >= 50:  # older: no frames to write
-        uninit = this_uninitialized(code, cf)
+        uninit = this_uninitialized(code)
         abrupt = abrupt and uninit is not None
         catch_all = uninit is not None
     # Blocks end after every instruction that can throw when the handler covers everything, so that an
@@ -169,26 +169,3 @@ def _off_loop_counting(code, cf, blocks, found, depth: list) -> tuple:
         except CodeFormatError:
             return {}, frozenset()
     return free, exits
-
-
-def this_uninitialized(code, cf) -> Optional[list]:
-    """In a constructor: per instruction, whether ``this`` is still uninitialized there (before the
-    super/this call), found by simulating types from each stack map frame. None when some instruction
-    holds an uninitialized ``this`` elsewhere than in local 0 (then no handler is added)."""
-    m = code.method
-    state = TypeState(entries_to_slots(initial_locals(cf.name, m.name, m.descriptor, False)), [])
-    flags = []
-    for item in code.items:
-        if type(item) is not Insn:
-            if item.frame is not None:
-                state = TypeState(entries_to_slots(item.frame.locals), list(item.frame.stack))
-            continue
-        uninit = UNINITIALIZED_THIS in state.locals
-        if uninit and state.locals[0] != UNINITIALIZED_THIS:
-            return None
-        flags.append(uninit)
-        try:
-            state.step(item, cf.constant_pool, cf.name)
-        except Exception:  # noqa: BLE001 - a state we cannot follow: no handler rather than a bad one
-            return None
-    return flags

@@ -35,9 +35,9 @@ from ...classfile import ClassFile, CodeTooLargeError, Insn
 from ...classfile import opcodes as op
 from ...classfile.assemble import assemble, push_int
 from ...classfile.code import AddedLocalsFrame, Handler, Label
+from ...classfile.inserted_frames import this_uninitialized
 from ...classfile.frames import INTEGER, UNINITIALIZED_THIS, Obj
 from ..flow.graph import CANNOT_THROW, basic_blocks
-from ..flow.method_plan import this_uninitialized
 from ..targets import MethodId
 from .emit import constructor_stretches
 
@@ -162,7 +162,7 @@ def plan_deep(method) -> Optional[DeepPlan]:
             owner, name, desc = cp.member_ref(insn.arg)
             if owner.startswith("[") and name == "clone" and desc == "()Ljava/lang/Object;":
                 copies.append((insn, "clone"))
-    uninit = this_uninitialized(code, cf) if method.name == "<init>" else None
+    uninit = this_uninitialized(code) if method.name == "<init>" else None
     return DeepPlan([(b[0], len(b)) for b in blocks], copies, uninit, insns,
                     method.name != "<init>" or uninit is not None, members)
 
@@ -225,8 +225,12 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
     # stretches of one catch-all handler each: in a constructor, `this` uninitialized or not, and none over the
     # call that initializes it
     bounds, stretches = [], [(start, False if plan.handler else None)]
-    if plan.uninit is not None:
-        stretches, bounds = constructor_stretches(*_flags_of_all(code, plan), cp, start)
+    if plan.uninit is not None:  # the code as it is now: the flat counters' code, if any, included
+        flags = this_uninitialized(code)
+        if flags is not None:
+            stretches, bounds = constructor_stretches(code.instructions, flags, cp, start)
+        else:
+            stretches = [(start, None)]
     # the local is set first of all, before any flat counter is zeroed; the handler's range begins after both, where
     # every added local (the flat counters' and this one) holds its type, as the handler's frame says
     code.insert_many([(plan.originals[0], [start], False)] + bounds + [(after, opening, False) for _, after in init_calls]
@@ -292,35 +296,6 @@ def _init_calls(plan: DeepPlan, cp) -> list:
     return [(insn, insns[k + 1]) for k, insn in enumerate(insns[:-1])
             if flags[k] and flags[k + 1] is False and insn.opcode == op.INVOKESPECIAL
             and cp.member_ref(insn.arg)[1] == "<init>"]
-
-
-def _flags_of_all(code, plan: DeepPlan) -> tuple:
-    """Every instruction of a constructor's code as it is now (the flat counters' code included) and whether
-    `this` is uninitialized there (None: unknown, no handler): an instruction inserted before an original one
-    runs where that one does; code appended after the last original one (the flat counters' handlers) runs as
-    its label's frame says."""
-    flag_of = dict(zip(map(id, plan.originals), plan.uninit))
-    last = plan.originals[-1]
-    insns, flags, pending, current, after = [], [], [], None, False
-    for item in code.items:
-        if type(item) is Label:
-            if after:
-                frame = item.frame
-                current = (UNINITIALIZED_THIS in frame.head) if type(frame) is AddedLocalsFrame else \
-                    current if frame is None else None
-            continue
-        if after:
-            insns.append(item)
-            flags.append(current)
-        elif id(item) in flag_of:
-            insns += pending + [item]
-            flags += [flag_of[id(item)]] * (len(pending) + 1)
-            pending = []
-            after = item is last
-            current = flag_of[id(item)] if item.opcode not in op.UNCONDITIONAL else None
-        else:
-            pending.append(item)
-    return insns, flags
 
 
 @dataclass
