@@ -162,7 +162,10 @@ def load_settings(rootdir: Path, option) -> Settings:
             raise ConfigError(f"{pyproject}: [tool.bytecount] baseline-dir must be a string")
         s.baseline_dir = _baseline_dir(table["baseline-dir"], base, base, f"{pyproject}: [tool.bytecount] baseline-dir")
     s.tolerance = table.get("tolerance", "")
-    if table.get("html"):
+    if "html" in table:
+        if not isinstance(table["html"], str) or not table["html"].strip():
+            raise ConfigError(f"{pyproject}: [tool.bytecount] html must be a folder's path (a string), "
+                              f"got {table['html']!r}")
         s.html = base / table["html"]
     if not isinstance(s.tolerance, str):
         raise ConfigError(f"{pyproject}: [tool.bytecount] tolerance must be a string such as 'total=5%|100'")

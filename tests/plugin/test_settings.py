@@ -31,6 +31,8 @@ def refused(root: Path, **given) -> str:
     ("source-path = 3", "[tool.bytecount] source-path must be a string or a list of strings"),
     ("tolerance = 5", "[tool.bytecount] tolerance must be a string such as 'total=5%|100'"),
     ('jvm = "hotspot"', "jvm must be 'server', 'client' or 'zero', not 'hotspot'"),
+    ("html = 5", "[tool.bytecount] html must be a folder's path (a string), got 5"),
+    ('html = ""', "[tool.bytecount] html must be a folder's path (a string), got ''"),
 ])
 def test_a_value_of_the_wrong_kind_names_the_setting(tmp_path, setting, problem):
     root = project(tmp_path, setting)
