@@ -13,6 +13,8 @@ VALUE_OPTIONS = {
     "--bytecount-classpath": "CP",
     "--bytecount-classpath-file": "FILE",
     "--bytecount-sources": "DIRS",
+    "--bytecount-javac-option": "OPT",
+    "--bytecount-compile-classpath": "CP",
     "--bytecount-source-path": "PATHS",
     "--bytecount-java-home": "DIR",
     "--bytecount-jvm": "NAME",
@@ -51,17 +53,21 @@ def misplaced_value(args: Sequence[str], cwd: Path) -> Optional[str]:
 # the options that decide what a re-recording counts and where it writes: a command the summary prints for
 # re-recording repeats those given on the command line (addopts apply by themselves)
 RECORDING_OPTIONS = ("--bytecount-classpath", "--bytecount-classpath-file", "--bytecount-sources",
-                     "--bytecount-java-home", "--bytecount-jvm", "--bytecount-jvm-option", "--bytecount-baseline-dir",
-                     "--bytecount-weights")
+                     "--bytecount-javac-option", "--bytecount-compile-classpath", "--bytecount-java-home",
+                     "--bytecount-jvm", "--bytecount-jvm-option", "--bytecount-baseline-dir", "--bytecount-weights")
+RECORDING_FLAGS = ("--bytecount-in-place", "--bytecount-deep")  # the same, without a value
 
 
 def recording_options(args: Sequence[str]) -> tuple:
-    """The options of ``args`` among :data:`RECORDING_OPTIONS`, each as ``--option=value``, in their order."""
+    """The options of ``args`` among :data:`RECORDING_OPTIONS`, each as ``--option=value``, and
+    :data:`RECORDING_FLAGS`, in their order."""
     out = []
     args = list(args)
     for i, arg in enumerate(args):
         name, eq, value = str(arg).partition("=")
-        if name in RECORDING_OPTIONS and eq:
+        if str(arg) in RECORDING_FLAGS:
+            out.append(str(arg))
+        elif name in RECORDING_OPTIONS and eq:
             out.append(f"{name}={value}")
         elif name in RECORDING_OPTIONS and i + 1 < len(args):
             out.append(f"{name}={args[i + 1]}")

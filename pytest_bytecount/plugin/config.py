@@ -189,6 +189,14 @@ def load_settings(rootdir: Path, option) -> Settings:
         s.classpath_file = Path(option.bytecount_classpath_file).absolute()
     if option.bytecount_sources:
         s.sources = [str(Path(p).resolve()) for p in option.bytecount_sources.split(os.pathsep) if p]
+    if getattr(option, "bytecount_javac_options", None):
+        s.javac_options = list(option.bytecount_javac_options)
+    if getattr(option, "bytecount_compile_classpath", None):
+        s.compile_classpath = [_as_given(p, Path.cwd()) for p in split_entries(option.bytecount_compile_classpath)]
+    if getattr(option, "bytecount_in_place", False):
+        s.in_place = True
+    if getattr(option, "bytecount_deep", False):
+        s.deep = True
     if option.bytecount_java_home:
         s.java_home = option.bytecount_java_home
     if option.bytecount_jvm:

@@ -35,6 +35,10 @@ def pytest_addoption(parser) -> None:
                 help="a file of more classpath entries, e.g. from mvn dependency:build-classpath")
     g.addoption("--bytecount-sources", metavar=m["--bytecount-sources"],
                 help="Java source folders to compile with javac (':'-separated)")
+    g.addoption("--bytecount-javac-option", dest="bytecount_javac_options", action="append", default=[],
+                metavar=m["--bytecount-javac-option"], help="extra javac option for sources (repeatable)")
+    g.addoption("--bytecount-compile-classpath", metavar=m["--bytecount-compile-classpath"],
+                help="entries on javac's classpath only, not the JVM's (':'-separated)")
     g.addoption("--bytecount-source-path", metavar=m["--bytecount-source-path"],
                 help="where failures find source lines: folders and -sources.jar files (':'-separated)")
     g.addoption("--bytecount-java-home", metavar=m["--bytecount-java-home"],
@@ -42,6 +46,10 @@ def pytest_addoption(parser) -> None:
     g.addoption("--bytecount-jvm", metavar=m["--bytecount-jvm"], help="JVM variant: server (default), client or zero")
     g.addoption("--bytecount-jvm-option", dest="bytecount_jvm_options", action="append", default=[],
                 metavar=m["--bytecount-jvm-option"], help="extra JVM option (repeatable)")
+    g.addoption("--bytecount-in-place", action="store_true",
+                help="count the marked classes where the application loads them (every marked test)")
+    g.addoption("--bytecount-deep", action="store_true",
+                help="deep counts for every marked test: the work done anywhere, the JDK included")
     g.addoption("--bytecount-baseline-dir", metavar=m["--bytecount-baseline-dir"],
                 help="where baselines live (default: bytecount/ next to each test file)")
     g.addoption("--bytecount-tolerance", default=None, metavar=m["--bytecount-tolerance"],

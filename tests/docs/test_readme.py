@@ -137,6 +137,13 @@ def test_every_reference_table_is_complete():
         assert len(names) == len(set(names)), f"reference {name} names one twice"
 
 
+def test_every_setting_has_a_command_line_option():
+    """As docs/reference.md says: ``--bytecount-<key>``, or one value of a list per option (``jvm-options``:
+    ``--bytecount-jvm-option``)."""
+    options = pytest_options()
+    assert [k for k in sorted(KNOWN_KEYS) if not {f"--bytecount-{k}", f"--bytecount-{k.removesuffix('s')}"} & options] == []
+
+
 def pytest_options() -> set:
     """The plugin's options as ``pytest --help`` lists them."""
     done = subprocess.run([sys.executable, "-m", "pytest", "--help", "-p", "no:cacheprovider"], cwd=ROOT,

@@ -120,6 +120,14 @@ STATICS = '''
     def test_next(bytecount, i):
         assert bytecount.jclass("st.Counter").next() == 1
 '''
+PLUGINS = '''
+    from pathlib import Path
+
+    def test_plugins(request):
+        """The names pytest-bytecount's plugin objects are registered under, written beside this run's results."""
+        names = sorted(n for n, _ in request.config.pluginmanager.list_name_plugin() if str(n).startswith("bytecount"))
+        Path(request.config.option.bytecount_json).with_suffix(".plugins").write_text("\\n".join(names))
+'''
 
 
 def story(pkg: str, tests: str = TESTS) -> str:
@@ -198,7 +206,7 @@ def shared(tmp_path_factory):
     sources["st/Counter.java"] = COUNTER
     tests = {f"tests/{pkg}/test_{pkg}.py": story(pkg) for pkg in STORIES if pkg != "typo"}
     tests.update({"tests/typo/test_typo.py": TYPO, "tests/bad/test_bad.py": BAD_MARKERS,
-                  "tests/statics/test_st.py": STATICS})
+                  "tests/statics/test_st.py": STATICS, "tests/plugins/test_plugins.py": PLUGINS})
     # the demo's own [tool.pytest.ini_options], beside the [tool.bytecount] every story shares
     write_project(folder, sources, tests, pyproject='[tool.pytest.ini_options]\ntestpaths = ["tests"]\n')
     assert SORTING.count("package demo;") == 1 and (folder / "src" / "demo" / "Sorting.java").read_text() == SORTING
@@ -226,7 +234,8 @@ def shared(tmp_path_factory):
     # a first run on no baselines, a corrupt one, bad markers and the demo as committed, as CI runs it
     with pytest.MonkeyPatch.context() as env:
         env.setenv("GITHUB_STEP_SUMMARY", str(folder / "summary.md"))
-        runs["first"] = run_session(folder, *stories("missing", "corrupt", "bad", "typo"), *DEMO_TESTS, name="first")
+        runs["first"] = run_session(folder, *stories("missing", "corrupt", "bad", "typo", "plugins"), *DEMO_TESTS,
+                                    name="first")
     saved["corrupt"] = text("corrupt")
 
     runs["update"] = run_session(folder, "--bytecount-update", *stories(
@@ -461,6 +470,17 @@ def test_ci_outputs_json_junit_properties_and_a_step_summary(shared):
     assert "### pytest-bytecount" in md and f"| `{fib}` | passed | `demo.Sorting#fib(I)I` |" in md
 
 
+def test_each_concern_is_a_pytest_plugin_of_its_own_and_an_output_only_when_asked_for(shared):
+    # the first run writes a results file and a step summary; the plain run only the results file (no HTML: none
+    # is configured), as every run of the shared project does
+    expected = ["bytecount", "bytecount-json", "bytecount-jvm-guard", "bytecount-plugin", "bytecount-recording",
+                "bytecount-scaling"]
+    first, plain = shared.runs["first"], shared.runs["plain"]
+    assert first.outcome("test_plugins") == "passed" and plain.outcome("test_plugins") == "passed"
+    assert (shared.folder / "first.plugins").read_text().split("\n") == sorted(expected + ["bytecount-step-summary"])
+    assert (shared.folder / "plain.plugins").read_text().split("\n") == expected
+
+
 def test_a_regression_makes_the_exit_status_non_zero(demo):
     edit_source(demo, "j--;", "j--; x += 0;")
     assert run(demo).ret == pytest.ExitCode.TESTS_FAILED
@@ -516,8 +536,9 @@ def test_the_options_a_recording_repeats_are_read_in_either_spelling():
     from pytest_bytecount.plugin.arguments import recording_options, update_command
 
     args = ["-k", "fib", "--bytecount-baseline-dir", "bl", "--bytecount-weights=default", "--bytecount-json=r.json",
-            "--bytecount-jvm-option=-Xss8m", "--bytecount-strict"]
+            "--bytecount-jvm-option=-Xss8m", "--bytecount-strict", "--bytecount-deep", "tests/",
+            "--bytecount-javac-option", "-g"]
     assert recording_options(args) == ("--bytecount-baseline-dir=bl", "--bytecount-weights=default",
-                                       "--bytecount-jvm-option=-Xss8m")
+                                       "--bytecount-jvm-option=-Xss8m", "--bytecount-deep", "--bytecount-javac-option=-g")
     assert update_command(["t.py::test_a[x y]"], ("--bytecount-baseline-dir=my bl",)) == \
         "pytest 't.py::test_a[x y]' '--bytecount-baseline-dir=my bl' --bytecount-update"

@@ -58,3 +58,16 @@ def test_a_baseline_dir_outside_the_project_is_refused_however_it_is_written(tmp
     assert load_settings(root, option()).baseline_dir == outside
     project(root, 'baseline-dir = "perf/baselines"')
     assert load_settings(root, option()).baseline_dir == root / "perf" / "baselines"
+
+
+def test_the_command_line_sets_what_a_setting_sets_and_wins(tmp_path, monkeypatch):
+    root = project(tmp_path, 'javac-options = ["-g"]\ncompile-classpath = ["lib/a.jar"]')
+    monkeypatch.chdir(root)  # the command line's paths are relative to where pytest runs
+    table = load_settings(root, option())
+    assert (table.deep, table.in_place, table.javac_options, table.compile_classpath) == (False, False, ["-g"],
+                                                                                         ["lib/a.jar"])
+    given = load_settings(root, option(bytecount_deep=True, bytecount_in_place=True,
+                                       bytecount_javac_options=["--release", "17"],
+                                       bytecount_compile_classpath="x.jar:pkg:mpxj/lib/*"))
+    assert (given.deep, given.in_place, given.javac_options, given.compile_classpath) == (
+        True, True, ["--release", "17"], [str(root / "x.jar"), "pkg:mpxj/lib/*"])
