@@ -24,7 +24,7 @@ from .counting.options import CountingOptions
 from .counting.pipeline.per_class import ClassCounter
 from .counting.pipeline.report import counted_files, write_files
 from .counting.targets import TargetError, missing_class_message
-from .jvm.deep import DeepUnavailable, deep_counting, deep_jvm_options
+from .jvm.deep import DeepUnavailable, deep_counting, deep_jvm_options, slow_progress
 from .jvm.counting import counting_loaders
 from .jvm.loaders import CountingError
 from .jvm.session import JvmError, JvmSession, choose_jvm
@@ -271,10 +271,7 @@ def _count(args, classpath: Classpath, counter: ClassCounter, weights=None) -> i
 def _deep_setup():
     """The JVM's deep counting, set up with progress on standard error while the JDK's loaded classes are counted,
     and a line when damaged entries of its cache were counted afresh."""
-    def progress(done: int, total: int) -> None:
-        print(f"bytecount: counting the loaded classes deep: {done}/{total}", file=sys.stderr, flush=True)
-
-    deep = deep_counting(progress)
+    deep = deep_counting(slow_progress(lambda line: print(line, file=sys.stderr, flush=True)))
     healed = deep.healed()
     if healed:
         print(healed, file=sys.stderr, flush=True)

@@ -424,6 +424,27 @@ def deep_counting_set_up() -> Optional[DeepCounting]:
     return made if isinstance(made, DeepCounting) else None
 
 
+def slow_progress(say, quiet_for: float = 2.0, every: float = 5.0, clock=None):
+    """A ``progress(done, total)`` for :class:`DeepCounting`'s set-up that says nothing while it is quick (a warm
+    deep cache takes a fraction of a second), then a line every ``every`` seconds once it has taken ``quiet_for``,
+    and the last one when it ends, so a long set-up shows it is moving and a short one leaves the output alone."""
+    import time
+
+    clock = clock or time.monotonic
+    started = clock()
+    shown = {"at": None}
+
+    def progress(done: int, total: int) -> None:
+        now = clock()
+        if shown["at"] is None and now - started < quiet_for:
+            return
+        if shown["at"] is None or now - shown["at"] >= every or done == total:
+            shown["at"] = now
+            say(f"bytecount: counting the JVM's loaded classes deep (kept for later sessions): {done}/{total}")
+
+    return progress
+
+
 def deep_counting(progress=None) -> DeepCounting:
     """The process's :class:`DeepCounting`, set up on first use (a set-up that failed fails again the same way:
     the JVM keeps whatever it had done)."""

@@ -7,14 +7,13 @@ The plugin hands it what the settings ask for (:class:`JvmWanted`) and how to sp
 
 from __future__ import annotations
 
-import time
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
 from .agent import agent_jar
 from .crash import CrashNote
-from .deep import DeepCounting, deep_counting, deep_jvm_options
+from .deep import DeepCounting, deep_counting, deep_jvm_options, slow_progress
 from .session import JvmChoice, JvmError, JvmSession, check_jpype_options, choose_jvm, jvm_running, running_jvm_choice
 
 JVM_START_KEY = "the JVM's start"  # the identity-hash start of a JVM started outside fixtures and tests, deep
@@ -149,18 +148,10 @@ class JvmRuntime:
     # --- deep counts ------------------------------------------------------------------------------------------
     def deep_counting(self) -> DeepCounting:
         """The JVM's deep counting (:mod:`.deep`), set up on first use: every class loaded so far is counted deep
-        (progress on the terminal)."""
+        (progress on the terminal, when it takes long)."""
         if self._deep is None:
             self.jvm().start()
-            shown = {"at": 0.0}
-
-            def progress(done: int, total: int) -> None:
-                now = time.monotonic()
-                if done == total or now - shown["at"] > 1.0:
-                    shown["at"] = now
-                    self._say(f"bytecount: counting the JVM's loaded classes deep: {done}/{total}")
-
-            self._deep = deep_counting(progress)
+            self._deep = deep_counting(slow_progress(self._say))
             healed = self._deep.healed()
             if healed:
                 self._say(healed)
