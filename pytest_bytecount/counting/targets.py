@@ -184,10 +184,29 @@ def _no_match_message(pat: TargetPattern, classes, names, dotted, classpath) -> 
     methods = []
     for n in classes[:50]:
         cf = parse_class(classpath, n)
-        methods += [f"{dotted[n]}#{m.name}{m.descriptor}" for m in cf.methods]
-    wanted = pat.text if pat.descriptor else pat.text + "("
-    close = difflib.get_close_matches(wanted, methods, n=5, cutoff=0.5) or methods[:5]
-    return f"target {pat.text!r} matches no method; near misses: {', '.join(close)}"
+        methods += [(f"{dotted[n]}#{m.name}{m.descriptor}", m.name) for m in cf.methods]
+    return f"target {pat.text!r} matches no method; near misses: {', '.join(near_methods(pat.method or '', methods))}"
+
+
+def _words(name: str) -> set:
+    """The lower-case words of a camelCase or snake_case name (``isSubset``: is, subset)."""
+    return {w.lower() for w in re.findall(r"[A-Z]+(?![a-z])|[A-Z]?[a-z]+|\d+", name)}
+
+
+def near_methods(wanted: str, methods: list, n: int = 5) -> list:
+    """The methods ([(method id, name)]) whose names are most like ``wanted``: by their letters (a typo, ``wrok``)
+    or by their words in any order (``subsetOf`` for ``isSubset``, ``unionOf`` for ``union``), the descriptor left
+    out (a wrong one still finds the method); with none alike, the first ``n`` but the static initializer."""
+    words = _words(wanted)
+
+    def alike(name: str) -> float:
+        letters = difflib.SequenceMatcher(None, wanted.lower(), name.lower()).ratio()
+        shared = len(words & _words(name)) / max(len(words | _words(name)), 1)
+        return max(letters, 0.5 + shared / 2 if shared else 0.0)
+
+    scored = sorted((-alike(name), k, shown) for k, (shown, name) in enumerate(methods))
+    close = [shown for score, _, shown in scored if -score >= 0.6][:n]
+    return close or [shown for shown, name in methods if name != "<clinit>"][:n]
 
 
 def _with_hash(text: str) -> Optional[str]:

@@ -102,3 +102,20 @@ def test_nested_classes_an_exact_class_pattern_leaves_out():
     assert hint.startswith("hint: pkg.Cls#run leaves out 4 nested classes that this test loaded "
                            "(Cls$1, Cls$It, Cls$It$Deep, ...); the target pkg.Cls.** (beside pkg.Cls#run)")
     assert "1 nested class that" in nested_hint("pkg.Cls", ["pkg.Cls$1"])
+
+
+def test_near_misses_are_found_by_the_method_name_s_letters_or_its_words_in_any_order():
+    from pytest_bytecount.counting.targets import near_methods
+
+    def listed(*names):
+        return [(f"a.Set#{n}{d}", n) for n, d in names]
+
+    methods = listed(("<clinit>", "()V"), ("<init>", "()V"), ("toArray", "()[Ljava/lang/Object;"),
+                     ("isSubset", "(La/Set;)Z"), ("size", "()I"), ("union", "(La/Set;)La/Set;"))
+    assert near_methods("subsetOf", methods) == ["a.Set#isSubset(La/Set;)Z"]  # words, reordered
+    assert near_methods("unoin", methods)[0] == "a.Set#union(La/Set;)La/Set;"  # a typo
+    assert near_methods("size", methods)[0] == "a.Set#size()I"  # a wrong descriptor: the name still finds it
+    # nothing alike: the first methods, the static initializer left out
+    assert near_methods("frobnicate", methods) == ["a.Set#<init>()V", "a.Set#toArray()[Ljava/lang/Object;",
+                                                   "a.Set#isSubset(La/Set;)Z", "a.Set#size()I",
+                                                   "a.Set#union(La/Set;)La/Set;"]
