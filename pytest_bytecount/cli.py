@@ -259,6 +259,7 @@ def _count(args, classpath: Classpath, counter: ClassCounter, weights=None) -> i
     for message in [*loaders.refused, *(deep.refused if deep is not None else ())]:
         print(f"bytecount: warning: not counted: {message}", file=sys.stderr)
     _say_what_was_counted(handle, counter)
+    _say_what_never_ran(counts, counter, args.main)
     if weights is not None:
         counts = weights.with_costs(counts)
     _write(render_json(counts), args.output)
@@ -297,6 +298,21 @@ def _initialised(counts: dict, handle) -> dict:
     the exit hook of ``instrument``'s classes writes them."""
     ran = {n.replace("/", ".") for n in handle.counted.counters}
     return {m: c for m, c in counts.items() if m.partition("#")[0] in ran}
+
+
+def _say_what_never_ran(counts: dict, counter: ClassCounter, main: str) -> None:
+    """A note on standard error for each target none of whose methods ran: the counts say nothing of it."""
+    ran = {m for m, c in counts.items() if c.get("invocations")}
+    for pattern, parsed in zip(counter.patterns, counter.parsed):
+        if not any(parsed.matches_class(m.partition("#")[0]) and parsed.matches_method(*_name_and_descriptor(m))
+                   for m in ran):
+            print(f"bytecount: note: no method --target {pattern} matches ran in {main}.main: the counts hold "
+                  f"nothing of it", file=sys.stderr)
+
+
+def _name_and_descriptor(method_id: str) -> tuple:
+    member = method_id.partition("#")[2]
+    return member[:member.index("(")], member[member.index("("):]
 
 
 def _say_what_was_counted(handle, counter: ClassCounter) -> None:

@@ -274,6 +274,18 @@ def test_count_lists_the_classes_that_ran_and_names_the_matched_ones_that_never_
             "its methods are not in the counts") in r.stderr
 
 
+def test_count_says_which_target_never_ran(tiny):
+    """hand.Tiny's main never makes a Tiny: a target of its constructor alone leaves the counts empty, and a note
+    says why; a target that ran beside it gets no note."""
+    alone = bytecount("count", "--classpath", str(tiny), "--target", "hand.Tiny#<init>", "hand.Tiny")
+    assert json.loads(alone.stdout) == {}
+    note = "bytecount: note: no method --target hand.Tiny#<init> matches ran in hand.Tiny.main: the counts hold nothing of it"
+    assert note in alone.stderr
+    both = bytecount("count", "--classpath", str(tiny), "--target", "hand.Tiny#<init>", "--target", "hand.Tiny#sum",
+                     "hand.Tiny")
+    assert note in both.stderr and "--target hand.Tiny#sum" not in both.stderr
+
+
 def test_count_keeps_each_counted_class_in_a_cache_and_reuses_it(tiny, tmp_path):
     args = ["count", "--classpath", str(tiny), "--target", "hand.Tiny", "hand.Tiny"]
     cold = subprocess.run([sys.executable, "-m", "pytest_bytecount", *args], cwd=tmp_path, capture_output=True,
