@@ -90,10 +90,14 @@ def _parser() -> argparse.ArgumentParser:
     w.add_argument("--output", "-o", help="write the JSON here instead of standard output")
     w.add_argument("counts", metavar="COUNTS", help="counts JSON, e.g. the file -Dbytecount.out=FILE wrote")
     a = sub.add_parser("annotate", help="print source annotated with per-line counts from a counts JSON file")
-    a.add_argument("counts", metavar="COUNTS", help="counts JSON (from count, the exit hook or a test's counts)")
+    a.add_argument("counts", metavar="COUNTS", help="counts JSON (from count or the exit hook), a baseline file or a "
+                                                    "--bytecount-json results file")
     a.add_argument("--source-path", metavar="PATHS",
                    help=f"source folders and -sources.jar files, separated by '{os.pathsep}' (default: .)")
-    a.add_argument("--baseline", metavar="OLD", help="counts JSON to compare with: baseline, now and delta per line")
+    a.add_argument("--baseline", metavar="OLD", help="counts to compare with, in any of COUNTS' forms: baseline, now "
+                                                     "and delta per line")
+    a.add_argument("--test", metavar="KEY", help="the test whose counts to take from a baseline or results file "
+                                                 "(its key or node id; needed when the file has several)")
     return p
 
 
@@ -182,16 +186,44 @@ def _write(text: str, output: Optional[str]) -> None:
         sys.stdout.flush()
 
 
-def _counts_file(path: str) -> Optional[dict]:
-    """A counts JSON file, or None (said on standard error) when it is not one."""
+def _counts_file(path: str, test: Optional[str] = None) -> Optional[dict]:
+    """The counts a JSON file holds, or None (said on standard error) when it holds none: a counts file (from
+    ``count`` or the exit hook) as it is, or one test's counts (``test``, by its key or node id; none needed when
+    the file has one test) from a baseline file or a ``--bytecount-json`` results file."""
     try:
-        counts = json.loads(Path(path).read_text(encoding="utf-8"))
+        data = json.loads(Path(path).read_text(encoding="utf-8"))
+        counts = _test_counts(data, test) if isinstance(data, dict) and (
+            isinstance(data.get("tests"), dict) and "format" in data
+            or data and all(isinstance(r, dict) and "counts" in r for r in data.values())) else data
         if not isinstance(counts, dict) or not all(isinstance(c, dict) and set(KEYS) <= set(c) for c in counts.values()):
-            raise ValueError(f"expected {{method id: {{{', '.join(KEYS)}}}}}")
+            raise ValueError(f"expected {{method id: {{{', '.join(KEYS)}}}}}, a baseline file or a results file")
+    except _WhichTest as e:
+        print(f"bytecount: error: {path}: {e}", file=sys.stderr)
+        return None
     except (OSError, ValueError) as e:
         print(f"bytecount: error: {path}: not a counts file ({e})", file=sys.stderr)
         return None
     return counts
+
+
+class _WhichTest(ValueError):
+    """A baseline or results file of several tests, and no one of them chosen."""
+
+
+def _test_counts(data: dict, test: Optional[str]) -> dict:
+    """One test's counts from a baseline file (``{"format", "tests": {key: {"methods"}}}``) or a results file
+    (``{node id: {"counts"}}``); ValueError naming the tests when ``test`` is not one of them."""
+    entries = {k: e.get("methods") for k, e in data["tests"].items()} if "format" in data else \
+        {k: r.get("counts") for k, r in data.items()}
+    if test is None and len(entries) == 1:
+        return next(iter(entries.values()))
+    chosen = [k for k in entries if test is not None and (k == test or k.endswith("::" + test))]
+    if len(chosen) != 1:
+        shown = ", ".join(sorted(entries)[:10]) + (", ..." if len(entries) > 10 else "")
+        asked = f"no test {test!r}" if test is not None and not chosen else "more than one test" if test is None \
+            else f"{test!r} names more than one test"
+        raise _WhichTest(f"{asked} in it; choose one with --test: {shown}")
+    return entries[chosen[0]]
 
 
 def _cost(args, weights) -> int:
@@ -207,8 +239,8 @@ def _source(paths: Optional[str]) -> SourceLines:
 
 
 def _annotate(args) -> int:
-    counts = _counts_file(args.counts)
-    baseline = _counts_file(args.baseline) if args.baseline else None
+    counts = _counts_file(args.counts, args.test)
+    baseline = _counts_file(args.baseline, args.test) if args.baseline else None
     if counts is None or (args.baseline and baseline is None):
         return 2
     _write(annotate(counts, _source(args.source_path), baseline), None)

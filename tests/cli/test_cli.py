@@ -203,6 +203,27 @@ def test_annotate_compares_a_counts_file_with_a_baseline_line_by_line(tiny, tmp_
     assert bad.returncode == 2 and "not a counts file" in bad.stderr
 
 
+def test_annotate_reads_a_test_s_counts_from_a_baseline_or_results_file(tiny, tmp_path):
+    now = tmp_path / "now.json"
+    bytecount("count", "--classpath", str(tiny), "--target", "hand.Tiny#sum", "--output", str(now), "hand.Tiny")
+    counts = json.loads(now.read_text())
+    slower = json.loads(now.read_text())
+    slower["hand.Tiny#sum(I)I"]["lines"]["8"] = 20
+    baseline = tmp_path / "test_tiny.json"  # a baseline file as the plugin writes it, two tests
+    baseline.write_text(json.dumps({"format": 1, "tests": {"test_sum": {"methods": counts, "jvm": "17"},
+                                                           "test_other": {"methods": slower, "jvm": "17"}}}))
+    results = tmp_path / "results.json"  # a --bytecount-json file, one test
+    results.write_text(json.dumps({"tests/test_tiny.py::test_sum": {"status": "regressed", "counts": slower}}))
+    shown = bytecount("annotate", str(results), "--baseline", str(baseline), "--test", "test_sum",
+                      "--source-path", str(BY_HAND)).stdout
+    assert "     8           12           20         +8  |             s += i;" in shown.splitlines()
+    which = bytecount("annotate", str(baseline), check=False)
+    assert which.returncode == 2 and which.stderr.strip() == (
+        f"bytecount: error: {baseline}: more than one test in it; choose one with --test: test_other, test_sum")
+    unknown = bytecount("annotate", str(baseline), "--test", "test_gone", check=False)
+    assert unknown.returncode == 2 and "no test 'test_gone' in it; choose one with --test" in unknown.stderr
+
+
 PRINTS = {"talk/Talk.java": """
 package talk;
 
