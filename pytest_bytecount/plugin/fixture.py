@@ -151,6 +151,7 @@ class BytecountFixture:
             raise ScalingError("bytecount.scaling() was already called in this test; make one complexity check "
                                "per test (parametrize the test for more)")
         sizes = check_sizes(sizes)
+        named = metric is not None
         metric = check_metric(metric if metric is not None else "deep" if self.deep else
                               "inclusive" if self._inclusive else "total")
         if metric == "inclusive" and not self._inclusive:
@@ -177,6 +178,7 @@ class BytecountFixture:
             before = after
         self.scaling_result = measure(sizes, values, metric, method)
         self.scaling_result.jdk_calls = growing_calls(jdk_calls, len(sizes))
+        self.scaling_result.named = named
         return self.scaling_result
 
     def _scaling_deep(self, sizes, run, method) -> ScalingResult:

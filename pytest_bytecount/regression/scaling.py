@@ -214,6 +214,7 @@ class ScalingResult:
     # flat counts: per method, the JDK calls whose number grew with n ([(signature, calls at each size)]): work
     # inside them is not in the order (deep counts would see it)
     jdk_calls: Dict[str, list] = field(default_factory=dict)
+    named: bool = False  # the test named the figure (scaling(..., metric=...)): its choice, no note suggests another
 
     def __getitem__(self, pattern: str) -> MethodScaling:
         (method,) = select_methods(self.methods, pattern, one=True)
@@ -243,6 +244,8 @@ class ScalingResult:
                "methods": {m: s.to_dict() for m, s in sorted(self.methods.items())}}
         if self.jdk_calls:
             out["jdk_calls"] = {m: [[sig, list(v)] for sig, v in calls] for m, calls in sorted(self.jdk_calls.items())}
+        if self.named:
+            out["metric_named"] = True
         return out
 
     def __str__(self) -> str:

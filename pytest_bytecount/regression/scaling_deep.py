@@ -64,8 +64,10 @@ def growing_calls(calls: Dict[str, Dict[str, List[int]]], sizes: int, top: int =
 
 def jdk_work_note(scalings: Dict[str, dict]) -> Optional[str]:
     """One line for the run: complexity checks on flat counts whose JDK calls grew with n (``scalings``: test id
-    -> its result's ``"scaling"`` dict), or None."""
-    hits = [(test, m, calls[0]) for test, s in sorted(scalings.items()) if s.get("metric") != "deep"
+    -> its result's ``"scaling"`` dict), or None. A check that named its figure (``metric=...``) chose it: no line
+    for it."""
+    hits = [(test, m, calls[0]) for test, s in sorted(scalings.items())
+            if s.get("metric") != "deep" and not s.get("metric_named")
             for m, calls in sorted((s.get("jdk_calls") or {}).items())]
     if not hits:
         return None
@@ -73,7 +75,8 @@ def jdk_work_note(scalings: Dict[str, dict]) -> Optional[str]:
     more = f" (and {len(hits) - 1} more)" if len(hits) > 1 else ""
     return (f"complexity checks fit flat counts, which stop at the JDK: {test} calls {sig} {values[0]:,} -> "
             f"{values[-1]:,} times across its sizes{more}, and the work inside such calls is not in the order. "
-            f"Mark the test deep=True to fit the work done inside the JDK too (docs/deep.md)")
+            f"Mark the test deep=True to fit the work done inside the JDK too (docs/deep.md), or name the figure, "
+            f"scaling(..., metric=\"total\"), to keep the flat fit without this note")
 
 
 def _where_the_work_went(per_size: List[dict], top: int = 3) -> List[tuple]:

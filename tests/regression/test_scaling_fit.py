@@ -304,3 +304,14 @@ def test_the_flat_hint_names_a_call_that_may_carry_the_work_before_boxing_and_ob
     assert "t.py::test_unique calls java/util/List.contains(Ljava/lang/Object;)Z 256 -> 2,048 times" in note
     assert not incidental("java/lang/String.valueOf(I)Ljava/lang/String;")  # not a wrapper: may carry work
     assert incidental("java/lang/Long.longValue()J") and not incidental("java/util/Map.get(Ljava/lang/Object;)Ljava/lang/Object;")
+
+
+def test_the_flat_hint_is_not_said_of_a_check_that_named_its_figure():
+    """scaling(..., metric="total") chose the flat fit: the run's note leaves it out, and says how to choose."""
+    from pytest_bytecount.regression.scaling_deep import jdk_work_note
+
+    grown = {"cases.Dedup#unique(I)I": [["java/util/List.contains(Ljava/lang/Object;)Z", [256, 512, 1024, 2048]]]}
+    chosen = {"metric": "total", "metric_named": True, "jdk_calls": grown}
+    assert jdk_work_note({"t.py::test_named": chosen}) is None
+    note = jdk_work_note({"t.py::test_named": chosen, "t.py::test_plain": {"metric": "total", "jdk_calls": grown}})
+    assert "t.py::test_plain calls" in note and "(and" not in note and 'scaling(..., metric="total")' in note
