@@ -182,7 +182,14 @@ def load_settings(rootdir: Path, option) -> Settings:
             raise ConfigError(f"{pyproject}: [tool.bytecount] weights must be \"default\" or the path of a TOML file")
         s.weights = _weights_spec(weights, base)
 
-    # command-line options win (paths on the command line are relative to the invocation directory)
+    _apply_command_line(s, option, base)
+    if s.jvm not in ("server", "zero", "client"):
+        raise ConfigError(f"jvm must be 'server', 'client' or 'zero', not {s.jvm!r}")
+    return s
+
+
+def _apply_command_line(s: Settings, option, base: Path) -> None:
+    """The command-line options, which win over the settings (their paths relative to where pytest runs)."""
     if option.bytecount_classpath:
         s.classpath = [_as_given(p, Path.cwd()) for p in split_entries(option.bytecount_classpath)]
     if option.bytecount_classpath_file:
@@ -211,9 +218,6 @@ def load_settings(rootdir: Path, option) -> Settings:
         s.tolerance = option.bytecount_tolerance
     if option.bytecount_weights:
         s.weights = _weights_spec(option.bytecount_weights, Path.cwd())
-    if s.jvm not in ("server", "zero", "client"):
-        raise ConfigError(f"jvm must be 'server', 'client' or 'zero', not {s.jvm!r}")
-    return s
 
 
 def classpath_file_entries(path: Path) -> list:

@@ -222,15 +222,7 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
             edits.setdefault(id(insn), (insn, []))[1].extend([gap] + leave(True))
     for call_insn, _ in init_calls if method_id is not None and not excluded else ():
         edits.setdefault(id(call_insn), (call_insn, []))[1].extend(report + [Insn(op.ICONST_0), Insn(op.ISTORE, local)])
-    # stretches of one catch-all handler each: in a constructor, `this` uninitialized or not, and none over the
-    # call that initializes it
-    bounds, stretches = [], [(start, False if plan.handler else None)]
-    if plan.uninit is not None:  # the code as it is now: the flat counters' code, if any, included
-        flags = this_uninitialized(code)
-        if flags is not None:
-            stretches, bounds = constructor_stretches(code.instructions, flags, cp, start)
-        else:
-            stretches = [(start, None)]
+    stretches, bounds = _handler_stretches(code, plan, cp, start)
     # the local is set first of all, before any flat counter is zeroed; the handler's range begins after both, where
     # every added local (the flat counters' and this one) holds its type, as the handler's frame says
     code.insert_many([(plan.originals[0], [start], False)] + bounds + [(after, opening, False) for _, after in init_calls]
@@ -251,6 +243,19 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
                 label.frame = AddedLocalsFrame((Obj("java/lang/Throwable"),), (UNINITIALIZED_THIS,) if flag else ())
             code.items.append(label)
             code.items += leave(False, window=not (flag and init_calls)) + [Insn(op.ATHROW)]
+
+
+def _handler_stretches(code, plan: DeepPlan, cp, start: Label) -> tuple:
+    """The stretches of one catch-all handler each, as (start label, `this` uninitialized?; None: no handler), and
+    the labels to insert where they begin: one over the whole method, or in a constructor one per state of `this`
+    in the code as it is now (the flat counters' code, if any, included) and none over the call that initializes
+    it (:func:`~.emit.constructor_stretches`)."""
+    if plan.uninit is None:
+        return [(start, False if plan.handler else None)], []
+    flags = this_uninitialized(code)
+    if flags is None:
+        return [(start, None)], []
+    return constructor_stretches(code.instructions, flags, cp, start)
 
 
 def _sorted_members(plan: DeepPlan, call) -> list:
