@@ -48,8 +48,8 @@ def start_jvm(config, *options: str, classpath=(), deep: bool = False, **jpype_o
     take once it runs (``deep = true`` in ``[tool.bytecount]`` does the same). ``jpype_options`` are ``jpype.startJVM``'s own keywords
     that an application sets, ``convertStrings`` and ``ignoreUnrecognized`` (``jvmpath`` is the ``java-home``
     setting's, and ``interrupt`` is pytest-bytecount's, so that Ctrl-C ends a run with its summary).
-    Without this, pytest-bytecount adopts a JVM the application started, as it is. Returns the JVM's
-    version."""
+    Without this, pytest-bytecount adopts a JVM the application started, as it is. Under pytest-xdist the
+    controller, which runs no test, starts none (each worker starts its own). Returns the JVM's version."""
     from .plugin.hooks import start_jvm as start
 
     if not isinstance(deep, bool):

@@ -28,6 +28,19 @@ def pytest_addoption(parser) -> None:
     g.addoption("--bytecount-update=new", dest="bytecount_update", action="store_const", const="new",
                 help="only add baselines that are missing")
     g.addoption("--bytecount-strict", action="store_true", help="fail on any change of a count, up or down")
+    _add_setting_options(g)
+    m = VALUE_OPTIONS  # one placeholder per option, as the README's table names them
+    g.addoption("--bytecount-json", metavar=m["--bytecount-json"], help="write every counted test's result to FILE")
+    g.addoption("--bytecount-html", metavar=m["--bytecount-html"],
+                help="write a self-contained HTML report to DIR/index.html")
+    g.addoption("--bytecount-no-cache", action="store_true",
+                help="count afresh instead of reusing the counted classes in .bytecount-cache/ (keyed by content hashes)")
+    g.addoption("--bytecount-check-determinism", action="store_true",
+                help="run each marked test a second time in a fresh class loader and fail it if the counts differ")
+
+
+def _add_setting_options(g) -> None:
+    """The options of the ``[tool.bytecount]`` settings, each winning over its setting."""
     m = VALUE_OPTIONS  # one placeholder per option, as the README's table names them
     g.addoption("--bytecount-classpath", metavar=m["--bytecount-classpath"],
                 help="classpath of the Java code under test: folders, jars, globs and dir/* (':'-separated)")
@@ -54,15 +67,8 @@ def pytest_addoption(parser) -> None:
                 help="where baselines live (default: bytecount/ next to each test file)")
     g.addoption("--bytecount-tolerance", default=None, metavar=m["--bytecount-tolerance"],
                 help="default tolerances, e.g. 'total=5%%|100,calls=0' or 'all=5%%'")
-    g.addoption("--bytecount-json", metavar=m["--bytecount-json"], help="write every counted test's result to FILE")
-    g.addoption("--bytecount-html", metavar=m["--bytecount-html"],
-                help="write a self-contained HTML report to DIR/index.html")
-    g.addoption("--bytecount-no-cache", action="store_true",
-                help="count afresh instead of reusing the counted classes in .bytecount-cache/ (keyed by content hashes)")
     g.addoption("--bytecount-weights", metavar="FILE|default|none",
                 help="cost weights (TOML): adds a weighted 'cost' to every method's counts, usable in tolerances")
-    g.addoption("--bytecount-check-determinism", action="store_true",
-                help="run each marked test a second time in a fresh class loader and fail it if the counts differ")
 
 
 def pytest_load_initial_conftests(early_config, parser, args) -> None:
@@ -97,11 +103,21 @@ def start_jvm(config, options: list, classpath: list, jpype_options: Optional[di
     if session is None:
         raise pytest.UsageError("bytecount: pytest_bytecount.start_jvm(config, ...) needs the pytest config of a "
                                 "session with pytest-bytecount enabled (call it from pytest_configure or a fixture)")
+    if _xdist_controller(config):  # it runs no test: the workers start their own
+        return session.java.jvm_choice().version
     try:
         jvm = session.java.start_jvm(options, classpath, jpype_options or {}, deep)
     except JvmError as e:
         raise pytest.UsageError(f"bytecount: {e}") from None
     return jvm.choice.version
+
+
+def _xdist_controller(config) -> bool:
+    """Whether this process is pytest-xdist's controller, which hands the tests to workers and runs none (as xdist
+    itself tells: a distribution mode and workers to start)."""
+    option = config.option
+    return not hasattr(config, "workerinput") and getattr(option, "dist", "no") != "no" \
+        and bool(getattr(option, "tx", None)) and not option.collectonly
 
 
 @pytest.fixture
