@@ -450,10 +450,16 @@ def test_target(bytecount):
     pyproject = pytester.path / "pyproject.toml"
     pyproject.write_text(pyproject.read_text().replace("[tool.bytecount]\n", "[tool.bytecount]\ndeep = true\n"))
     pytester.makeconftest("""
+        import os
+        from pathlib import Path
+
+        import jpype
         import pytest_bytecount
 
         def pytest_configure(config):
-            pytest_bytecount.start_jvm(config, "-Xss4m")
+            version = pytest_bytecount.start_jvm(config, "-Xss4m")
+            role = config.workerinput["workerid"] if hasattr(config, "workerinput") else "main"
+            Path(f"started-{role}.txt").write_text(f"{jpype.isJVMStarted()} {version}")
     """)
     result = run(pytester, "--bytecount-update", "--bytecount-json=results.json")
     assert result.ret == 0, result.stdout.str()
@@ -461,6 +467,17 @@ def test_target(bytecount):
     (entry,) = results.values()
     deep = entry["counts"]["hist.Target#work(I)I"]["deep"]
     assert deep["windows"] == 1 and deep["total"] > entry["counts"]["hist.Target#work(I)I"]["total"]
+    assert (pytester.path / "started-main.txt").read_text().startswith("True 17.")
+    # under xdist the controller runs no test and starts no JVM; its workers do, and count the same
+    for f in pytester.path.glob("started-*.txt"):
+        f.unlink()
+    spread = run(pytester, "-n", "2", "--bytecount-json=spread.json")
+    assert spread.ret == 0, spread.stdout.str()
+    started = {f.name: f.read_text() for f in pytester.path.glob("started-*.txt")}
+    assert started["started-main.txt"].startswith("False 17.") and started["started-gw0.txt"].startswith("True 17."), \
+        started
+    (nodeid,) = results
+    assert json.loads((pytester.path / "spread.json").read_text())[nodeid]["status"] == "passed"
 
 
 def test_a_jvm_whose_identity_hashes_cannot_be_pinned_says_so_in_the_summary(pytester, tmp_path, monkeypatch):
