@@ -172,6 +172,8 @@ class DeepCounting:
             if progress is not None:
                 progress(min(at + step, total), total)
         _warm_up()
+        if self.cache is not None:
+            self.cache.flush()  # what the set-up counted, written at once
 
     def _transform(self, loader, name, being_redefined, data):
         import jpype

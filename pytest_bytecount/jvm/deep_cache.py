@@ -20,6 +20,7 @@ them, for the one line that says so).
 
 from __future__ import annotations
 
+import atexit
 import fcntl
 import hashlib
 import os
@@ -33,6 +34,7 @@ from ..files import write_atomically
 
 
 _DIGEST = 16
+FLUSH_EVERY = 512  # counted classes kept in memory before they are written
 
 
 def _digest(name: str, data: bytes) -> bytes:
@@ -59,7 +61,11 @@ class DeepCache:
             shutil.rmtree(self.classes)  # numbered against a list that is gone
             self.classes.mkdir(parents=True, exist_ok=True)
         self._known = 0  # lines of numbers.txt read so far
+        self._read_to = 0  # the byte where what was read of numbers.txt ends (after its last whole line)
+        self._pending: dict = {}  # path -> entry, written by flush() once numbers.txt is on disk
+        self._numbers_unsynced = False  # numbers appended since numbers.txt was last made durable
         self.healed: list = []  # names of the damaged entries found, counted afresh and written again
+        atexit.register(self.flush)  # entries still pending when the process ends (a crash only makes them go)
 
     def _path(self, name: str, original: bytes, library: bool) -> Path:
         if library:
@@ -69,8 +75,10 @@ class DeepCache:
     def get(self, name: str, original: bytes, library: bool = False) -> Optional[bytes]:
         """The counted class kept for ``name`` (``library``: a class of the class library, kept by name); None
         when there is none, or when the entry is damaged (it is then noted in :attr:`healed`)."""
+        path = self._path(name, original, library)
+        entry = self._pending.get(path)
         try:
-            entry = self._path(name, original, library).read_bytes()
+            entry = path.read_bytes() if entry is None else entry
         except OSError:
             return None
         digest, data = entry[:_DIGEST], entry[_DIGEST:]
@@ -80,10 +88,27 @@ class DeepCache:
         return data
 
     def put(self, name: str, original: bytes, data: bytes, library: bool = False) -> None:
+        """Keep a counted class; it is written with the others by :meth:`flush` (every :data:`FLUSH_EVERY`
+        entries, at the end of the set-up, and when the process ends)."""
+        self._pending[self._path(name, original, library)] = _digest(name, data) + data
+        if len(self._pending) >= FLUSH_EVERY:
+            self.flush()
+
+    def flush(self) -> None:
+        """Write the pending entries, after making ``numbers.txt`` durable once for all of them: an entry on disk
+        never uses a number that a crash of the machine could take back."""
+        if not self._pending:
+            return
         try:
-            write_atomically(self._path(name, original, library), _digest(name, data) + data)
+            if self._numbers_unsynced:
+                with open(self.numbers_file, "rb") as f:
+                    os.fsync(f.fileno())
+                self._numbers_unsynced = False
+            for path, entry in self._pending.items():
+                write_atomically(path, entry)
         except OSError:
             pass  # a cache that cannot be written is only slower
+        self._pending.clear()
 
     def sync(self, numbers: MethodNumbers) -> None:
         """Adopt the numbers other sessions gave (read without a lock: lines are appended whole)."""
@@ -103,9 +128,11 @@ class DeepCache:
                 if self._known + len(missing) > LOCAL_BASE:
                     return False
                 f.seek(0, os.SEEK_END)
-                f.write("".join(f"{m}\n" for m in missing))
-                f.flush()
-                os.fsync(f.fileno())
+                text = "".join(f"{m}\n" for m in missing)
+                f.write(text)
+                f.flush()  # whole lines, under the lock: other processes read them; flush() makes them durable
+                self._read_to += len(text.encode("utf-8"))  # read above to the end: these lines are the next
+                self._numbers_unsynced = True
                 for m in missing:
                     numbers.adopt(m, self._known)
                     self._known += 1
@@ -114,11 +141,15 @@ class DeepCache:
         return all(numbers.ids[m] < LOCAL_BASE for m in method_ids)
 
     def _read(self, numbers: MethodNumbers) -> None:
+        """The lines other processes (or this one) appended since the last read: only those are read."""
         try:
-            with open(self.numbers_file, encoding="utf-8") as f:
-                lines = f.read().split("\n")
+            with open(self.numbers_file, "rb") as f:
+                f.seek(self._read_to)
+                more = f.read()
         except OSError:
             return
-        for k in range(self._known, len(lines) - 1):  # the last piece is the unfinished line, if any
-            numbers.adopt(lines[k], k)
-        self._known = max(self._known, len(lines) - 1)
+        whole = more[:more.rfind(b"\n") + 1]  # an unfinished last line waits for the next read
+        for line in whole.decode("utf-8").split("\n")[:-1]:
+            numbers.adopt(line, self._known)
+            self._known += 1
+        self._read_to += len(whole)
