@@ -16,6 +16,7 @@ from __future__ import annotations
 
 import hashlib
 import re
+import time
 from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Optional
@@ -109,6 +110,7 @@ def deep_jvm_options(variant: str, libjvm: Optional[Path] = None) -> list:
         options.append("-XX:DisableIntrinsic=" + ",".join(kept))
     return options
 _MARK = DEEP_CLASS.encode()
+COLD_CLASSES = 100  # a set-up that counted at least this many classes for the deep cache found it cold
 
 
 class DeepUnavailable(RuntimeError):
@@ -144,6 +146,7 @@ class DeepCounting:
         self.wanted: set = set()  # target method ids of classes that load through the transformer
         self.refused: list = []  # methods left without deep code (too large), one message each
         self.errors: list = []
+        self.fresh = 0  # classes counted and kept in the deep cache (none were there)
         # while a test counts in place (jvm.in_place): (loader, internal name) -> whether that test counts the class
         # itself (flat and, for a deep test, deep: from the original bytes, which this transformer then leaves alone)
         self.in_place = None
@@ -166,6 +169,7 @@ class DeepCounting:
                   and not left_out(str(c.getName()).replace(".", "/"))]
         total = len(loaded)
         step = 256
+        started = time.monotonic()
         for at in range(0, total, step):
             part = loaded[at:at + step]
             self._retransform(part)
@@ -174,6 +178,8 @@ class DeepCounting:
         _warm_up()
         if self.cache is not None:
             self.cache.flush()  # what the set-up counted, written at once
+        # the set-up's cost when the deep cache was cold: (classes counted and kept for later sessions, seconds)
+        self.cold = (self.fresh, time.monotonic() - started) if self.fresh >= COLD_CLASSES else None
 
     def _transform(self, loader, name, being_redefined, data):
         import jpype
@@ -201,6 +207,7 @@ class DeepCounting:
             counted = deep_class(original, self.numbers, frozenset(self.wanted), reserve if keep else None)
             if shared["ok"] and not counted.refused:
                 self.cache.put(name, original, counted.data, library)
+                self.fresh += 1
             self.refused += [r for r in counted.refused if r not in self.refused]
             return jpype.JArray(jpype.JByte)(counted.data)
         except Exception as e:  # noqa: BLE001 - the JVM would drop it silently

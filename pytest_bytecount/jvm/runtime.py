@@ -145,6 +145,15 @@ class JvmRuntime:
                 f"them (a HashMap or HashSet of objects without their own hashCode, enums, Class objects) can move "
                 f"from run to run"]
 
+    def cold_cache(self) -> list:
+        """A line when deep counting's set-up found the deep cache cold (the JDK's classes counted afresh)."""
+        cold = getattr(self._deep, "cold", None)
+        if cold is None:
+            return []
+        return [f"the deep cache was cold: {cold[0]:,} classes of the class library counted deep in {cold[1]:.1f} s "
+                f"and kept in {self._deep.cache.folder} for later sessions; keep that folder between CI runs "
+                f"(docs/deep.md)"]
+
     # --- deep counts ------------------------------------------------------------------------------------------
     def deep_counting(self) -> DeepCounting:
         """The JVM's deep counting (:mod:`.deep`), set up on first use: every class loaded so far is counted deep
@@ -152,6 +161,8 @@ class JvmRuntime:
         if self._deep is None:
             self.jvm().start()
             self._deep = deep_counting(slow_progress(self._say))
+            for line in self.cold_cache():  # a worker's summary is not shown: the controller's warnings are
+                self._warn(line)
             healed = self._deep.healed()
             if healed:
                 self._say(healed)

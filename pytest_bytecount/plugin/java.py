@@ -215,7 +215,8 @@ class JavaContext:
     def late_notes(self) -> list:
         """What the summary says that the header could not: a JVM adopted later, and what an application's
         own jpype.startJVM asked for that could not apply."""
-        return self.adopted_after_header() + self.app_start.notes + self.runtime.unpinned_hashes()
+        return self.adopted_after_header() + self.app_start.notes + self.runtime.unpinned_hashes() + \
+            ([] if self._is_worker else self.runtime.cold_cache())
 
     def adopted_after_header(self) -> list:
         """Lines for a JVM adopted that the header did not name (it started later, from a fixture say): what
