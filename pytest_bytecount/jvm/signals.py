@@ -147,6 +147,8 @@ class SignalOwners:
                 jvm_action = installed(signum)  # signal.signal also installs Python's C handler: keep the JVM's
                 signal.signal(signum, self._in_python)
                 install(signum, jvm_action)
+        if WAKE is not None and signal.getsignal(WAKE) in (signal.SIG_DFL, None):
+            signal.signal(WAKE, _woken)  # Python's C handler: a blocked call in the main thread returns early
         import jpype
 
         handler = _java_signal_handler(self._from_java)
@@ -186,6 +188,7 @@ class SignalOwners:
             _thread.interrupt_main(signum)
         else:  # pragma: no cover - 3.9 simulates SIGINT only
             _thread.interrupt_main()
+        _wake_main_thread()
 
     def _still_in_java(self, signum: int, name: str) -> None:
         if self.pending.get(signum):
@@ -206,6 +209,23 @@ class SignalOwners:
 
 
 WAIT_NOTICE_S = 1.0  # a signal still waiting for Java this long is explained to the user
+# A real-time signal neither HotSpot nor glibc uses, sent to the main thread after interrupt_main(): a call blocked
+# there in Python (time.sleep, a lock, select) returns early (EINTR), and Python then runs the interrupt's handler.
+# interrupt_main() alone only sets a flag, which a blocked call reads when it is over.
+WAKE = signal.SIGRTMIN + 5 if SUPPORTED and hasattr(signal, "SIGRTMIN") else None
+
+
+def _woken(signum, frame) -> None:
+    """The wake-up signal's Python handler: nothing to do, the interrupt's own handler runs next."""
+
+
+def _wake_main_thread() -> None:
+    if WAKE is None or signal.getsignal(WAKE) is not _woken:
+        return
+    try:
+        signal.pthread_kill(threading.main_thread().ident, WAKE)
+    except (OSError, ValueError):  # the main thread is gone: nothing waits there
+        pass
 
 
 def _tell_user(text: str) -> None:

@@ -41,6 +41,7 @@ MODULE = '''
 import os
 import signal
 import threading
+import time
 
 import pytest
 
@@ -54,7 +55,15 @@ def test_twice(bytecount, x):
     if stop and x == 2:
         for n in range(int(os.environ.get("TIMES", "1"))):
             threading.Timer(0.5 + n, os.kill, (os.getpid(), getattr(signal, stop))).start()
-        calc.pause(int(os.environ["PAUSE_MS"]))  # the signal arrives while Java runs
+        if os.environ.get("WAIT_IN") == "python":
+            started = time.monotonic()
+            try:
+                time.sleep(int(os.environ["PAUSE_MS"]) / 1000)  # the signal arrives while Python waits
+            finally:
+                with open("slept.txt", "w") as f:
+                    f.write(str(time.monotonic() - started))
+        else:
+            calc.pause(int(os.environ["PAUSE_MS"]))  # the signal arrives while Java runs
 '''
 
 ANSI = re.compile(r"\x1b\[[0-9;]*[A-Za-z]")
@@ -106,9 +115,13 @@ def totals(project) -> dict:
     return {key: entry["methods"]["st.Calc#twice(I)I"]["total"] for key, entry in data["tests"].items()}
 
 
-@pytest.mark.parametrize("terminal", [True, False], ids=["on a terminal", "without a terminal"])
-@pytest.mark.parametrize("stop", ["SIGINT", "SIGTERM"])
-def test_an_interrupted_update_says_what_it_wrote_and_leaves_every_file_whole(pytester, stop, terminal):
+@pytest.mark.parametrize("stop, wait_in, terminal", [
+    ("SIGINT", "java", True), ("SIGINT", "python", False), ("SIGTERM", "java", False), ("SIGTERM", "python", True)],
+    ids=["SIGINT while Java runs, on a terminal", "SIGINT while Python sleeps", "SIGTERM while Java runs",
+         "SIGTERM while Python sleeps, on a terminal"])
+def test_an_interrupted_update_says_what_it_wrote_and_leaves_every_file_whole(pytester, stop, wait_in, terminal):
+    """Wherever the test waits, the run ends with its summary: a wait in Java as soon as Java returns (4 s here),
+    a wait in Python (60 s here) when the signal comes."""
     project = java_project(pytester, {"st/Calc.java": CALC}, {"tests/test_calc": MODULE})
     env = {k: v for k, v in os.environ.items() if k not in ("STOP_WITH", "PYTHONFAULTHANDLER")}
     command = [sys.executable, "-m", "pytest", "-p", "no:cacheprovider", "--bytecount-update"]
@@ -119,7 +132,10 @@ def test_an_interrupted_update_says_what_it_wrote_and_leaves_every_file_whole(py
     source = project.path / "src" / "st" / "Calc.java"
     source.write_text(CALC.replace("return x + x;", "return x + x + 0;"))  # two more instructions a call
 
-    status, out = run(command, project.path, {**env, "STOP_WITH": stop, "PAUSE_MS": "4000"}, terminal)
+    status, out = run(command, project.path, {**env, "STOP_WITH": stop, "WAIT_IN": wait_in,
+                                              "PAUSE_MS": "4000" if wait_in == "java" else "60000"}, terminal)
+    if wait_in == "python":  # the signal (0.5 s in) ended the 60 s sleep
+        assert float((project.path / "slept.txt").read_text()) < 30, out
 
     assert status == pytest.ExitCode.INTERRUPTED, out  # pytest's own status, not the JVM's 130 or 143
     assert "KeyboardInterrupt" in out and "= bytecount =" in out, out
@@ -132,7 +148,7 @@ def test_an_interrupted_update_says_what_it_wrote_and_leaves_every_file_whole(py
                      "test_twice[1]": before["test_twice[1]"] + 2}
     assert not list(project.path.rglob("hs_err_pid*.log"))
     assert not list((project.path / "tests" / "bytecount").glob(".*.tmp"))
-    if terminal:  # the signal waited for Java: the user is told, past pytest's capture
+    if terminal and wait_in == "java":  # the signal waited for Java: the user is told, past pytest's capture
         name = stop
         assert f"pytest-bytecount: {name}: pytest stops as soon as Java returns to Python; send {name} again" in out
 
