@@ -147,6 +147,7 @@ def _instrument(args, counter: ClassCounter) -> int:
         if total >= 50 and (done % 50 == 0 or done == total):
             print(f"bytecount: counted {done}/{total} classes", file=sys.stderr, flush=True)
 
+    counter.for_files = True  # each class's exit hook programs rendered once, and kept in its cache entry
     try:
         classes = counter.count_all(progress)
     except (ClassFormatError, OSError) as e:

@@ -5,6 +5,7 @@ and torn entries: test_per_class.py.)"""
 from __future__ import annotations
 
 import json
+from dataclasses import replace
 
 from pytest_bytecount.classfile.classpath import Classpath
 from pytest_bytecount.counting.pipeline import cache
@@ -31,6 +32,27 @@ def test_a_hit_gives_every_field_of_every_counter_map(counting_classes, tmp_path
         assert any(m.abrupt is not None and m.allocs for c in fresh for m in c.maps)
         assert [c.maps for c in hits] == [c.maps for c in fresh]
         assert hits == fresh  # every field: bytes, Counters class, size, refusals
+
+
+def test_instrument_s_rendered_programs_are_kept_and_read_back_as_rendered_afresh(counting_classes, tmp_path):
+    """instrument keeps each class's exit-hook programs in its entry; a hit gives them back unrendered, equal to
+    what rendering its counter maps gives, for flat and inclusive counts; the plugin's entries keep none."""
+    cp = Classpath.parse([counting_classes["javac17"]])
+    for inclusive in (False, True):
+        options = CountingOptions(tuple(TARGETS), inclusive=inclusive)
+        writer = ClassCounter(cp, options, cache_dir=tmp_path / str(inclusive))
+        writer.for_files = True
+        written = writer.count_all()
+        reader = ClassCounter(cp, options, cache_dir=tmp_path / str(inclusive))
+        reader.for_files = True
+        hits = reader.count_all()
+        assert reader.cache_hits == len(hits) == len(written) and all(c.rendered is not None for c in hits)
+        for hit in hits:
+            afresh = replace(hit, rendered=None)
+            assert hit.layout() == afresh.layout() and (not inclusive or hit.links() == afresh.links())
+        assert any(hit.layout() for hit in hits) and (not inclusive or any(hit.links() for hit in hits))
+    plugin = ClassCounter(cp, CountingOptions(tuple(TARGETS)), cache_dir=tmp_path / "plugin").count_all()
+    assert all(c.rendered is None for c in plugin)
 
 
 def test_an_entry_of_another_format_is_ignored(counting_classes, tmp_path):

@@ -3,8 +3,8 @@
 An entry is keyed by a SHA-256 over this plugin's version and source files (:func:`plugin_digest`),
 the counting options, the class's matched methods and the class's own bytes; so two markers whose patterns
 both match a class share its entry, and a changed class or plugin never reuses an old one. The file holds a
-JSON header line (the counter maps as data, never pickle, and the SHA-256 of each class file) followed by
-the counted class and its Counters class. A read re-hashes both against the header: a torn or tampered
+JSON header line (the counter maps as data, never pickle, and the SHA-256 of each part) followed by
+the counted class, its Counters class and, for ``instrument``, its exit hook's programs as rendered. A read re-hashes both against the header: a torn or tampered
 entry is never used, it is rebuilt. Entries are written to a temporary file and renamed, so concurrent
 runs and killed processes leave whole entries or none; a hit refreshes the file's modification time, so
 the project cache can remove entries long unused.
@@ -24,7 +24,7 @@ from ..counts.countermap import CounterMap
 from ..targets import MethodId
 
 _plugin_digest: Optional[str] = None
-FORMAT = 6  # 6: code fingerprints of resolved code; 5: counter maps carry line digests; 4: lines per instruction kind; 3: block_lines
+FORMAT = 7  # 7: the exit hook's programs kept when rendered; 6: code fingerprints of resolved code; 5: counter maps carry line digests; 4: lines per instruction kind; 3: block_lines
 
 
 def key(data: bytes, methods: Iterable[tuple], options: str) -> str:
@@ -51,14 +51,21 @@ def load(cache_dir: Path, entry_key: str, name: str) -> Optional[dict]:
         if header.get("format") != FORMAT or header.get("key") != entry_key or header.get("name") != name:
             return None
         data_end = header_end + 1 + int(header["data_length"])
-        data, counters = blob[header_end + 1:data_end], blob[data_end:]
+        counters_end = data_end + int(header["counters_length"])
+        data, counters, text = blob[header_end + 1:data_end], blob[data_end:counters_end], blob[counters_end:]
         if (hashlib.sha256(data).hexdigest() != header["data_sha256"]
-                or hashlib.sha256(counters).hexdigest() != header["counters_sha256"]):
+                or hashlib.sha256(counters).hexdigest() != header["counters_sha256"]
+                or hashlib.sha256(text).hexdigest() != header["text_sha256"]):
             return None
+        rendered = None
+        if header["layout_length"] is not None:
+            layout_end = int(header["layout_length"])
+            rendered = (text[:layout_end].decode("utf-8"), text[layout_end:].decode("utf-8"))
         counted = {"name": name, "data": data, "counters_name": str(header["counters_name"]),
                    "counters_data": counters, "maps": tuple(map_from_json(m) for m in header["maps"]),
                    "size": int(header["size"]), "refused": tuple(str(r) for r in header["refused"]),
-                   "inclusive": bool(header["inclusive"]), "targets": tuple(str(t) for t in header["targets"])}
+                   "inclusive": bool(header["inclusive"]), "targets": tuple(str(t) for t in header["targets"]),
+                   "rendered": rendered}
     except (OSError, ValueError, KeyError, TypeError, AttributeError):
         return None  # missing, torn or foreign: rebuild
     try:
@@ -70,12 +77,17 @@ def load(cache_dir: Path, entry_key: str, name: str) -> Optional[dict]:
 
 def store(cache_dir: Path, entry_key: str, counted) -> None:
     """Write ``counted`` under ``entry_key``; best effort (a read-only or full disk only costs the speed-up)."""
+    layout, links = (b"", b"") if counted.rendered is None else (t.encode("utf-8") for t in counted.rendered)
     header = {"format": FORMAT, "key": entry_key, "name": counted.name, "counters_name": counted.counters_name,
               "size": counted.size, "refused": list(counted.refused), "inclusive": counted.inclusive,
               "targets": list(counted.targets), "maps": [map_to_json(m) for m in counted.maps],
               "data_length": len(counted.data), "data_sha256": hashlib.sha256(counted.data).hexdigest(),
-              "counters_sha256": hashlib.sha256(counted.counters_data).hexdigest()}
-    blob = json.dumps(header, sort_keys=True).encode("utf-8") + b"\n" + counted.data + counted.counters_data
+              "counters_length": len(counted.counters_data),
+              "counters_sha256": hashlib.sha256(counted.counters_data).hexdigest(),
+              "layout_length": None if counted.rendered is None else len(layout),
+              "text_sha256": hashlib.sha256(layout + links).hexdigest()}
+    blob = (json.dumps(header, sort_keys=True).encode("utf-8") + b"\n" + counted.data + counted.counters_data
+            + layout + links)
     staging: Optional[str] = None
     try:
         Path(cache_dir).mkdir(parents=True, exist_ok=True)

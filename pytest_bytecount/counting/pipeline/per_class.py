@@ -14,7 +14,7 @@ for that class; the total grows as classes arrive, and nothing is allocated per 
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 from pathlib import Path
 from typing import Callable, Optional, Sequence
 
@@ -51,6 +51,7 @@ class CountedClass:
     refused: tuple  # methods left uncounted (over 64 KB), one message each
     inclusive: bool = False  # every method counted and linked (inclusive_by_class); only targets reported
     targets: tuple = ()  # with inclusive counts: the method ids of its targets
+    rendered: Optional[tuple] = None  # (layout, links) as kept in its cache entry: not rendered again
 
     def counts(self, values: Sequence[int], lines: bool = False) -> dict:
         """The contract's counts of this class's methods (with inclusive counts: of its targets) from its
@@ -64,12 +65,16 @@ class CountedClass:
 
     def layout(self) -> str:
         """The exit hook's program for this class's entries (:func:`~.counts.class_layout`)."""
+        if self.rendered is not None:
+            return self.rendered[0]
         inclusive = {t: exact_name(MethodId.parse(t)) for t in self.targets} if self.inclusive else None
         return class_layout(sorted(((str(m.method), m) for m in self.reported()), key=lambda e: e[0]), inclusive)
 
     def links(self) -> str:
         """With inclusive counts, the exit hook's program for what this class's methods add to a target."""
-        return links_program(self.maps)
+        if self.rendered is not None:
+            return self.rendered[1]
+        return links_program(self.maps) if self.inclusive else ""
 
 
 class ClassCounter:
@@ -105,6 +110,9 @@ class ClassCounter:
         # counted class is counted deep too, and the matched methods open windows; the numbers are the JVM's
         # own, so such classes are not cached
         self.deep = None
+        # the classes go to files with their exit hook's programs (instrument): each class's are rendered when it is
+        # counted and kept in its cache entry, so a cache hit does not render them again
+        self.for_files = False
         self._counted: dict = {}  # internal name -> CountedClass or None (nothing of it is matched)
         self.cache_hits = 0
 
@@ -199,6 +207,8 @@ class ClassCounter:
         counted = CountedClass(name, result.data, counters, build_runtime_class(batch.size, arities, counters, more),
                                tuple(batch.maps), batch.size, tuple(result.refused), self.inclusive,
                                tuple(str(m) for m in targets))
+        if self.for_files:  # its exit hook's programs, rendered once and kept with it
+            counted = replace(counted, rendered=(counted.layout(), counted.links()))
         if cache_dir is not None:
             class_cache.store(cache_dir, key, counted)
         return counted
