@@ -23,7 +23,7 @@ from .counting.counts import KEYS, render_json
 from .counting.options import CountingOptions
 from .counting.pipeline.per_class import ClassCounter
 from .counting.pipeline.report import counted_files, write_files
-from .counting.targets import TargetError, missing_class_message
+from .counting.targets import MethodId, TargetError, missing_class_message
 from .jvm.deep import DeepUnavailable, deep_counting, deep_jvm_options, slow_progress
 from .jvm.counting import counting_loaders
 from .jvm.loaders import CountingError
@@ -303,7 +303,7 @@ def _count(args, classpath: Classpath, counter: ClassCounter, weights=None) -> i
 
 
 def _deep_setup():
-    """The JVM's deep counting, set up with progress on standard error while the JDK's loaded classes are counted,
+    """The JVM's deep counting, set up with progress on standard error when counting the JDK's loaded classes is slow,
     and a line when damaged entries of its cache were counted afresh."""
     deep = deep_counting(slow_progress(lambda line: print(line, file=sys.stderr, flush=True)))
     healed = deep.healed()
@@ -335,17 +335,12 @@ def _initialised(counts: dict, handle) -> dict:
 
 def _say_what_never_ran(counts: dict, counter: ClassCounter, main: str) -> None:
     """A note on standard error for each target none of whose methods ran: the counts say nothing of it."""
-    ran = {m for m, c in counts.items() if c.get("invocations")}
+    ran = [MethodId.parse(m) for m, c in counts.items() if c.get("invocations")]
     for pattern, parsed in zip(counter.patterns, counter.parsed):
-        if not any(parsed.matches_class(m.partition("#")[0]) and parsed.matches_method(*_name_and_descriptor(m))
+        if not any(parsed.matches_class(m.class_name.replace("/", ".")) and parsed.matches_method(m.name, m.descriptor)
                    for m in ran):
             print(f"bytecount: note: no method --target {pattern} matches ran in {main}.main: the counts hold "
                   f"nothing of it", file=sys.stderr)
-
-
-def _name_and_descriptor(method_id: str) -> tuple:
-    member = method_id.partition("#")[2]
-    return member[:member.index("(")], member[member.index("("):]
 
 
 def _say_what_was_counted(handle, counter: ClassCounter) -> None:

@@ -437,8 +437,6 @@ def slow_progress(say, quiet_for: float = 2.0, every: float = 5.0, clock=None):
     """A ``progress(done, total)`` for :class:`DeepCounting`'s set-up that says nothing while it is quick (a warm
     deep cache takes a fraction of a second), then a line every ``every`` seconds once it has taken ``quiet_for``,
     and the last one when it ends, so a long set-up shows it is moving and a short one leaves the output alone."""
-    import time
-
     clock = clock or time.monotonic
     started = clock()
     shown = {"at": None}

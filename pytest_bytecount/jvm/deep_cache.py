@@ -25,6 +25,7 @@ import fcntl
 import hashlib
 import os
 import shutil
+import threading
 from pathlib import Path
 from typing import Iterable, Optional
 
@@ -63,6 +64,8 @@ class DeepCache:
         self._known = 0  # lines of numbers.txt read so far
         self._read_to = 0  # the byte where what was read of numbers.txt ends (after its last whole line)
         self._pending: dict = {}  # path -> entry, written by flush() once numbers.txt is on disk
+        # the JVM's threads put entries (each transform runs on the thread that loads the class) while one flushes
+        self._pending_lock = threading.Lock()
         self._numbers_unsynced = False  # numbers appended since numbers.txt was last made durable
         self.healed: list = []  # names of the damaged entries found, counted afresh and written again
         atexit.register(self.flush)  # entries still pending when the process ends (a crash only makes them go)
@@ -90,25 +93,28 @@ class DeepCache:
     def put(self, name: str, original: bytes, data: bytes, library: bool = False) -> None:
         """Keep a counted class; it is written with the others by :meth:`flush` (every :data:`FLUSH_EVERY`
         entries, at the end of the set-up, and when the process ends)."""
-        self._pending[self._path(name, original, library)] = _digest(name, data) + data
-        if len(self._pending) >= FLUSH_EVERY:
+        with self._pending_lock:
+            self._pending[self._path(name, original, library)] = _digest(name, data) + data
+            full = len(self._pending) >= FLUSH_EVERY
+        if full:
             self.flush()
 
     def flush(self) -> None:
         """Write the pending entries, after making ``numbers.txt`` durable once for all of them: an entry on disk
         never uses a number that a crash of the machine could take back."""
-        if not self._pending:
+        with self._pending_lock:  # taken whole: each of these uses numbers appended before now, made durable next
+            pending, self._pending = self._pending, {}
+        if not pending:
             return
         try:
             if self._numbers_unsynced:
+                self._numbers_unsynced = False  # numbers appended from now on set it again
                 with open(self.numbers_file, "rb") as f:
                     os.fsync(f.fileno())
-                self._numbers_unsynced = False
-            for path, entry in self._pending.items():
+            for path, entry in pending.items():
                 write_atomically(path, entry)
         except OSError:
             pass  # a cache that cannot be written is only slower
-        self._pending.clear()
 
     def sync(self, numbers: MethodNumbers) -> None:
         """Adopt the numbers other sessions gave (read without a lock: lines are appended whole)."""

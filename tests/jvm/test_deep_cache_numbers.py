@@ -43,3 +43,30 @@ def test_entries_are_written_together_and_read_back_before_and_after(tmp_path, m
     cache.flush()
     assert [p.name for p in cache.classes.iterdir()] == ["p.A"]
     assert DeepCache("lib").get("p/A", b"other bytes, same class library", library=True) == CLASS
+
+
+def test_entries_put_from_several_threads_while_others_are_written_are_all_kept(tmp_path, monkeypatch):
+    """The transformer runs on whichever JVM thread loads a class: puts go on while a flush writes."""
+    import threading
+
+    monkeypatch.setenv("BYTECOUNT_CACHE_DIR", str(tmp_path))
+    cache = DeepCache("lib")
+    cache.number(MethodNumbers(), ["p.A#f()V"])  # a folder without numbers.txt is emptied when next opened
+    failures = []
+
+    def load(prefix: str) -> None:
+        try:
+            for k in range(1500):
+                cache.put(f"p/{prefix}{k}", b"original", CLASS, library=True)
+        except Exception as e:  # noqa: BLE001 - reported below
+            failures.append(e)
+
+    threads = [threading.Thread(target=load, args=(p,)) for p in "ABC"]
+    for t in threads:
+        t.start()
+    for t in threads:
+        t.join()
+    cache.flush()
+    assert failures == []
+    assert len(list(cache.classes.iterdir())) == 4500
+    assert DeepCache("lib").get("p/B1499", b"original", library=True) == CLASS

@@ -4,8 +4,8 @@ An entry is keyed by a SHA-256 over this plugin's version and source files (:fun
 the counting options, the class's matched methods and the class's own bytes; so two markers whose patterns
 both match a class share its entry, and a changed class or plugin never reuses an old one. The file holds a
 JSON header line (the counter maps as data, never pickle, and the SHA-256 of each part) followed by
-the counted class, its Counters class and, for ``instrument``, its exit hook's programs as rendered. A read re-hashes both against the header: a torn or tampered
-entry is never used, it is rebuilt. Entries are written to a temporary file and renamed, so concurrent
+the counted class, its Counters class and, for ``instrument``, its exit hook's programs as rendered. A read
+re-hashes every part against the header: a torn or tampered entry is never used, it is rebuilt. Entries are written to a temporary file and renamed, so concurrent
 runs and killed processes leave whole entries or none; a hit refreshes the file's modification time, so
 the project cache can remove entries long unused.
 """
