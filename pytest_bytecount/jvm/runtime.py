@@ -31,14 +31,16 @@ class JvmWanted:
 
 class JvmRuntime:
     """The one JVM of a session (``wanted``: the settings' wishes, read when first needed; ``say``: a line on the
-    terminal; ``warn``: a line that must reach the user from an xdist worker too)."""
+    terminal; ``warn``: a line that must reach the user from an xdist worker too; ``status``: progress of long work,
+    shown until it is called with None)."""
 
     def __init__(self, wanted: Callable[[], JvmWanted], crash: CrashNote, say: Callable[[str], None],
-                 warn: Callable[[str], None]):
+                 warn: Callable[[str], None], status: Callable[[Optional[str]], None] = lambda text: None):
         self._wanted = wanted
         self.crash = crash
         self._say = say
         self._warn = warn
+        self._status = status
         self._choice: Optional[JvmChoice] = None
         self._unmet_choice: Optional[str] = None  # the settings' JVM, when none could be chosen and one ran
         self._jvm: Optional[JvmSession] = None
@@ -157,10 +159,13 @@ class JvmRuntime:
     # --- deep counts ------------------------------------------------------------------------------------------
     def deep_counting(self) -> DeepCounting:
         """The JVM's deep counting (:mod:`.deep`), set up on first use: every class loaded so far is counted deep
-        (progress on the terminal, when it takes long)."""
+        (progress on a terminal, when it takes long: one status line, erased when done)."""
         if self._deep is None:
             self.jvm().start()
-            self._deep = deep_counting(slow_progress(self._say))
+            try:
+                self._deep = deep_counting(slow_progress(self._status, every=0.5))
+            finally:
+                self._status(None)
             for line in self.cold_cache():  # a worker's summary is not shown: the controller's warnings are
                 self._warn(line)
             healed = self._deep.healed()

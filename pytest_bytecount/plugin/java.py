@@ -6,6 +6,7 @@ hands it the settings and turns its errors into pytest's."""
 from __future__ import annotations
 
 import os
+import sys
 import warnings
 from pathlib import Path
 from typing import Callable, Optional
@@ -31,6 +32,7 @@ from .config import (PACKAGE_PREFIX, ConfigError, Settings, classpath_entries, c
                      configured_classpath, expand_classpath_entry, found_build_layout, nothing_configured)
 from .app_start import AppStart
 from .project_cache import project_cache, remove_unused
+from .status_line import StatusLine
 from ..regression.sources import SourceLines
 
 
@@ -53,10 +55,11 @@ class JavaContext:
         self._shared: dict = {}  # (loaders, module node id or "session") -> the handle of a shared loader
         self.unusable: Optional[str] = None  # why no counted test can run (every one fails with it)
         self._source_lines: Optional[SourceLines] = None
+        self._status: Optional[StatusLine] = None  # progress of long work, on a terminal
         self._adoption_in_header = False  # the pytest header named the JVM as one found running
         # the JVM and every decision about it; the crash note made now, while pytest captures nothing: a JVM that
         # crashes later says so on this stderr
-        self.runtime = JvmRuntime(self._wanted, CrashNote(Path(config.rootpath)), self.say, self._warn)
+        self.runtime = JvmRuntime(self._wanted, CrashNote(Path(config.rootpath)), self.say, self._warn, self.status)
         self.crash = self.runtime.crash
         # an application's own jpype.startJVM goes through the plugin while the session runs (app_start.py)
         self.app_start = AppStart(self._app_start_options, lambda: self.runtime.started_by_plugin,
@@ -264,6 +267,21 @@ class JavaContext:
                 reporter.write_line(line)
         else:
             reporter.write_line(line)
+
+    def status(self, text: Optional[str]) -> None:
+        """Progress of long work: one status after pytest's progress line on a terminal, erased by ``None``;
+        nothing when the output is not a terminal, or in an xdist worker (:mod:`.status_line`)."""
+        reporter = self._config.pluginmanager.get_plugin("terminalreporter")
+        capture = self._config.pluginmanager.get_plugin("capturemanager")
+        if reporter is None or self._is_worker:
+            return
+        if self._status is None:
+            self._status = StatusLine(reporter, getattr(reporter._tw, "_file", None) or sys.stdout)
+        if capture is not None:
+            with capture.global_and_fixture_disabled():
+                self._status.show(text)
+        else:
+            self._status.show(text)
 
     def deep_counting(self):
         """The JVM's deep counting, set up on first use (:meth:`JvmRuntime.deep_counting`)."""
