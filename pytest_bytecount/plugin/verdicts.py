@@ -143,7 +143,9 @@ class Verdicts:
         # a status that is not a verdict on counts (not-run, nondeterministic, failed, ...) outranks every one
         if result.status in VERDICTS:
             result.status = worse(result.status, status)
-        result.message = "\n".join(t for t in (result.message, text) if t)
+        # a worse order is the news: it comes first, the counts' verdict after it, on every surface
+        first = status == "regressed"
+        result.message = "\n".join(t for t in ((text, result.message) if first else (result.message, text)) if t)
         update = self.session.update
         if report.outcome == "skipped" or update == "all" or (update == "new" and not entry.get("scaling")):
             return  # being recorded
@@ -152,6 +154,6 @@ class Verdicts:
                 report.outcome = "failed"
                 report.longrepr = text
             elif isinstance(report.longrepr, str):
-                report.longrepr = f"{report.longrepr}\n{text}"
+                report.longrepr = f"{text}\n{report.longrepr}" if first else f"{report.longrepr}\n{text}"
         elif status == "improved" and report.outcome == "passed":
             report.sections.append(("bytecount", text))

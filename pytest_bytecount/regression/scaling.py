@@ -41,10 +41,12 @@ ORDERS = ("1", "log n", "n", "n log n", "n^2", "n^3", "2^n")
 RANK = {order: i for i, order in enumerate(ORDERS)}
 METRICS = ("total", "invocations", "calls", "inclusive", "deep")  # the counts' metrics a check may fit (inclusive:
 # with inclusive=True on the marker, and then the default; deep: with deep counts, and then the default)
-# "deep" fits two figures of the deep group apart, and a method's order is the worse of the two: the instructions run
-# anywhere (deep.total) and the elements the JVM's native bulk operations moved (deep.copied)
+# "deep" fits the deep work: the instructions run anywhere (deep.total) and the elements the JVM's native bulk
+# operations moved (deep.copied), summed into one figure; each part's values are kept beside it
 DEEP_PARTS = ("deep", "copied")
-PART_NAMES = {"deep": "deep.total", "copied": "deep.copied"}
+WORK = "work"
+PART_NAMES = {"deep": "deep.total", "copied": "deep.copied", WORK: "deep work"}
+WORK_SUM = "deep.total + deep.copied"
 MIN_SIZES = 4
 TIE_FACTOR = 1.25
 EXACT = 1e-4
@@ -165,8 +167,8 @@ class MethodScaling:
     fits: Dict[str, Optional[float]]
     growth: Optional[float] = None
     baseline_order: Optional[str] = None
-    # deep counts: the figure that decided the order (deep or copied), each figure's (order, exponent, values),
-    # and where the work went: [(method id, its deep count at each size)], most growth first
+    # deep counts: the figure fitted (WORK), each part's (order alone, None, values), and where the work went:
+    # [(method id or the native copies, its deep count at each size)], most growth first
     part: Optional[str] = None
     parts: Optional[Dict[str, tuple]] = None
     where: Optional[List[tuple]] = None
@@ -177,8 +179,7 @@ class MethodScaling:
                "baseline_order": self.baseline_order}
         if self.parts is not None:
             out["decided_by"] = PART_NAMES[self.part]
-            out["parts"] = {PART_NAMES[p]: {"order": o, "exponent": round(e, 2) + 0.0, "values": list(v)}
-                            for p, (o, e, v) in self.parts.items()}
+            out["parts"] = {PART_NAMES[p]: {"order": o, "values": list(v)} for p, (o, _, v) in self.parts.items()}
             out["where"] = [[m, list(v)] for m, v in (self.where or [])]
         return out
 
@@ -187,8 +188,7 @@ class MethodScaling:
         if self.growth is not None:
             text += f" (x{self.growth:.3g} per +1 in n)"
         if self.parts is not None:
-            other = [f"{PART_NAMES[p]} {o}" for p, (o, _, _) in self.parts.items() if p != self.part]
-            text += f" in {PART_NAMES[self.part]}" + (f" ({', '.join(other)})" if other else "")
+            text += f" in {PART_NAMES[self.part]} ({WORK_SUM})"
         return text
 
 
@@ -358,7 +358,7 @@ def compare_scaling(stored: Optional[dict], result: Optional[ScalingResult]) -> 
             status = "new"
         elif now is None:
             status = "gone"
-        elif base.get("metric", "total") != result.metric:
+        elif stored_figure(base) != now_figure(result.metric, now):
             status = "metric"
         elif RANK[now.order] > RANK[base["order"]] and _no_longer_fits(now, base["order"]):
             status = "worse"
@@ -368,6 +368,15 @@ def compare_scaling(stored: Optional[dict], result: Optional[ScalingResult]) -> 
             status = "same"
         changes.append(ScalingChange(m, status, base, now))
     return ScalingVerdict(result.metric if result else "", list(result.sizes) if result else [], changes)
+
+
+def stored_figure(base: dict) -> str:
+    """The figure a stored order was fitted on: its metric, or with deep counts the figure that decided it."""
+    return base.get("decided_by") or base.get("metric", "total")
+
+
+def now_figure(metric: str, now: MethodScaling) -> str:
+    return PART_NAMES[now.part] if now.part is not None else metric
 
 
 def _no_longer_fits(now: MethodScaling, order: str) -> bool:
@@ -398,18 +407,18 @@ def render_scaling(verdict: ScalingVerdict, accept_command: Optional[str], rerec
                          f"longer makes")
             continue
         if c.status == "metric":
-            lines.append(f"{c.method}: the baseline's order ({base['order']}) was fitted on "
-                         f"{base.get('metric', 'total')}, and this check fits {verdict.metric} (now "
-                         f"{now.describe()}): orders of two metrics are not compared. Re-record the baseline"
+            lines.append(f"{c.method}: the baseline's order ({base['order']}) was fitted on {stored_figure(base)}, "
+                         f"and this check fits {now_figure(verdict.metric, now)} (now {now.describe()}): orders of "
+                         f"two figures are not compared. Re-record the baseline"
                          + (f": {rerecord}" if rerecord else " with --bytecount-update"))
             continue
         label = "COMPLEXITY GOT WORSE" if c.status == "worse" else "complexity improved; baseline is stale"
         exponent = base.get("exponent")
         was = f"{base['order']}" + (f" (exponent {exponent:.2f})" if isinstance(exponent, (int, float)) else "")
         lines.append(f"{c.method}: {label}: {was} -> {now.describe()}{fitted if now.parts is None else ''}")
-        same_figure = base.get("decided_by", PART_NAMES.get(now.part)) == PART_NAMES.get(now.part)
-        rows = [("baseline", base["values"])] if base["sizes"] == verdict.sizes and same_figure else []
+        rows = [("baseline", base["values"])] if base["sizes"] == verdict.sizes else []
         rows.append(("now" if now.part is None else PART_NAMES[now.part], now.values))
+        rows += [(PART_NAMES[p], v) for p, (_, _, v) in (now.parts or {}).items()]
         lines += _table(verdict.sizes, rows)
         if now.where:
             lines.append("    where the work went (deep.methods, most growth first):")

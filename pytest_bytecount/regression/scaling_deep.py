@@ -1,18 +1,21 @@
-"""Complexity checks that look inside the JDK: with deep counts, :func:`measure_deep` fits deep.total and
-deep.copied apart and names where the work grew; with flat counts, :func:`jdk_work_note` says once per run
+"""Complexity checks that look inside the JDK: with deep counts, :func:`measure_deep` fits the deep work (deep.total
+and deep.copied summed) and names where it grew; with flat counts, :func:`jdk_work_note` says once per run
 which JDK calls grew with n (their work is not in the order). See docs/deep.md."""
 
 from __future__ import annotations
 
 from typing import Dict, List, Optional, Sequence
 
-from .scaling import DEEP_PARTS, RANK, MethodScaling, ScalingError, ScalingResult, check_sizes, fit, select_methods
+from .scaling import DEEP_PARTS, WORK, MethodScaling, ScalingError, ScalingResult, check_sizes, fit, select_methods
 
 
 def measure_deep(sizes: Sequence[int], parts: Dict[str, Dict[str, List[int]]], where: Dict[str, List[dict]],
                  method: Optional[str] = None) -> ScalingResult:
-    """With deep counts: per method, deep.total and deep.copied fitted apart (``parts``: {"deep": {method:
-    values}, "copied": {...}}); the worse order decides. ``where``: per method, its deep.methods at each size."""
+    """With deep counts: per method, the order of its deep work, one figure (``parts``: {"deep": {method: deep.total
+    at each size}, "copied": {method: deep.copied ...}}): the instructions run anywhere and the elements the JVM's
+    native bulk operations moved, each element moved counted as one instruction's work. A figure that is a small
+    share of the work cannot decide the order alone: ArrayList's growth copies are a step function of n, while the
+    shifts of remove(0) are the n^2 of the work. ``where``: per method, its deep.methods at each size."""
     sizes = check_sizes(sizes)
     totals = parts["deep"]
     ran = {m: v for m, v in totals.items() if any(v)}
@@ -21,16 +24,13 @@ def measure_deep(sizes: Sequence[int], parts: Dict[str, Dict[str, List[int]]], w
                            f"{', '.join(sorted(totals)) or 'none'}); does run(n) call the marked methods?")
     result = ScalingResult("deep", sizes)
     for m in select_methods(ran, method):
-        fitted = {}
-        for part in DEEP_PARTS:
-            values = parts[part].get(m, [0] * len(sizes))
-            if any(values):
-                fitted[part] = (fit(sizes, values), values)
-        decider = max(fitted, key=lambda p: (RANK[fitted[p][0].order], p == "deep"))
-        f, values = fitted[decider]
-        result.methods[m] = MethodScaling(list(values), f.order, f.exponent, f.fits, f.growth, part=decider,
-                                          parts={p: (x.order, x.exponent, v) for p, (x, v) in fitted.items()},
-                                          where=_where_the_work_went(where.get(m, [])))
+        each = {part: parts[part].get(m, [0] * len(sizes)) for part in DEEP_PARTS}
+        work = [sum(v) for v in zip(*each.values())]
+        f = fit(sizes, work)
+        shown = {p: (fit(sizes, v).order if any(v) else "1", v) for p, v in each.items()}
+        result.methods[m] = MethodScaling(work, f.order, f.exponent, f.fits, f.growth, part=WORK,
+                                          parts={p: (o, None, v) for p, (o, v) in shown.items()},
+                                          where=_where_the_work_went(where.get(m, []), each["copied"]))
     return result
 
 
@@ -79,10 +79,16 @@ def jdk_work_note(scalings: Dict[str, dict]) -> Optional[str]:
             f"scaling(..., metric=\"total\"), to keep the flat fit without this note")
 
 
-def _where_the_work_went(per_size: List[dict], top: int = 3) -> List[tuple]:
-    """The methods whose deep counts grew the most between the two largest sizes, with their count at each size."""
+COPIES = "native copies (deep.copied)"  # "where the work went": the elements the JVM's bulk operations moved
+
+
+def _where_the_work_went(per_size: List[dict], copied: List[int], top: int = 3) -> List[tuple]:
+    """The methods whose deep counts grew the most between the two largest sizes, with their count at each size;
+    the native copies among them when they grew as much."""
     if len(per_size) < 2:
         return []
     last, before = per_size[-1], per_size[-2]
-    growth = sorted(((v - before.get(m, 0), m) for m, v in last.items()), key=lambda g: (-g[0], g[1]))
-    return [(m, [s.get(m, 0) for s in per_size]) for g, m in growth[:top] if g > 0]
+    growth = [(v - before.get(m, 0), m, [s.get(m, 0) for s in per_size]) for m, v in last.items()]
+    if len(copied) >= 2:
+        growth.append((copied[-1] - copied[-2], COPIES, list(copied)))
+    return [(m, v) for g, m, v in sorted(growth, key=lambda g: (-g[0], g[1]))[:top] if g > 0]

@@ -186,7 +186,7 @@ def test_an_order_fitted_on_another_metric_asks_to_be_re_recorded():
     d = decide_scaling(stored, measure(SIZES, {M: LINEAR}, "inclusive"), "passed", WHERE, ACCEPT)
     assert d.status == "changed"
     assert d.text.splitlines()[0] == (f"{M}: the baseline's order (n) was fitted on total, and this check fits inclusive (now n, "
-                      f"exponent 1.00): orders of two metrics are not compared. Re-record the baseline: {ACCEPT}")
+                      f"exponent 1.00): orders of two figures are not compared. Re-record the baseline: {ACCEPT}")
 
 
 def test_a_malformed_stored_check_is_a_changed_verdict_naming_the_entry():

@@ -273,7 +273,7 @@ def test_new_gone_and_other_metric_checks_are_reported():
     assert other.status == "changed"
     text = render_scaling(other, None, "pytest t.py::test_f --bytecount-update")
     assert ("a.B#f(I)V: the baseline's order (n) was fitted on invocations, and this check fits total (now n, "
-            "exponent 1.00): orders of two metrics are not compared. Re-record the baseline: "
+            "exponent 1.00): orders of two figures are not compared. Re-record the baseline: "
             "pytest t.py::test_f --bytecount-update") in text
 
 
