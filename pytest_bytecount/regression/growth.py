@@ -16,23 +16,27 @@ measured ones. The rule here:
   a large negative intercept is one curve bent to imitate another (``log n`` minus a constant mimics ``n``
   over a short range). Errors are relative (each size weighted by ``1/value^2``), so each size counts alike;
 - **the named order is the highest term of the simplest good fit.** A fit's order is its highest term; the
-  best fit of each order is kept, and the order named is the lowest one whose fit is within ``TOL`` times
+  best fit of each order is kept, and the order named is the lowest one whose fit is within a tolerance of
   the best fit over all orders *plus* the rounding floor (counts are integers: ``0.5/value`` of relative
-  error at each size is all an exact formula leaves), and at most ``ABS`` worse than the best. For an exact
+  error at each size is all an exact formula leaves), and at most ``ABS`` worse than the best. The
+  tolerance is an F ratio of squared errors, ``1 + F_LIMIT * (extra parameters) / (degrees of freedom
+  left)``: 4 times the best error with 4 sizes, 2 times with 8, since more sizes are more evidence. For an exact
   formula the true order fits at the rounding floor and every simpler order fits thousands of times worse,
   so however small the extra term (``n log n`` beside ``10 n``) it is named. The highest term must also
-  carry ``MIN_SHARE`` of the growth at the largest size: a sliver of ``n^2`` that only bends ``n log n``
-  (merge sort's exact ``n log n - n + 1``, whose ``-n`` the non-negative fit cannot write) is not an order;
+  carry ``MIN_SHARE`` of the growth at the largest size, unless the fit is exact: a sliver of ``n^2`` that
+  only bends ``n log n`` (merge sort's exact ``n log n - n + 1``, whose ``-n`` the non-negative fit cannot
+  write) is not an order, while ``n log n + 200 n``, fitted exactly, is ``n log n``;
 - **steps are not growth.** Arrays that grow by a factor (1.5 for ArrayList, 2 for HashMap) copy their
   elements at sizes that form a geometric series: the count is linear on average but a staircase. No sum
   of smooth terms fits a staircase exactly, so its best fit stays well above the rounding floor, and within
-  ``TOL`` of that best a simpler order wins: the steps' irregularity is the tolerance. The fitted sizes
+  the tolerance of that best a simpler order wins: the steps' irregularity is the tolerance. The fitted sizes
   are the larger ones (:func:`scaling.upper`: the largest half, at least 4; small inputs take fast paths),
   extended down to span at least ``SPAN`` (8x) when the sizes are denser than doublings: over
   5,000..8,000 a table that doubles is one step, which any order fits alike;
 - **exponentials.** ``a + b c^n`` is fitted too (``c`` by a one-dimensional search), and named ``2^n`` only
-  when it is the simplest good fit and it grows over the fitted sizes faster than ``n^3`` does: a ``c``
-  barely above 1 would otherwise mimic any polynomial;
+  when it is the simplest good fit, it grows over the fitted sizes faster than ``n^3`` does (a ``c`` barely
+  above 1 would otherwise mimic any polynomial), and the local exponents rise at every step, as ``n log c``
+  does (a jump at a threshold between two sizes, after a flat run, is not an exponential);
 - **the evidence.** Each term's share of the fitted value at the largest size (shares sum to 1), the local
   exponents ``log(v_k/v_{k-1}) / log(n_k/n_{k-1})`` between the fitted sizes, the chosen fit's error and
   the best simpler order's: a reader sees why (``n log n: 48% of the work at n=4,096``).
@@ -54,7 +58,8 @@ from typing import Dict, List, Optional, Sequence, Tuple
 
 from .scaling import ORDERS, RANK, ScalingError, check_sizes, upper
 
-TOL = 4.0  # a simpler order wins when its fit is within TOL times the best one (plus the rounding floor)
+F_LIMIT = 15.0  # a simpler order wins when its fit's squared error is within 1 + F_LIMIT * (extra parameters) /
+# (degrees of freedom left) of the best one's: 4 times the error with 4 sizes and one extra term, 2 times with 8
 ABS = 0.1  # ... and at most this much worse (RMS relative error): a flat fit never wins against steps that doubled
 EXACT = 1e-7  # relative error beyond integer rounding that float arithmetic leaves in an exact fit
 MIN_SHARE = 0.1  # the highest term's share of the growth at the largest size, below which it only bends the others
@@ -92,6 +97,8 @@ class _Fit:
     error: float
     terms: Dict[str, float]
     growth: Optional[float] = None
+    params: int = 1
+    minor: bool = False  # the highest term carries less than MIN_SHARE of the growth at the largest size
 
 
 # --- least squares ------------------------------------------------------------------------------------
@@ -132,8 +139,8 @@ def _weighted_fit(xs, ys, funcs) -> Optional[Tuple[List[float], float]]:
 
 
 def _fit_terms(xs, ys, names: Sequence[str]) -> Optional[_Fit]:
-    """The constant plus ``names``: None when a growing term's coefficient is not positive, the constant is
-    too negative, or the highest term carries too little of the growth."""
+    """The constant plus ``names``: None when a growing term's coefficient is not positive or the constant is
+    too negative."""
     top = xs[-1]
     funcs = [lambda n: 1.0] + [lambda n, f=TERMS[t]: f(n) / f(top) for t in names]
     fitted = _weighted_fit(xs, ys, funcs)
@@ -144,14 +151,14 @@ def _fit_terms(xs, ys, names: Sequence[str]) -> Optional[_Fit]:
     if value <= 0 or any(c <= 1e-9 * value for c in coef[1:]):
         return None
     shares = {name: c / value for name, c in zip(("1",) + tuple(names), coef)}
-    if shares["1"] < MIN_CONSTANT or shares[names[-1]] < MIN_SHARE * (1 - shares["1"]):
+    if shares["1"] < MIN_CONSTANT:
         return None
-    return _Fit(names[-1], error, shares)
+    return _Fit(names[-1], error, shares, params=1 + len(names), minor=shares[names[-1]] < MIN_SHARE * (1 - shares["1"]))
 
 
 def _fit_exponential(xs, ys) -> Optional[_Fit]:
     """``a + b c^n``, ``c`` by a grid and golden-section search on its logarithm; None when it does not grow
-    over the fitted sizes faster than ``n^3`` does."""
+    over the fitted sizes faster than ``n^3`` does, or its local exponents do not rise at every step."""
     top = xs[-1]
 
     def at(log_c):
@@ -167,12 +174,14 @@ def _fit_exponential(xs, ys) -> Optional[_Fit]:
         lo, hi = (lo, b) if at(a)[0] < at(b)[0] else (a, hi)
     log_c = (lo + hi) / 2
     error, coef = at(log_c)
-    if coef is None or log_c * (top - xs[0]) <= 3 * math.log(top / xs[0]):
+    local = _local_exponents(xs, ys)
+    if coef is None or log_c * (top - xs[0]) <= 3 * math.log(top / xs[0]) \
+            or any(b <= a for a, b in zip(local, local[1:])):
         return None
     value = coef[0] + coef[1]
     if value <= 0 or coef[0] / value < MIN_CONSTANT:
         return None
-    return _Fit("2^n", error, {"1": coef[0] / value, "2^n": coef[1] / value}, math.exp(log_c))
+    return _Fit("2^n", error, {"1": coef[0] / value, "2^n": coef[1] / value}, math.exp(log_c), params=3)
 
 
 def _fit_constant(xs, ys) -> _Fit:
@@ -203,9 +212,17 @@ def _candidates(xs, ys) -> List[_Fit]:
     return [f for f in fits if f is not None]
 
 
-def _choose(fits: List[_Fit], floor: float) -> Tuple[_Fit, Optional[float]]:
-    """The lowest order whose best fit (of that order or lower) is good enough; and the best simpler fit's error."""
-    best = min(f.error for f in fits)
+def _tolerance(best: _Fit, fit: _Fit, sizes: int) -> float:
+    """How many times the best fit's error a simpler fit may have: 4 with one degree of freedom left, less with
+    more (the F ratio of the two fits' squared errors, F_LIMIT at most)."""
+    return math.sqrt(1 + F_LIMIT * max(best.params - fit.params, 1) / max(sizes - best.params, 1))
+
+
+def _choose(fits: List[_Fit], floor: float, sizes: int) -> Tuple[_Fit, Optional[float]]:
+    """The lowest order whose best fit (of that order or lower) is good enough; and the best simpler fit's error.
+    A fit whose highest term is minor counts only when it is exact."""
+    fits = [f for f in fits if not f.minor or f.error <= floor]
+    best = min(fits, key=lambda f: (f.error, f.params))
     simpler: Optional[_Fit] = None
     for order in ORDERS:
         mine = [f for f in fits if f.order == order]
@@ -214,7 +231,7 @@ def _choose(fits: List[_Fit], floor: float) -> Tuple[_Fit, Optional[float]]:
         good = min(mine, key=lambda f: f.error)
         if simpler is not None and simpler.error <= good.error:
             continue  # a lower order already fits as well
-        if good.error <= TOL * best + floor and good.error <= best + ABS:
+        if good.error <= _tolerance(best, good, sizes) * best.error + floor and good.error <= best.error + ABS:
             return good, None if simpler is None else simpler.error
         simpler = good
     raise AssertionError("the best fit is always good enough")
@@ -237,7 +254,7 @@ def name_order(sizes: Sequence[int], values: Sequence[int]) -> Growth:
         raise ScalingError(f"{len(values)} values for {len(sizes)} sizes; counts are never negative")
     xs, ys = _window(sizes, list(values))
     floor = EXACT + math.sqrt(sum((0.5 / max(y, 1)) ** 2 for y in ys) / len(ys))
-    chosen, simpler = _choose(_candidates(xs, ys), floor)
+    chosen, simpler = _choose(_candidates(xs, ys), floor, len(xs))
     exponent = round(_slope([math.log(x) for x in xs], [math.log(max(y, 1)) for y in ys]), 4) + 0.0
     return Growth(chosen.order, exponent, chosen.growth, dict(chosen.terms), tuple(xs), _local_exponents(xs, ys),
                   chosen.error, simpler)
