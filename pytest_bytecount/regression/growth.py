@@ -82,7 +82,7 @@ class Growth:
     """The order of one series of counts, and the evidence for it."""
 
     order: str  # one of scaling.ORDERS
-    exponent: float  # slope of log value against log n over the fitted sizes
+    exponent: float  # slope of log value against log n over the fitted sizes (scaling.fit's, at doubling sizes)
     growth: Optional[float]  # for "2^n": the factor per +1 in n; else None
     terms: Dict[str, float]  # each term's share of the chosen fit's value at the largest size (sum 1)
     sizes: Tuple[int, ...]  # the fitted sizes
