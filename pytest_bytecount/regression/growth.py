@@ -9,7 +9,7 @@ array list. Fitted one term at a time, such a sum looks like its largest term on
 measured ones. The rule here:
 
 - **sums of terms.** The counts are fitted as ``a + b log n + c n + d n log n + e n^2 + f n^3``, every subset
-  of the growing terms tried (31 fits, each with at least one degree of freedom left: 4 sizes allow the
+  of the growing terms tried (up to 31 fits, each with one degree of freedom left at least: 4 sizes allow the
   constant and two terms). The growing terms' coefficients must be positive (an exhaustive non-negative
   least squares): work does not shrink as n grows. The constant may be negative (``5n - 2``: the set-up
   that runs once is often less than one step of a loop), but not below half the value at the largest size:
