@@ -30,7 +30,7 @@ measured ones. The rule here:
   elements at sizes that form a geometric series: the count is linear on average but a staircase. No sum
   of smooth terms fits a staircase exactly, so its best fit stays well above the rounding floor, and within
   the tolerance of that best a simpler order wins: the steps' irregularity is the tolerance. The fitted sizes
-  are the larger ones (:func:`scaling.upper`: the largest half, at least 4; small inputs take fast paths),
+  are the larger ones (:func:`upper`: the largest half, at least 4; small inputs take fast paths),
   extended down to span at least ``SPAN`` (8x) when the sizes are denser than doublings: over
   5,000..8,000 a table that doubles is one step, which any order fits alike;
 - **exponentials.** ``a + b c^n`` is fitted too (``c`` by a one-dimensional search), and named ``2^n`` only
@@ -56,7 +56,28 @@ import math
 from dataclasses import dataclass
 from typing import Dict, List, Optional, Sequence, Tuple
 
-from .scaling import ORDERS, RANK, ScalingError, check_sizes, upper
+ORDERS = ("1", "log n", "n", "n log n", "n^2", "n^3", "2^n")
+RANK = {order: i for i, order in enumerate(ORDERS)}
+MIN_SIZES = 4
+
+
+class ScalingError(ValueError):
+    """Bad arguments to a complexity check (sizes, metric, method) or a malformed stored one."""
+
+
+def check_sizes(sizes: Sequence[int]) -> List[int]:
+    sizes = list(sizes)
+    if len(sizes) < MIN_SIZES or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in sizes) \
+            or any(b <= a for a, b in zip(sizes, sizes[1:])):
+        raise ScalingError(f"a complexity check needs at least {MIN_SIZES} increasing sizes n >= 1 (integers), got "
+                           f"{sizes!r}; doubling sizes such as [256, 512, 1024, 2048, 4096, 8192] work best")
+    return sizes
+
+
+def upper(sizes: Sequence[int], values: Sequence[int]):
+    """The sizes the order is fitted on at least: the largest half, at least MIN_SIZES."""
+    k = max(MIN_SIZES, (len(sizes) + 1) // 2)
+    return list(sizes[-k:]), list(values[-k:])
 
 F_LIMIT = 15.0  # a simpler order wins when its fit's squared error is within 1 + F_LIMIT * (extra parameters) /
 # (degrees of freedom left) of the best one's: 4 times the error with 4 sizes and one extra term, 2 times with 8
@@ -81,14 +102,15 @@ TERMS = {
 class Growth:
     """The order of one series of counts, and the evidence for it."""
 
-    order: str  # one of scaling.ORDERS
-    exponent: float  # slope of log value against log n over the fitted sizes (scaling.fit's, at doubling sizes)
+    order: str  # one of ORDERS
+    exponent: float  # slope of log value against log n over the fitted sizes
     growth: Optional[float]  # for "2^n": the factor per +1 in n; else None
     terms: Dict[str, float]  # each term's share of the chosen fit's value at the largest size (sum 1)
     sizes: Tuple[int, ...]  # the fitted sizes
     local: Tuple[float, ...]  # local exponents between successive fitted sizes
     error: float  # RMS relative error of the chosen fit
     simpler: Optional[float]  # RMS relative error of the best fit of a lower order (None for "1")
+    fits: Dict[str, Optional[float]]  # per order, the RMS relative error of its best fit (None: no fit grows so)
 
 
 @dataclass(frozen=True)
@@ -193,7 +215,7 @@ def _fit_constant(xs, ys) -> _Fit:
 
 # --- naming an order ----------------------------------------------------------------------------------
 def _window(sizes: List[int], values: List[int]):
-    """The fitted sizes: :func:`scaling.upper`, extended down until they span SPAN (when the sizes allow)."""
+    """The fitted sizes: :func:`upper`, extended down until they span SPAN (when the sizes allow)."""
     xs, _ = upper(sizes, values)
     i = len(sizes) - len(xs)
     while i > 0 and sizes[-1] < SPAN * sizes[i]:
@@ -254,10 +276,15 @@ def name_order(sizes: Sequence[int], values: Sequence[int]) -> Growth:
         raise ScalingError(f"{len(values)} values for {len(sizes)} sizes; counts are never negative")
     xs, ys = _window(sizes, list(values))
     floor = EXACT + math.sqrt(sum((0.5 / max(y, 1)) ** 2 for y in ys) / len(ys))
-    chosen, simpler = _choose(_candidates(xs, ys), floor, len(xs))
+    candidates = _candidates(xs, ys)
+    chosen, simpler = _choose(candidates, floor, len(xs))
     exponent = round(_slope([math.log(x) for x in xs], [math.log(max(y, 1)) for y in ys]), 4) + 0.0
+    fits: Dict[str, Optional[float]] = {order: None for order in ORDERS}
+    for f in candidates:
+        if fits[f.order] is None or f.error < fits[f.order]:
+            fits[f.order] = f.error
     return Growth(chosen.order, exponent, chosen.growth, dict(chosen.terms), tuple(xs), _local_exponents(xs, ys),
-                  chosen.error, simpler)
+                  chosen.error, simpler, fits)
 
 
 # --- comparing with a baseline ------------------------------------------------------------------------

@@ -1,44 +1,25 @@
-"""Empirical complexity: fit counts measured at several input sizes against 1, log n, n, n log n, n^2,
-n^3 and 2^n, and compare the best-fitting order with the one in the baseline.
+"""Empirical complexity: name the order of counts measured at several input sizes (1, log n, n, n log n, n^2,
+n^3 or 2^n) and compare it with the one in the baseline. The rule for exact counts is :mod:`.growth`'s: sums of
+non-negative terms, the simplest good fit named, and growth itself compared with the baseline's.
 
-Counts are exact, so the same code at the same sizes always gives the same order: the check never
-flakes, and a change of order means the code changed.
-
-How an order is chosen (pure Python, no numpy):
-- only the *upper* sizes are fitted: the largest half, and at least :data:`MIN_SIZES`. Small inputs are
-  dominated by set-up costs and by special cases (a fast path below some threshold), and the order that
-  matters is the one the large inputs show;
-- each model ``f`` is fitted as ``count ~ a + b * f(n)`` by least squares on *relative* errors (each point
-  weighted by ``1 / count^2``), so every size counts alike; a model whose ``b`` comes out <= 0 cannot
-  describe growing counts and gets no fit (``None``);
-- ``2^n`` stands for any exponential ``c^n``: its growth factor ``c`` per unit of ``n`` comes from the ratios
-  of successive counts (a least-squares line through ``log count`` against ``n``), then ``a + b * c^n`` is
-  fitted like the others. Naive recursive fib is ``2^n`` with ``c = 1.618``;
-- a model's fit quality is the root mean square of its relative errors; the best is the smallest, and a
-  simpler model wins when it is within :data:`TIE_FACTOR` of the best (or both are below
-  :data:`EXACT`, which only rounding noise reaches);
-- the exponent is the slope of ``log count`` against ``log n`` over the same sizes: about 1.1 for
-  n log n at n ~ 1000, 2.0 for n^2, and large for 2^n.
-
-Comparison: an order worse than the baseline's fails only when the baseline's order no longer describes
-the counts (its fit is over :data:`WORSE_FACTOR` times the best and over :data:`WORSE_MIN`). So two orders
-that fit nearly alike at the measured sizes (n log n with a large linear term looks like n) never flip a
-verdict, while a real change (n log n -> n^2 leaves the n log n fit 25% or more off) always fails.
+Counts are exact, so the same code at the same sizes always gives the same order: the check never flakes, and a
+change of order means the code changed.
 """
 
 from __future__ import annotations
 
-import math
 from dataclasses import dataclass, field
 from functools import reduce
-from typing import Callable, Dict, List, Optional, Sequence
+from typing import Dict, List, Optional, Sequence
 
 from ..counting.counts import metric as read_metric
 from ..wording import counted
+from .growth import (MIN_SIZES, ORDERS, RANK, ScalingError, check_sizes, compare_growth, explain, name_order,
+                     upper)
 from .status import worse
 
-ORDERS = ("1", "log n", "n", "n log n", "n^2", "n^3", "2^n")
-RANK = {order: i for i, order in enumerate(ORDERS)}
+__all__ = ["MIN_SIZES", "ORDERS", "RANK", "ScalingError", "check_sizes", "upper", "fit", "measure"]
+
 METRICS = ("total", "invocations", "calls", "inclusive", "deep")  # the counts' metrics a check may fit (inclusive:
 # with inclusive=True on the marker, and then the default; deep: with deep counts, and then the default)
 # "deep" fits the deep work: the instructions run anywhere (deep.total) and the elements the JVM's native bulk
@@ -47,24 +28,7 @@ DEEP_PARTS = ("deep", "copied")
 WORK = "work"
 PART_NAMES = {"deep": "deep.total", "copied": "deep.copied", WORK: "deep work"}
 WORK_SUM = "deep.total + deep.copied"
-MIN_SIZES = 4
-TIE_FACTOR = 1.25
-EXACT = 1e-4
-WORSE_FACTOR = 2.0
-WORSE_MIN = 0.01
-
-
-class ScalingError(ValueError):
-    """Bad arguments to a complexity check (sizes, metric, method) or a malformed stored one."""
-
-
-_MODELS: Dict[str, Callable[[int], float]] = {
-    "log n": lambda n: math.log2(n),
-    "n": lambda n: float(n),
-    "n log n": lambda n: n * math.log2(n),
-    "n^2": lambda n: float(n) ** 2,
-    "n^3": lambda n: float(n) ** 3,
-}
+EXACT = 1e-4  # a fit's error shown as "<0.01%"
 
 
 # --- fitting ------------------------------------------------------------------------------------------
@@ -74,88 +38,18 @@ class Fit:
 
     order: str
     exponent: float
-    fits: Dict[str, Optional[float]]  # order -> RMS relative error (None: the model cannot fit)
+    fits: Dict[str, Optional[float]]  # order -> RMS relative error of its best fit (None: no fit grows so)
     growth: Optional[float] = None  # the exponential model's factor per unit of n
-
-
-def check_sizes(sizes: Sequence[int]) -> List[int]:
-    sizes = list(sizes)
-    if len(sizes) < MIN_SIZES or not all(isinstance(n, int) and not isinstance(n, bool) and n >= 1 for n in sizes) \
-            or any(b <= a for a, b in zip(sizes, sizes[1:])):
-        raise ScalingError(f"a complexity check needs at least {MIN_SIZES} increasing sizes n >= 1 (integers), got "
-                           f"{sizes!r}; doubling sizes such as [256, 512, 1024, 2048, 4096, 8192] work best")
-    return sizes
-
-
-def upper(sizes: Sequence[int], values: Sequence[int]):
-    """The sizes the order is fitted on: the largest half, at least MIN_SIZES."""
-    k = max(MIN_SIZES, (len(sizes) + 1) // 2)
-    return list(sizes[-k:]), list(values[-k:])
-
-
-def _weights(ys):
-    return [1.0 / max(y, 1) ** 2 for y in ys]
-
-
-def _residual(xs, ys, predict) -> float:
-    return math.sqrt(sum(((y - predict(x)) / max(y, 1)) ** 2 for x, y in zip(xs, ys)) / len(xs))
-
-
-def _fit_affine(xs, ys, f) -> Optional[float]:
-    """RMS relative error of the weighted least-squares ``a + b * f(n)`` (None when b <= 0)."""
-    w = _weights(ys)
-    fx = [f(x) for x in xs]
-    sw = sum(w)
-    sf = sum(wi * fi for wi, fi in zip(w, fx))
-    sff = sum(wi * fi * fi for wi, fi in zip(w, fx))
-    sy = sum(wi * y for wi, y in zip(w, ys))
-    sfy = sum(wi * fi * y for wi, fi, y in zip(w, fx, ys))
-    det = sw * sff - sf * sf
-    if det <= 1e-12 * sw * sff:
-        return None
-    b = (sw * sfy - sf * sy) / det
-    a = (sy - b * sf) / sw
-    if b <= 0 or b * (max(fx) - min(fx)) <= 1e-9 * max(ys):  # flat, or growth below rounding noise
-        return None
-    return _residual(fx, ys, lambda v: a + b * v)
-
-
-def _fit_constant(xs, ys) -> float:
-    w = _weights(ys)
-    a = sum(wi * y for wi, y in zip(w, ys)) / sum(w)
-    return _residual(xs, ys, lambda _: a)
-
-
-def _slope(xs, ys) -> float:
-    mx, my = sum(xs) / len(xs), sum(ys) / len(ys)
-    sxx = sum((x - mx) ** 2 for x in xs)
-    return sum((x - mx) * (y - my) for x, y in zip(xs, ys)) / sxx
-
-
-def _fit_exponential(xs, ys):
-    """(RMS relative error, growth factor c) of ``a + b * c^n``, c from the ratios of successive counts."""
-    log_c = _slope(xs, [math.log(max(y, 1)) for y in ys])
-    if log_c <= 0 or log_c * max(xs) > 700:  # not growing, or c^n beyond a float
-        return None, None
-    n0 = xs[0]  # c^(n - n0) keeps the numbers small; the scale goes into b
-    residual = _fit_affine(xs, ys, lambda n: math.exp(log_c * (n - n0)))
-    return residual, math.exp(log_c)
+    evidence: str = ""  # why this order (growth.explain): each term's share of the work, the local exponents
 
 
 def fit(sizes: Sequence[int], values: Sequence[int]) -> Fit:
-    """The best-fitting order of ``values`` measured at ``sizes`` (see the module docstring)."""
+    """The order of ``values`` measured at ``sizes`` (:func:`.growth.name_order`)."""
     sizes = check_sizes(sizes)
     if len(values) != len(sizes):
         raise ScalingError(f"{counted(len(values), 'value')} for {counted(len(sizes), 'size')}")
-    xs, ys = upper(sizes, values)
-    fits: Dict[str, Optional[float]] = {"1": _fit_constant(xs, ys)}
-    for order, f in _MODELS.items():
-        fits[order] = _fit_affine(xs, ys, f)
-    fits["2^n"], growth = _fit_exponential(xs, ys)
-    best = min(r for r in fits.values() if r is not None)
-    order = next(o for o in ORDERS if fits[o] is not None and (fits[o] <= best * TIE_FACTOR or fits[o] <= EXACT))
-    exponent = round(_slope([math.log(x) for x in xs], [math.log(max(y, 1)) for y in ys]), 4) + 0.0  # no -0.0
-    return Fit(order, exponent, fits, growth if order == "2^n" else None)
+    g = name_order(sizes, values)
+    return Fit(g.order, g.exponent, g.fits, g.growth if g.order == "2^n" else None, explain(g))
 
 
 # --- results ------------------------------------------------------------------------------------------
@@ -172,11 +66,14 @@ class MethodScaling:
     part: Optional[str] = None
     parts: Optional[Dict[str, tuple]] = None
     where: Optional[List[tuple]] = None
+    evidence: str = ""  # why this order: each term's share of the work, the local exponents (growth.explain)
 
     def to_dict(self) -> dict:
         out = {"values": list(self.values), "order": self.order, "exponent": round(self.exponent, 2) + 0.0,
                "fits": {o: (None if r is None else float(f"{r:.4g}")) for o, r in self.fits.items()},
                "baseline_order": self.baseline_order}
+        if self.evidence:
+            out["evidence"] = self.evidence
         if self.parts is not None:
             out["decided_by"] = PART_NAMES[self.part]
             out["parts"] = {PART_NAMES[p]: {"order": o, "values": list(v)} for p, (o, _, v) in self.parts.items()}
@@ -260,6 +157,8 @@ class ScalingResult:
             lines += _table(self.sizes, [(PART_NAMES.get(s.part, self.metric), s.values)]
                             + [(PART_NAMES[p], v) for p, (_, _, v) in (s.parts or {}).items()])
             lines.append("    fits: " + _fits_text(s.fits))
+            if s.evidence:
+                lines.append("    why: " + s.evidence)
         return "\n".join(lines)
 
 
@@ -298,7 +197,7 @@ def measure(sizes: Sequence[int], values: Dict[str, List[int]], metric: str = "t
     result = ScalingResult(metric, sizes)
     for m in select_methods(ran, method):
         f = fit(sizes, ran[m])
-        result.methods[m] = MethodScaling(list(ran[m]), f.order, f.exponent, f.fits, f.growth)
+        result.methods[m] = MethodScaling(list(ran[m]), f.order, f.exponent, f.fits, f.growth, evidence=f.evidence)
     return result
 
 
@@ -367,12 +266,11 @@ def compare_scaling(stored: Optional[dict], result: Optional[ScalingResult]) -> 
             status = "gone"
         elif stored_figure(base) != now_figure(result.metric, now):
             status = "metric"
-        elif RANK[now.order] > RANK[base["order"]] and _no_longer_fits(now, base["order"]):
-            status = "worse"
-        elif RANK[now.order] < RANK[base["order"]]:
-            status = "unjudged" if result.metric != "deep" and result.jdk_made.get(m) else "better"
         else:
-            status = "same"
+            status, base = _growth_change(base, now, result.sizes)
+            now.baseline_order = base["order"]
+            if status == "better" and result.metric != "deep" and result.jdk_made.get(m):
+                status = "unjudged"  # the work may have moved into the JDK calls the figure does not count
         changes.append(ScalingChange(m, status, base, now))
     return ScalingVerdict(result.metric if result else "", list(result.sizes) if result else [], changes,
                          dict(result.jdk_made) if result else {})
@@ -387,10 +285,17 @@ def now_figure(metric: str, now: MethodScaling) -> str:
     return PART_NAMES[now.part] if now.part is not None else metric
 
 
-def _no_longer_fits(now: MethodScaling, order: str) -> bool:
-    best = min(r for r in now.fits.values() if r is not None)
-    old = now.fits.get(order)
-    return old is None or (old > WORSE_FACTOR * best and old > WORSE_MIN)
+def _growth_change(base: dict, now: MethodScaling, sizes: List[int]):
+    """(worse | better | same, the stored entry): growth now against the baseline's values (:func:`.growth.
+    compare_growth`), the stored order named again by the same rule (a baseline recorded by another rule may name
+    it otherwise); by the orders' names alone when the stored values cannot be fitted."""
+    try:
+        status = compare_growth(base["sizes"], base["values"], sizes, now.values)
+        order = name_order(base["sizes"], base["values"]).order
+    except (ScalingError, TypeError, ValueError):
+        rank, was = RANK[now.order], RANK[base["order"]]
+        return ("worse" if rank > was else "better" if rank < was else "same"), base
+    return status, ({**base, "order": order} if order != base["order"] else base)
 
 
 def _fitted(metric: str) -> str:
@@ -441,6 +346,8 @@ def render_scaling(verdict: ScalingVerdict, accept_command: Optional[str], rerec
         if base["sizes"] != verdict.sizes:
             lines.append(f"    (the baseline was measured at other sizes: {base['sizes']})")
         lines.append("    fits now: " + _fits_text(now.fits))
+        if now.evidence:
+            lines.append("    why: " + now.evidence)
     if lines and accept_command:
         lines.append(f"to accept: {accept_command}")
     return "\n".join(lines)

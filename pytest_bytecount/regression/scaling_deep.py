@@ -28,7 +28,7 @@ def measure_deep(sizes: Sequence[int], parts: Dict[str, Dict[str, List[int]]], w
         work = [sum(v) for v in zip(*each.values())]
         f = fit(sizes, work)
         shown = {p: (fit(sizes, v).order if any(v) else "1", v) for p, v in each.items()}
-        result.methods[m] = MethodScaling(work, f.order, f.exponent, f.fits, f.growth, part=WORK,
+        result.methods[m] = MethodScaling(work, f.order, f.exponent, f.fits, f.growth, part=WORK, evidence=f.evidence,
                                           parts={p: (o, None, v) for p, (o, v) in shown.items()},
                                           where=_where_the_work_went(where.get(m, []), each["copied"]))
     return result

@@ -339,7 +339,7 @@ def test_an_error_inside_pytest_bytecount_in_the_second_run_is_reported_as_the_p
         f"bytecount: cannot check determinism: the second run of this test stopped on an error inside "
         f"pytest-bytecount {__version__}, not in the test or its Java code:",
         "TypeError: *",
-        "raised in pytest_bytecount/regression/scaling.py, line *",
+        "raised in pytest_bytecount/regression/growth.py, line *",
         "This is a bug in pytest-bytecount: please report it with this message. Until it is fixed, run this test "
         "without --bytecount-check-determinism.",
     ])
