@@ -14,7 +14,7 @@ from ..jvm.deep import DeepUnavailable, deep_difference
 from ..regression.compare import JDK_PACKAGES
 from ..jvm.in_place import loaded_elsewhere
 from ..regression.scaling import ScalingError, ScalingResult, check_metric, check_sizes, measure, metric_value
-from ..regression.scaling_deep import growing_calls, measure_deep
+from ..regression.scaling_deep import growing_calls, made_calls, measure_deep
 from ..regression.weights import WeightTable
 from .java import JavaContext
 from ..counting.options import CountingOptions
@@ -24,7 +24,7 @@ class BytecountFixture:
     """What a test sees as ``bytecount``: classes loaded with its targets counted, and the counts so far."""
 
     def __init__(self, java: JavaContext, options: CountingOptions, weights: Callable[[], Optional[WeightTable]],
-                 shared: Optional[str] = None):
+                 shared: Optional[str] = None, deep_implied: bool = False):
         self._java = java
         deep = options.deep
         self.in_place = options.in_place  # counted where the application loads the classes (jvm.in_place)
@@ -46,7 +46,9 @@ class BytecountFixture:
                               "closed uncounted", pytest.PytestWarning)
             start = self._deep.snapshot() if deep else None
         except DeepUnavailable as e:
-            pytest.fail(f"bytecount: {e}", pytrace=False)
+            why = (" (this test calls bytecount.scaling(), whose complexity check takes deep counts unless the "
+                   "marker says deep=False)") if deep_implied else ""
+            pytest.fail(f"bytecount: {e}{why}", pytrace=False)
         self._abrupt = options.abrupt
         # shared: the module or session whose tests share one loader (loader_scope); None: the test's own
         self._handle = java.new_loader(self._loaders, shared)
@@ -142,8 +144,10 @@ class BytecountFixture:
         """Call ``run(n)`` for each n in ``sizes`` and fit each counted method's counts per run against
         1, log n, n, n log n, n^2, n^3 and 2^n (see :mod:`pytest_bytecount.regression.scaling`).
 
-        ``metric`` is ``total``, ``invocations``, ``calls`` or ``inclusive``; by default the counted work:
-        ``inclusive`` when the marker has ``inclusive=True``, else ``total``. ``method`` (a method id or
+        ``metric`` is ``deep``, ``total``, ``invocations``, ``calls`` or ``inclusive``; by default the counted
+        work: ``deep`` (the work anywhere, the JDK included: a test that calls ``scaling()`` takes deep counts
+        unless its marker says ``deep=False``), ``inclusive`` when the marker has ``inclusive=True``, else
+        ``total``. ``method`` (a method id or
         pattern) limits the check to some of the marked methods. After the test the orders are compared
         with the baseline's: a worse one fails the test. One check per test.
         """
@@ -166,18 +170,19 @@ class BytecountFixture:
         values: dict = {}
         jdk_calls: dict = {}  # method -> JDK call signature -> its calls at each size: work the flat counts miss
         before = self.counts()
-        for n in sizes:
+        for i, n in enumerate(sizes):
             run(n)
             after = self.counts()
             for m, c in after.items():
                 values.setdefault(m, []).append(metric_value(c, metric) - metric_value(before.get(m), metric))
                 was = (before.get(m) or {}).get("calls", {})
                 for sig, k in c.get("calls", {}).items():
-                    if sig.replace(".", "/").startswith(JDK_PACKAGES):
-                        jdk_calls.setdefault(m, {}).setdefault(sig, [0] * (len(values[m]) - 1)).append(k - was.get(sig, 0))
+                    if sig.replace(".", "/").startswith(JDK_PACKAGES) and k > was.get(sig, 0):
+                        jdk_calls.setdefault(m, {}).setdefault(sig, [0] * len(sizes))[i] = k - was.get(sig, 0)
             before = after
         self.scaling_result = measure(sizes, values, metric, method)
         self.scaling_result.jdk_calls = growing_calls(jdk_calls, len(sizes))
+        self.scaling_result.jdk_made = made_calls(jdk_calls)
         self.scaling_result.named = named
         return self.scaling_result
 

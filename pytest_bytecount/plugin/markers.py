@@ -4,6 +4,7 @@ collection (a wrong marker fails its own test, before its setup)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
+from types import CodeType
 from typing import Callable, Optional
 
 from ..counting.options import CountingOptions
@@ -19,7 +20,8 @@ MARKER_HELP = (
     "methods (pkg.Cls#method, pkg.Cls, pkg.**) and compare it with the stored baseline; every target must run, "
     "unless max_invocations caps it; in_place=True counts the classes where the application loads them, "
     "loader_scope='module' or 'session' shares one class loader among tests (static state carries over in both); "
-    "deep=True also counts, per target, the work it does anywhere, the JDK included (docs/deep.md)")
+    "deep=True also counts, per target, the work it does anywhere, the JDK included (docs/deep.md); a test that calls "
+    "bytecount.scaling() takes deep counts unless deep=False")
 NO_WEIGHTS = ("sets a cost tolerance, but no weight table is active: set [tool.bytecount] weights = \"default\" "
               "(or a TOML file) or pass --bytecount-weights=default")
 
@@ -37,19 +39,24 @@ class BytecountMarker:
     max_invocations: Optional[int] = None
     in_place: Optional[bool] = None  # None: as the in-place setting says
     loader_scope: str = "test"  # how widely a loader is shared: test, module or session
-    deep: Optional[bool] = None  # None: as the deep setting says
+    deep: Optional[bool] = None  # None: as the deep setting says (deep for a complexity check: deep_implied)
+    deep_implied: bool = False  # deep, though the marker does not say so: the test makes a complexity check
 
     @classmethod
     def of(cls, item) -> Optional["BytecountMarker"]:
-        """The closest ``bytecount`` marker of ``item``, or None for an unmarked test."""
+        """The closest ``bytecount`` marker of ``item``, or None for an unmarked test. A test that makes a
+        complexity check (:func:`checks_scaling`) takes deep counts unless its marker says ``deep=False``: the
+        order of the work is judged wherever the work is done."""
         marker = item.get_closest_marker(MARKER)
         if marker is None:
             return None
         kw = marker.kwargs
+        deep = None if kw.get("deep") is None else bool(kw.get("deep"))
+        implied = deep is None and checks_scaling(getattr(item, "function", None))
         return cls(tuple(marker.args), kw.get("tolerance") or "", bool(kw.get("strict")), bool(kw.get("abrupt")),
                    bool(kw.get("allocations")), bool(kw.get("inclusive")), kw.get("max_invocations"),
                    None if kw.get("in_place") is None else bool(kw.get("in_place")), kw.get("loader_scope") or "test",
-                   None if kw.get("deep") is None else bool(kw.get("deep")))
+                   True if implied else deep, implied)
 
     def counting_options(self, in_place: bool, deep: bool) -> CountingOptions:
         """How its targets are counted: the marker's options, and the settings' ``in_place`` and ``deep`` where the
@@ -57,6 +64,22 @@ class BytecountMarker:
         return CountingOptions(self.targets, abrupt=self.abrupt, allocations=self.allocations, inclusive=self.inclusive,
                                in_place=in_place if self.in_place is None else self.in_place,
                                deep=deep if self.deep is None else self.deep)
+
+
+def checks_scaling(function) -> bool:
+    """Whether a test function makes a complexity check: its code, or that of a function or lambda defined in it,
+    reads an attribute named ``scaling`` (``bytecount.scaling(...)``). A check made in a helper the test calls is
+    not seen: such a test says ``deep=True`` itself."""
+    function = getattr(function, "__func__", function)
+    stack = [getattr(function, "__code__", None)]
+    while stack:
+        code = stack.pop()
+        if code is None:
+            continue
+        if "scaling" in code.co_names:
+            return True
+        stack += [c for c in code.co_consts if isinstance(c, CodeType)]
+    return False
 
 
 def is_marked(item) -> bool:

@@ -133,7 +133,8 @@ class BytecountSession:
             pytest.fail(f"bytecount: {unmarked(node.nodeid)}", pytrace=False)
         options = marker.counting_options(self.settings().in_place, self.settings().deep)
         shared = {"module": node.nodeid.split("::")[0], "session": "session"}.get(marker.loader_scope)
-        fixture = node.stash[fixture_key] = BytecountFixture(self.java, options, self.weights, shared)
+        fixture = node.stash[fixture_key] = BytecountFixture(self.java, options, self.weights, shared,
+                                                             deep_implied=marker.deep_implied)
         return fixture
 
     def first_run(self, item) -> None:

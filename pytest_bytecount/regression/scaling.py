@@ -215,6 +215,9 @@ class ScalingResult:
     # inside them is not in the order (deep counts would see it)
     jdk_calls: Dict[str, list] = field(default_factory=dict)
     named: bool = False  # the test named the figure (scaling(..., metric=...)): its choice, no note suggests another
+    # flat counts: per method, the JDK calls that may carry work it made at the largest size ([(signature, calls at
+    # each size)]): an order of the flat figure that fell cannot be judged (the work may have moved into them)
+    jdk_made: Dict[str, list] = field(default_factory=dict)
 
     def __getitem__(self, pattern: str) -> MethodScaling:
         (method,) = select_methods(self.methods, pattern, one=True)
@@ -246,13 +249,16 @@ class ScalingResult:
             out["jdk_calls"] = {m: [[sig, list(v)] for sig, v in calls] for m, calls in sorted(self.jdk_calls.items())}
         if self.named:
             out["metric_named"] = True
+        if self.jdk_made:
+            out["jdk_made"] = {m: [[sig, list(v)] for sig, v in calls] for m, calls in sorted(self.jdk_made.items())}
         return out
 
     def __str__(self) -> str:
         lines = []
         for method, s in sorted(self.methods.items()):
             lines.append(f"{method}: {s.describe()}{_fitted(self.metric)}")
-            lines += _table(self.sizes, [(self.metric, s.values)])
+            lines += _table(self.sizes, [(PART_NAMES.get(s.part, self.metric), s.values)]
+                            + [(PART_NAMES[p], v) for p, (_, _, v) in (s.parts or {}).items()])
             lines.append("    fits: " + _fits_text(s.fits))
         return "\n".join(lines)
 
@@ -322,13 +328,13 @@ def check_stored(stored, where: str) -> dict:
 
 # a method's change of order as a verdict on the test (regression.status.VERDICTS)
 AS_VERDICT = {"same": "passed", "better": "improved", "new": "new", "gone": "changed", "metric": "changed",
-              "worse": "regressed"}
+              "worse": "regressed", "unjudged": "passed"}
 
 
 @dataclass
 class ScalingChange:
     method: str
-    status: str  # same | worse | better | new | gone | metric
+    status: str  # same | worse | better | new | gone | metric | unjudged (fell, on a figure blind to its JDK calls)
     stored: Optional[dict] = None
     now: Optional[MethodScaling] = None
 
@@ -338,6 +344,7 @@ class ScalingVerdict:
     metric: str
     sizes: List[int]
     changes: List[ScalingChange]
+    jdk_made: Dict[str, list] = field(default_factory=dict)  # the result's (ScalingResult.jdk_made)
 
     @property
     def status(self) -> str:
@@ -363,11 +370,12 @@ def compare_scaling(stored: Optional[dict], result: Optional[ScalingResult]) -> 
         elif RANK[now.order] > RANK[base["order"]] and _no_longer_fits(now, base["order"]):
             status = "worse"
         elif RANK[now.order] < RANK[base["order"]]:
-            status = "better"
+            status = "unjudged" if result.metric != "deep" and result.jdk_made.get(m) else "better"
         else:
             status = "same"
         changes.append(ScalingChange(m, status, base, now))
-    return ScalingVerdict(result.metric if result else "", list(result.sizes) if result else [], changes)
+    return ScalingVerdict(result.metric if result else "", list(result.sizes) if result else [], changes,
+                         dict(result.jdk_made) if result else {})
 
 
 def stored_figure(base: dict) -> str:
@@ -387,7 +395,7 @@ def _no_longer_fits(now: MethodScaling, order: str) -> bool:
 
 def _fitted(metric: str) -> str:
     """Which metric an order was fitted on, said when it is not the usual ``total``."""
-    return "" if metric in ("total", "") else f" (fitted on {metric})"
+    return "" if metric in ("total", "deep", "") else f" (fitted on {metric})"
 
 
 def render_scaling(verdict: ScalingVerdict, accept_command: Optional[str], rerecord: Optional[str] = None) -> str:
@@ -411,6 +419,13 @@ def render_scaling(verdict: ScalingVerdict, accept_command: Optional[str], rerec
                          f"and this check fits {now_figure(verdict.metric, now)} (now {now.describe()}): orders of "
                          f"two figures are not compared. Re-record the baseline"
                          + (f": {rerecord}" if rerecord else " with --bytecount-update"))
+            continue
+        if c.status == "unjudged":
+            sig, values = verdict.jdk_made[c.method][0]
+            lines.append(f"{c.method}: the order cannot be judged on {verdict.metric}: it fell from {base['order']} "
+                         f"to {now.order}, but the method calls {sig} ({', '.join(f'{v:,}' for v in values)} times "
+                         f"across the sizes), whose work {verdict.metric} does not count; the complexity check "
+                         f"judges the work done anywhere with deep counts (drop deep=False from the marker)")
             continue
         label = "COMPLEXITY GOT WORSE" if c.status == "worse" else "complexity improved; baseline is stale"
         exponent = base.get("exponent")

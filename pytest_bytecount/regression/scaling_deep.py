@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Sequence
 
-from .scaling import DEEP_PARTS, WORK, MethodScaling, ScalingError, ScalingResult, check_sizes, fit, select_methods
+from .scaling import DEEP_PARTS, RANK, WORK, MethodScaling, ScalingError, ScalingResult, check_sizes, fit, select_methods
 
 
 def measure_deep(sizes: Sequence[int], parts: Dict[str, Dict[str, List[int]]], where: Dict[str, List[dict]],
@@ -62,21 +62,47 @@ def growing_calls(calls: Dict[str, Dict[str, List[int]]], sizes: int, top: int =
     return out
 
 
+def made_calls(calls: Dict[str, Dict[str, List[int]]], top: int = 3) -> Dict[str, list]:
+    """Per method, the JDK calls (of ``{method: {signature: calls at each size}}``) it made at the largest size that
+    may carry work (not :func:`incidental`), most made first: a flat figure does not see their work, so an order
+    fitted on it that fell cannot be judged."""
+    out = {}
+    for m, by_sig in calls.items():
+        made = sorted(((-v[-1], sig, v) for sig, v in by_sig.items() if v and v[-1] > 0 and not incidental(sig)))
+        if made:
+            out[m] = [(sig, v) for _, sig, v in made[:top]]
+    return out
+
+
 def jdk_work_note(scalings: Dict[str, dict]) -> Optional[str]:
     """One line for the run: complexity checks on flat counts whose JDK calls grew with n (``scalings``: test id
     -> its result's ``"scaling"`` dict), or None. A check that named its figure (``metric=...``) chose it: no line
     for it."""
-    hits = [(test, m, calls[0]) for test, s in sorted(scalings.items())
-            if s.get("metric") != "deep" and not s.get("metric_named")
+    flat = [(test, s) for test, s in sorted(scalings.items()) if s.get("metric") != "deep"]
+    fell = [(test, m, s["methods"][m], calls[0]) for test, s in flat for m, calls in sorted(s.get("jdk_made", {}).items())
+            if m in s.get("methods", {}) and _fell(s["methods"][m])]
+    hits = [(test, m, calls[0]) for test, s in flat if not s.get("metric_named")
             for m, calls in sorted((s.get("jdk_calls") or {}).items())]
+    how = ("A test that calls scaling() fits the work done anywhere, the JDK included, unless its marker says "
+           "deep=False (docs/deep.md)")
+    if fell:
+        test, method, s, (sig, values) = fell[0]
+        more = f" (and {len(fell) - 1} more)" if len(fell) > 1 else ""
+        return (f"complexity checks that cannot be judged on flat counts: the order of {test} fell from "
+                f"{s['baseline_order']} to {s['order']} while it calls {sig} ({values[-1]:,} times at the largest "
+                f"size), whose work flat counts do not see{more}. {how}")
     if not hits:
         return None
     test, method, (sig, values) = hits[0]
     more = f" (and {len(hits) - 1} more)" if len(hits) > 1 else ""
     return (f"complexity checks fit flat counts, which stop at the JDK: {test} calls {sig} {values[0]:,} -> "
             f"{values[-1]:,} times across its sizes{more}, and the work inside such calls is not in the order. "
-            f"Mark the test deep=True to fit the work done inside the JDK too (docs/deep.md), or name the figure, "
-            f"scaling(..., metric=\"total\"), to keep the flat fit without this note")
+            f"{how}; or name the figure, scaling(..., metric=\"total\"), to keep the flat fit without this note")
+
+
+def _fell(method: dict) -> bool:
+    base = method.get("baseline_order")
+    return base in RANK and RANK[method["order"]] < RANK[base]
 
 
 COPIES = "native copies (deep.copied)"  # "where the work went": the elements the JVM's bulk operations moved

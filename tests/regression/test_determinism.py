@@ -232,7 +232,7 @@ def test_a_deterministic_complexity_check_passes_and_records_its_scaling_entry(s
     scaling_project.makepyfile(test_line='''
         import pytest
 
-        @pytest.mark.bytecount("order.Line#sumTo")
+        @pytest.mark.bytecount("order.Line#sumTo", deep=False)
         def test_linear(bytecount):
             Line = bytecount.jclass("order.Line")
             assert bytecount.scaling([10, 20, 40, 80], lambda n: Line.sumTo(n)).order == "n"
@@ -257,7 +257,7 @@ def test_complexity_checks_that_measure_differently_in_the_second_run_name_the_m
 
         runs = []
 
-        @pytest.mark.bytecount("order.Line#sumTo")
+        @pytest.mark.bytecount("order.Line#sumTo", deep=False)
         def test_linear_then_quadratic(bytecount):
             runs.append(1)   # Python state outlives the class loader: the second run sums to n * n
             Line = bytecount.jclass("order.Line")
@@ -265,7 +265,7 @@ def test_complexity_checks_that_measure_differently_in_the_second_run_name_the_m
 
         checks = []
 
-        @pytest.mark.bytecount("order.Line#sumTo")
+        @pytest.mark.bytecount("order.Line#sumTo", deep=False)
         def test_checks_once(bytecount):
             checks.append(1)   # the same calls each run, but only the first makes them a complexity check
             Line = bytecount.jclass("order.Line")
@@ -327,7 +327,7 @@ def test_an_error_inside_pytest_bytecount_in_the_second_run_is_reported_as_the_p
 
             monkeypatch.setattr(pytest_bytecount.regression.scaling, "fit", fit_with_a_bug)
 
-        @pytest.mark.bytecount("order.Line#sumTo")
+        @pytest.mark.bytecount("order.Line#sumTo", deep=False)
         def test_linear(bytecount, fit_breaks_on_second_call):
             Line = bytecount.jclass("order.Line")
             assert bytecount.scaling([10, 20, 40, 80], lambda n: Line.sumTo(n)).order == "n"
@@ -367,7 +367,7 @@ def test_second_run_failures_of_the_test_or_its_java_code_stay_nondeterminism_ev
                 sums[n] = line.sumTo(n)
             return sums[n]
 
-        @pytest.mark.bytecount("order.Line#sumTo")
+        @pytest.mark.bytecount("order.Line#sumTo", deep=False)
         def test_cached_run(bytecount):
             Line = bytecount.jclass("order.Line")
             bytecount.scaling([10, 20, 40, 80], lambda n: cached_sum(Line, n))

@@ -80,7 +80,7 @@ def shuffled(n):
     random.Random(n).shuffle(xs)
     return jpype.JArray(jpype.JInt)(xs)
 
-@pytest.mark.bytecount("shop.Sorter#sort")
+@pytest.mark.bytecount("shop.Sorter#sort", deep=False)
 def test_sort_scales(bytecount):
     Sorter = bytecount.jclass("shop.Sorter")
     result = bytecount.scaling(SIZES, lambda n: Sorter.sort(shuffled(n)))
@@ -242,7 +242,7 @@ INCLUSIVE_TESTS = '''
 import jpype
 import pytest
 
-@pytest.mark.bytecount("shop.Distinct#count", inclusive=True)
+@pytest.mark.bytecount("shop.Distinct#count", inclusive=True, deep=False)
 def test_distinct_scales(bytecount):
     Distinct = bytecount.jclass("shop.Distinct")
     print(bytecount.scaling([64, 128, 256, 512], lambda n: Distinct.count(jpype.JArray(jpype.JInt)(range(n)))METRIC))

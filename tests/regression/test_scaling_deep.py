@@ -62,3 +62,30 @@ def test_an_order_stored_on_one_part_alone_is_not_compared_with_the_work():
     # recorded on the work figure, it compares
     stored[M]["decided_by"] = "deep work"
     assert [c.status for c in compare_scaling(stored, result).changes] == ["same"]
+
+
+def test_an_order_that_fell_on_flat_counts_while_jdk_calls_carry_work_cannot_be_judged():
+    """A retainAll-style loop moved into one JDK call: the method's own instructions no longer grow (1), while
+    the work inside the call does. Flat counts cannot tell a fix from a regression there: not "improved"."""
+    from pytest_bytecount.regression.scaling import measure
+    from pytest_bytecount.regression.scaling_deep import jdk_work_note, made_calls
+
+    own = {M: [12] * len(SIZES)}  # one call of retainAll, whatever n
+    result = measure(SIZES, own, "total")
+    calls = {M: {"java/util/List.retainAll(Ljava/util/Collection;)Z": [1] * len(SIZES),
+                 "java/lang/Object.<init>()V": [2] * len(SIZES)}}
+    result.jdk_made = made_calls(calls)
+    assert result.jdk_made == {M: [("java/util/List.retainAll(Ljava/util/Collection;)Z", [1] * len(SIZES))]}
+    stored = {M: {"metric": "total", "order": "n^2", "exponent": 2.0, "sizes": SIZES, "values": [n * n for n in SIZES]}}
+    verdict = compare_scaling(stored, result)
+    assert [c.status for c in verdict.changes] == ["unjudged"] and verdict.status == "passed"
+    text = render_scaling(verdict, None)
+    assert text.startswith(f"{M}: the order cannot be judged on total: it fell from n^2 to 1, but the method calls "
+                           "java/util/List.retainAll(Ljava/util/Collection;)Z (1, 1, 1, 1, 1 times across the sizes)")
+    assert "improved" not in text
+    note = jdk_work_note({"t.py::test_keep": result.to_dict()})
+    assert note.startswith("complexity checks that cannot be judged on flat counts: the order of t.py::test_keep fell "
+                           "from n^2 to 1 while it calls java/util/List.retainAll")
+    # with no JDK call that may carry the work (only Object.<init>), a lower order is an improvement
+    result.jdk_made = made_calls({M: {"java/lang/Object.<init>()V": [2] * len(SIZES)}})
+    assert [c.status for c in compare_scaling(stored, result).changes] == ["better"]

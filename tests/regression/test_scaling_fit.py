@@ -78,7 +78,7 @@ def shuffled(n):
 '''
 
 CASE_TEST = '''
-@pytest.mark.bytecount({targets!r})
+@pytest.mark.bytecount({targets!r}, deep=False)  # the flat fit
 def test_{name}(bytecount):
     C = bytecount.jclass({cls!r})
     bytecount.scaling({sizes!r}, lambda n: {run})
