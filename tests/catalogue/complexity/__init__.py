@@ -14,9 +14,9 @@ code (see each case's ``why``), never taken from a run; linear code is ``n``. A 
 - ``fix``: the same or a better order, usually with far less work; the check must not report a worse one.
 
 ``write_project`` lays the cases out as one project (BEFORE sources under ``src/``, the test modules under
-``tests/``); with ``deep=False`` every marker gets ``deep=False``, the flat counts of the target's own body, for
-comparison (``deep=True``: every marker says it). ``use_sources`` switches the cases' sources, and ``outcomes``, ``verdicts``, ``recorded_orders``
-and ``order_line`` read a run back per case. ``benchmarks/complexity_catalogue.py`` and
+``tests/``); with ``deep=False`` every marker gets ``deep=False`` (the flat counts of the target's own body, for
+comparison), with ``deep=True`` every marker says it. ``use_sources`` switches the cases' sources; ``outcomes``,
+``verdicts``, ``recorded_orders``, ``scaling_of``, ``order_line`` and ``worse_order`` read a run back per case. ``benchmarks/complexity_catalogue.py`` and
 ``tests/plugin/test_complexity_catalogue.py`` both build the project with them.
 """
 
@@ -156,7 +156,8 @@ def check(case: Case) -> None:
         raise ValueError(f"{case.name}: kind {case.kind!r} is not one of {KINDS}")
     for version in VERSIONS:
         text = case.sources(version).get(f"cx/{case.name}/{case.cls}.java", "")
-        if f"package cx.{case.name};" not in text or "public static " not in text or f" {case.method}(int n)" not in text:
+        if f"package cx.{case.name};" not in text or f"public static int {case.method}(int n)" not in text \
+                and f"public static long {case.method}(int n)" not in text:
             raise ValueError(f"{case.name}: {version} has no cx.{case.name}.{case.cls}#{case.method}(int n)")
     if f"@pytest.mark.bytecount({case.marker})\n" not in case.test_module.read_text():
         raise ValueError(f"{case.name}: {case.test_module.name} has no @pytest.mark.bytecount({case.marker})")
