@@ -2,7 +2,7 @@ package cx.linkedmap;
 
 import java.util.*;
 
-/** Counts the words of a text of n words and returns how many occur more than once. */
+/** Counts the words (all of one length) of a text of n words and returns how many occur more than once. */
 public final class WordCount {
     private WordCount() {
     }
@@ -10,7 +10,7 @@ public final class WordCount {
     public static int distinctWords(int n) {
         Map<String, Integer> counts = new LinkedHashMap<>();
         for (int i = 0; i < n; i++) {
-            counts.merge("w" + (i * 7919) % (n / 2 + 1), 1, Integer::sum);
+            counts.merge("w" + (100000 + (i * 7919) % (n / 2 + 1)), 1, Integer::sum);
         }
         int repeated = 0;
         for (int count : counts.values()) {

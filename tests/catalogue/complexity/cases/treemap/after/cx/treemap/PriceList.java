@@ -2,7 +2,7 @@ package cx.treemap;
 
 import java.util.*;
 
-/** A price table of n books by ISBN, then an order of n lines priced from it. */
+/** A price table of n books by ISBN (all of one width), then an order of n lines priced from it. */
 public final class PriceList {
     private PriceList() {
     }
@@ -10,11 +10,11 @@ public final class PriceList {
     public static long orderTotal(int n) {
         Map<String, Integer> price = new TreeMap<>();
         for (int i = 0; i < n; i++) {
-            price.put("isbn-" + i, 500 + i % 97);
+            price.put("isbn-" + (1000000 + i), 500 + i % 97);
         }
         long sum = 0;
         for (int i = 0; i < n; i++) {
-            sum += price.get("isbn-" + (int) ((i * 31L) % n));
+            sum += price.get("isbn-" + (1000000 + (i * 31L) % n));
         }
         return sum;
     }
