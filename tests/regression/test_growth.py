@@ -4,6 +4,7 @@ the data structure whose work they count: the expected order is the formula's, n
 from __future__ import annotations
 
 import math
+import re
 import random
 
 import pytest
@@ -274,7 +275,19 @@ def test_the_exponent_is_scaling_s_over_the_same_sizes():
 def test_explain_says_the_order_its_share_and_the_local_exponents():
     text = explain(name_order(DOUBLING, series(DOUBLING, lambda n: 3 * n * int(math.log2(n)) + 30 * n)))
     assert text.startswith("n log n: 55% of the work at n=4,096 (n 45%); local exponents 1.07, 1.07, 1.07; fit <")
-    assert "simpler orders 1.5%" in text
+    simpler = re.search(r"simpler orders ([\d.]+)%", text)
+    assert simpler and float(simpler[1]) > 1.0, text  # no lower order comes near the exact fit
     fib = explain(name_order(SMALL, series(SMALL, fib_calls)))
     assert fib.startswith("2^n: x1.62 per +1 in n, 100% of the work at n=24")
     assert explain(name_order(DOUBLING, [7] * 5)).startswith("1: no term grows from n=512 to 4,096")
+
+
+def test_a_line_bent_by_a_negative_constant_does_not_name_n_log_n_linear():
+    """Counts of one Arrays.sort of n ints and n binary searches in them (n log n), measured once at 512..4096 on
+    HotSpot 17: the sort's thresholds make them a staircase, which a line minus 4% of its largest value fits
+    within 2%. Real code saves a few turns of a loop, not that: such a line counts only when it is exact."""
+    sizes, values = [512, 1024, 2048, 4096], [234102, 537932, 1211568, 2515436]
+    g = name_order(sizes, values)
+    assert g.order == "n log n", explain(g)
+    # while a line that starts above a threshold, 3 (n - 8), is exact and stays n
+    assert order([8, 16, 32, 64], lambda n: 3 * (n - 8)) == "n"
