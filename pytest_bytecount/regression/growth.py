@@ -14,7 +14,7 @@ measured ones. The rule here:
   least squares): work does not shrink as n grows. The constant may be negative (``5n - 2``: the set-up
   that runs once is often less than one step of a loop), but not below half the value at the largest size:
   a large negative intercept is one curve bent to imitate another (``log n`` minus a constant mimics ``n``
-  over a short range). A line (or ``log n``) whose negative constant is beyond ``MIN_CONSTANT_FIRST`` of its value
+  over a short range). A fit of ``n log n`` or lower whose negative constant is beyond ``MIN_CONSTANT_FIRST`` of its value
   at the smallest fitted size counts only when it fits exactly (``3 (n - 8)``): real code saves a few turns
   of a loop, and a line minus 4% of its largest value imitates ``n log n`` over 8x. Higher orders may bend:
   there is no ``n^2 log n`` among the orders, and ``n^2`` with a negative constant is how it reads. Errors
@@ -183,7 +183,7 @@ def _fit_terms(xs, ys, names: Sequence[str]) -> Optional[_Fit]:
     if shares["1"] < MIN_CONSTANT:
         return None
     first = sum(c * f(xs[0]) for c, f in zip(coef, funcs))  # the fit's value at the smallest fitted size
-    bent = names[-1] in ("log n", "n") and coef[0] < -MIN_CONSTANT_FIRST * first
+    bent = RANK[names[-1]] <= RANK["n log n"] and coef[0] < -MIN_CONSTANT_FIRST * first
     return _Fit(names[-1], error, shares, params=1 + len(names),
                 minor=bent or shares[names[-1]] < MIN_SHARE * (1 - shares["1"]))
 

@@ -30,11 +30,7 @@ ROOT = Path(__file__).resolve().parents[2]
 
 # (what is asserted, case) -> why the plugin gets it wrong today: a real current limitation, kept as a strict
 # expected failure so that the fix is seen the day it lands
-LIMITS = {
-    ("recorded", "sortloop"): "n log n beside a large linear part and a staircase (binary searches ~48% of the "
-                              "work, DualPivotQuicksort's thresholds ~25%, the method's own loops ~25%) fits "
-                              "n within 25% of n log n (1.8% vs 2.0%), and the simpler order is named",
-}
+LIMITS: dict = {}
 
 
 def _params(what: str, kinds=KINDS):
