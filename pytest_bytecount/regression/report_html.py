@@ -393,22 +393,29 @@ def _scaling_section(nodeid: str, scaling: dict) -> str:
     out = []
     for method, m in sorted((scaling.get("methods") or {}).items()):
         order, exponent, base_order = m.get("order"), m.get("exponent"), m.get("baseline_order")
-        change = order_change(order, base_order)
+        # the complexity verdict's own word where the run compared the orders; else the orders' ranks
+        change = {"new": "unknown", "gone": "unknown"}.get(m.get("change"), m.get("change")) or \
+            order_change(order, base_order)
         verdict = {"worse": "worse than the baseline", "better": "better than the baseline",
-                   "same": "same as the baseline", "unknown": "no baseline order to compare with"}[change]
+                   "same": "same as the baseline", "unknown": "no baseline order to compare with",
+                   "unjudged": "cannot be judged on this figure: the method calls JDK methods whose work it does "
+                               "not count",
+                   "metric": "the baseline's order was fitted on another figure"}[change]
         exp_text = f"{exponent:.2f}" if isinstance(exponent, (int, float)) else "?"
         fits = sorted((m.get("fits") or {}).items(), key=lambda kv: (_sort_residual(kv[1]), kv[0]))
         fit_rows = "".join(f'<tr class="{"chosen" if k == order else ""}"><td class="mono">{esc(k)}</td>'
                            f'<td class="num">{_residual(v)}</td></tr>' for k, v in fits)
         points = "".join(f'<tr><td class="num">{_n(s)}</td><td class="num">{_n(v)}</td></tr>'
                          for s, v in zip(sizes, m.get("values") or []))
+        figure = "deep work (deep.total + deep.copied)" if metric == "deep" else metric
+        why = f'<p class="evidence">why: <span class="mono">{esc(m["evidence"])}</span></p>' if m.get("evidence") else ""
         out.append(
             f'<section class="scaling" data-test="{esc(nodeid)}" data-method="{esc(method)}" data-order="{esc(order)}" '
             f'data-change="{change}"><h3><span class="mono method-id">{esc(method)}</span></h3>'
-            f'<p class="meta">in <code>{esc(nodeid)}</code>; metric {esc(metric)}</p>'
+            f'<p class="meta">in <code>{esc(nodeid)}</code>; fitted on {esc(figure)}</p>'
             f'<p>fitted order <b class="order">{esc(order)}</b>, exponent <b class="exponent">{exp_text}</b>; '
             f'baseline order <b class="baseline-order">{esc(base_order) if base_order else "none"}</b>: '
-            f'<span class="{change}">{verdict}</span></p>'
+            f'<span class="{change}">{verdict}</span></p>{why}'
             f'{loglog_chart(sizes, m.get("values") or [], exponent if isinstance(exponent, (int, float)) else None, metric)}'
             f'<div style="display:flex;gap:2em"><table class="fits" style="width:auto"><tr><th>order</th>'
             f'<th class="num">relative residual</th></tr>{fit_rows}</table>'

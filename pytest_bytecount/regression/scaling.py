@@ -67,6 +67,7 @@ class MethodScaling:
     parts: Optional[Dict[str, tuple]] = None
     where: Optional[List[tuple]] = None
     evidence: str = ""  # why this order: each term's share of the work, the local exponents (growth.explain)
+    change: Optional[str] = None  # against the baseline (ScalingChange.status), once compared
 
     def to_dict(self) -> dict:
         out = {"values": list(self.values), "order": self.order, "exponent": round(self.exponent, 2) + 0.0,
@@ -74,6 +75,8 @@ class MethodScaling:
                "baseline_order": self.baseline_order}
         if self.evidence:
             out["evidence"] = self.evidence
+        if self.change is not None:
+            out["change"] = self.change
         if self.parts is not None:
             out["decided_by"] = PART_NAMES[self.part]
             out["parts"] = {PART_NAMES[p]: {"order": o, "values": list(v)} for p, (o, _, v) in self.parts.items()}
@@ -271,6 +274,8 @@ def compare_scaling(stored: Optional[dict], result: Optional[ScalingResult]) -> 
             now.baseline_order = base["order"]
             if status == "better" and result.metric != "deep" and result.jdk_made.get(m):
                 status = "unjudged"  # the work may have moved into the JDK calls the figure does not count
+        if now is not None:
+            now.change = status
         changes.append(ScalingChange(m, status, base, now))
     return ScalingVerdict(result.metric if result else "", list(result.sizes) if result else [], changes,
                          dict(result.jdk_made) if result else {})

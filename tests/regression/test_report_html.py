@@ -157,6 +157,26 @@ SCALING = {
 }
 
 
+def test_a_scaling_section_says_the_complexity_verdict_and_why():
+    """The verdict the run made, not a ranking of the two names: the same name with a jump in growth is worse,
+    and a fall on a flat figure blind to the method's JDK calls cannot be judged; the evidence is shown."""
+    methods = {
+        SORT: {**SCALING["methods"][SORT], "baseline_order": "n^2", "change": "worse",
+               "evidence": "n^2: 98% of the work at n=10,000; local exponents 1.02, 1.95, 2.00; fit 0.4%"},
+        "demo.Sorting#keep(I)I": {"values": [12, 12, 12, 12], "order": "1", "exponent": 0.0, "fits": {},
+                                  "baseline_order": "n^2", "change": "unjudged"},
+    }
+    scaling = {"metric": "total", "sizes": SCALING["sizes"], "methods": methods}
+    r = result("t.py::test_scaling", "regressed", {SORT: counts(100_020_000)}, None, {}, scaling=scaling)
+    by_method = {a["data-method"]: (a, text) for _, a, text in
+                 Dom(render({"t.py::test_scaling": r})).find("section", class_="scaling")}
+    sort, keep = by_method[SORT], by_method["demo.Sorting#keep(I)I"]
+    assert sort[0]["data-change"] == "worse" and "baseline order n^2: worse than the baseline" in sort[1]
+    assert "why: n^2: 98% of the work at n=10,000; local exponents 1.02, 1.95, 2.00" in sort[1]
+    assert keep[0]["data-change"] == "unjudged" and "cannot be judged on this figure" in keep[1]
+    assert "better than the baseline" not in keep[1]
+
+
 def test_scaling_fits_are_plotted_log_log_with_the_order_the_exponent_and_the_baseline_order():
     r = result("t.py::test_scaling", "regressed", {SORT: counts(100_020_000)}, None, {}, scaling=SCALING)
     dom = Dom(render({"t.py::test_scaling": r}))
