@@ -379,7 +379,8 @@ def _percent(r: float) -> str:
 
 
 def _fits_text(fits: Dict[str, Optional[float]]) -> str:
-    ranked = sorted(((r, RANK[o], o) for o, r in fits.items() if r is not None))
-    shown = [f"{o} {_percent(r)}" for r, _, o in ranked]
+    """Each order's best fit (a higher order's includes the lower terms, so it fits as well or better), in the
+    orders' own order: the one named is the lowest whose fit is good enough."""
+    shown = [f"{o} {_percent(fits[o])}" for o in ORDERS if fits.get(o) is not None]
     none = [o for o in ORDERS if fits.get(o) is None]
     return ", ".join(shown) + (f" (no fit: {', '.join(none)})" if none else "")

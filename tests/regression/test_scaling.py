@@ -133,7 +133,7 @@ def test_update_stores_the_order_and_a_worse_one_fails_though_the_totals_are_wit
     record = run(project, "--bytecount-update", "-s")
     record.assert_outcomes(passed=2)
     record.stdout.fnmatch_lines([f"*{SORT}: n log n, exponent 1.24", "    n        8     16     32      64",
-                                 "    total  862  2,075  4,876  11,282", "    fits: n log n *", "    why: n log n: * of the work at n=64 *"])
+                                 "    total  862  2,075  4,876  11,282", "    fits: 1 *, n log n *", "    why: n log n: * of the work at n=64 *"])
     entry = baseline(project)["tests"]["test_sort_scales"]
     assert entry["scaling"] == {SORT: {"metric": "total", "order": "n log n", "exponent": 1.24, "sizes": [8, 16, 32, 64],
                                        "values": [862, 2075, 4876, 11282]}}
@@ -148,7 +148,7 @@ def test_update_stores_the_order_and_a_worse_one_fails_though_the_totals_are_wit
         "    n           8     16     32      64",
         "    baseline  862  2,075  4,876  11,282",
         "    now       429  1,315  5,914  18,768",
-        "    fits now: n^2 *",
+        "    fits now: 1 *, n^2 *",
         "    why: n^2: 95% of the work at n=64 *",
         f"to accept: pytest {NODE} --bytecount-update",
         "1 regressed",
@@ -157,7 +157,8 @@ def test_update_stores_the_order_and_a_worse_one_fails_though_the_totals_are_wit
     scaling = json.loads((project.path / "results.json").read_text())[NODE]["scaling"]
     assert scaling["metric"] == "total" and scaling["sizes"] == [8, 16, 32, 64]
     method = scaling["methods"][SORT]
-    assert set(method) == {"values", "order", "exponent", "fits", "baseline_order", "evidence"}
+    assert set(method) == {"values", "order", "exponent", "fits", "baseline_order", "evidence", "change"}
+    assert method["change"] == "worse"
     assert (method["values"], method["order"], method["exponent"], method["baseline_order"]) == \
         ([429, 1315, 5914, 18768], "n^2", 1.85, "n log n")
     assert set(method["fits"]) == {"1", "log n", "n", "n log n", "n^2", "n^3", "2^n"}
