@@ -116,7 +116,8 @@ class Growth:
     local: Tuple[float, ...]  # local exponents between successive fitted sizes
     error: float  # RMS relative error of the chosen fit
     simpler: Optional[float]  # RMS relative error of the best fit of a lower order (None for "1")
-    fits: Dict[str, Optional[float]]  # per order, the RMS relative error of its best fit (None: no fit grows so)
+    fits: Dict[str, Optional[float]]  # per order, the RMS relative error of its best fit the rule may name (None:
+    # none: no fit of that order grows so, or only with a minor top term or a bent line)
 
 
 @dataclass(frozen=True)
@@ -290,7 +291,9 @@ def name_order(sizes: Sequence[int], values: Sequence[int]) -> Growth:
     chosen, simpler = _choose(candidates, floor, len(xs))
     exponent = round(_slope([math.log(x) for x in xs], [math.log(max(y, 1)) for y in ys]), 4) + 0.0
     fits: Dict[str, Optional[float]] = {order: None for order in ORDERS}
-    for f in candidates:
+    for f in candidates:  # those the rule may name: not a minor top term or a bent line, unless exact
+        if f.minor and f.error > floor:
+            continue
         if fits[f.order] is None or f.error < fits[f.order]:
             fits[f.order] = f.error
     return Growth(chosen.order, exponent, chosen.growth, dict(chosen.terms), tuple(xs), _local_exponents(xs, ys),

@@ -181,10 +181,10 @@ def test_exact_series_get_their_order(order, f):
 
 
 def test_an_exact_sum_is_named_by_its_highest_term_however_close_the_single_curves_fit():
-    # n log n + 12 n at these sizes: a line alone fits it within 3%, as well as n log n alone, but the counts are
-    # exact and the sum of the two fits them to the rounding: n log n, with the linear part beside it
+    # n log n + 12 n at these sizes: a line fits it within 3%, but only bent by a negative constant (code does not
+    # save that much), while the counts are exact and the sum of the two terms fits them to the rounding
     f = fit(SIZES, [round(n * math.log2(n) + 12 * n) for n in SIZES])
-    assert f.order == "n log n" and f.fits["n log n"] < 1e-5 < 0.01 < f.fits["n"] < 0.03
+    assert f.order == "n log n" and f.fits["n log n"] < 1e-5 and (f.fits["n"] is None or f.fits["n"] > 0.01)
     assert f.evidence.startswith("n log n: 52% of the work at n=8,192 (n 48%)"), f.evidence
 
 
