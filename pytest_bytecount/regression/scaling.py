@@ -331,11 +331,13 @@ def render_scaling(verdict: ScalingVerdict, accept_command: Optional[str], rerec
                          + (f": {rerecord}" if rerecord else " with --bytecount-update"))
             continue
         if c.status == "unjudged":
-            sig, values = verdict.jdk_made[c.method][0]
+            from .scaling_deep import made_text
+
             lines.append(f"{c.method}: the order cannot be judged on {verdict.metric}: it fell from {base['order']} "
-                         f"to {now.order}, but the method calls {sig} ({', '.join(f'{v:,}' for v in values)} times "
-                         f"across the sizes), whose work {verdict.metric} does not count; the complexity check "
-                         f"judges the work done anywhere with deep counts (drop deep=False from the marker)")
+                         f"to {now.order}, but at the largest size the method calls "
+                         f"{made_text(verdict.jdk_made[c.method])}, whose work {verdict.metric} does not count; the "
+                         f"complexity check judges the work done anywhere with deep counts (drop deep=False from "
+                         f"the marker)")
             continue
         label = "COMPLEXITY GOT WORSE" if c.status == "worse" else "complexity improved; baseline is stale"
         exponent = base.get("exponent")

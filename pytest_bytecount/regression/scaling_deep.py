@@ -74,23 +74,28 @@ def made_calls(calls: Dict[str, Dict[str, List[int]]], top: int = 3) -> Dict[str
     return out
 
 
+def made_text(calls: list) -> str:
+    """``java/util/List.add(Ljava/lang/Object;)Z 8,192 times, ...``: calls as :func:`made_calls` lists them."""
+    return ", ".join(f"{sig} {values[-1]:,} time{'s' if values[-1] != 1 else ''}" for sig, values in calls)
+
+
 def jdk_work_note(scalings: Dict[str, dict]) -> Optional[str]:
     """One line for the run: complexity checks on flat counts whose JDK calls grew with n (``scalings``: test id
     -> its result's ``"scaling"`` dict), or None. A check that named its figure (``metric=...``) chose it: no line
     for it."""
     flat = [(test, s) for test, s in sorted(scalings.items()) if s.get("metric") != "deep"]
-    fell = [(test, m, s["methods"][m], calls[0]) for test, s in flat for m, calls in sorted(s.get("jdk_made", {}).items())
+    fell = [(test, m, s["methods"][m], calls) for test, s in flat for m, calls in sorted(s.get("jdk_made", {}).items())
             if m in s.get("methods", {}) and _fell(s["methods"][m])]
     hits = [(test, m, calls[0]) for test, s in flat if not s.get("metric_named")
             for m, calls in sorted((s.get("jdk_calls") or {}).items())]
     how = ("A test that calls scaling() fits the work done anywhere, the JDK included, unless its marker says "
            "deep=False (docs/deep.md)")
     if fell:
-        test, method, s, (sig, values) = fell[0]
+        test, method, s, calls = fell[0]
         more = f" (and {len(fell) - 1} more)" if len(fell) > 1 else ""
         return (f"complexity checks that cannot be judged on flat counts: the order of {test} fell from "
-                f"{s['baseline_order']} to {s['order']} while it calls {sig} ({values[-1]:,} times at the largest "
-                f"size), whose work flat counts do not see{more}. {how}")
+                f"{s['baseline_order']} to {s['order']} while it calls {made_text(calls)} at the largest size, "
+                f"whose work flat counts do not see{more}. {how}")
     if not hits:
         return None
     test, method, (sig, values) = hits[0]
