@@ -185,6 +185,10 @@ def load_settings(rootdir: Path, option) -> Settings:
     _apply_command_line(s, option, base)
     if s.jvm not in ("server", "zero", "client"):
         raise ConfigError(f"jvm must be 'server', 'client' or 'zero', not {s.jvm!r}")
+    missing = [p for p in s.source_path if not Path(p).exists()]
+    if missing:
+        raise ConfigError(f"source-path entry {missing[0]} does not exist (source-path lists folders of Java sources "
+                          f"and -sources.jar files)")
     return s
 
 

@@ -33,6 +33,8 @@ def refused(root: Path, **given) -> str:
     ('jvm = "hotspot"', "jvm must be 'server', 'client' or 'zero', not 'hotspot'"),
     ("html = 5", "[tool.bytecount] html must be a folder's path (a string), got 5"),
     ('html = ""', "[tool.bytecount] html must be a folder's path (a string), got ''"),
+    ('source-path = ["no-such-folder"]', "no-such-folder does not exist (source-path lists folders of Java sources "
+                                         "and -sources.jar files)"),
 ])
 def test_a_value_of_the_wrong_kind_names_the_setting(tmp_path, setting, problem):
     root = project(tmp_path, setting)
