@@ -76,7 +76,8 @@ class JvmRuntime:
             choice = self.choice()
             deep = self.deep_options(choice.libjvm)
             self._deep_jvm = self._deep_jvm or bool(deep)
-            self._jvm = JvmSession(choice, [*deep, *self._wanted().options], agent=True, crash=self.crash)
+            self._jvm = JvmSession(choice, [*deep, *self._wanted().options], agent=True, crash=self.crash,
+                                   given=self._wanted().options)
         return self._jvm
 
     def start(self, options: Sequence[str], classpath: Sequence[str], jpype_options: dict, deep: bool) -> JvmSession:
@@ -89,7 +90,8 @@ class JvmRuntime:
         deep_options = self.deep_options(choice.libjvm, deep)
         self._deep_jvm = bool(deep_options)
         self._jvm = JvmSession(choice, [*deep_options, *self._wanted().options, *options], list(classpath),
-                               agent=True, jpype_options=check_jpype_options(jpype_options), crash=self.crash)
+                               agent=True, jpype_options=check_jpype_options(jpype_options), crash=self.crash,
+                               given=self._wanted().options)
         self._jvm.start()
         return self._jvm
 

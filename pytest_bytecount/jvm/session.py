@@ -184,8 +184,9 @@ class JvmSession:
     in this process, adopted as it is."""
 
     def __init__(self, choice: JvmChoice, options: Sequence[str] = (), classpath: Sequence[str] = (),
-                 agent: bool = False, jpype_options: Optional[dict] = None, crash=None):
+                 agent: bool = False, jpype_options: Optional[dict] = None, crash=None, given: Sequence[str] = ()):
         self.choice = choice
+        self.given = list(given)  # the options the settings gave (jvm-options), named when the JVM does not start
         self.crash = crash  # a CrashNote (.crash): what the JVM says if it dies of a fatal error
         self.options = list(options)
         self.classpath = [str(c) for c in classpath]  # the JVM's own class path (start_jvm's callers)
@@ -223,7 +224,9 @@ class JvmSession:
             start(str(self.choice.libjvm), *options, classpath=classpath,
                   **{"convertStrings": False, **self.jpype_options, "interrupt": False})
         except Exception as e:  # JPype raises plain OSError/RuntimeError here
-            raise JvmError(f"could not start {self.choice.describe()}: {e}") from e
+            given = (f"; the jvm-options setting gives it {' '.join(self.given)}: a JVM that refuses an option does "
+                     f"not start") if self.given else ""
+            raise JvmError(f"could not start {self.choice.describe()}: {e}{given}") from e
         self._started = True
         signals.owners.started()
 

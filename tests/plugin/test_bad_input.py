@@ -304,6 +304,12 @@ def test_a_jvm_that_cannot_start_fails_each_counted_test_with_the_reason(pyteste
     assert "ERROR at setup of test_counted[1]" in out and "ERROR at setup of test_counted[2]" in out
     assert "Traceback" not in out
 
+    # a real JVM that refuses an option the settings gave: the reason names the setting and the option
+    refused = run(pytester, f"--bytecount-java-home={JDK17}", "--bytecount-jvm-option=-Xno-such-option")
+    refused.assert_outcomes(passed=1, errors=2)
+    assert "; the jvm-options setting gives it -Xno-such-option: a JVM that refuses an option does not start" in \
+        refused.stdout.str()
+
 
 def cli(*args, env=None) -> subprocess.CompletedProcess:
     return subprocess.run([sys.executable, "-m", "pytest_bytecount", *args], stdout=subprocess.PIPE,
