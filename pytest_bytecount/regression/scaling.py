@@ -303,6 +303,12 @@ def _growth_change(base: dict, now: MethodScaling, sizes: List[int]):
     return status, ({**base, "order": order} if order != base["order"] else base)
 
 
+def made_text(calls: list) -> str:
+    """``java/util/List.add(Ljava/lang/Object;)Z 8,192 times, ...``: JDK calls with how often each was made at the
+    largest size (:func:`.scaling_deep.made_calls`)."""
+    return ", ".join(f"{sig} {values[-1]:,} time{'s' if values[-1] != 1 else ''}" for sig, values in calls)
+
+
 def _fitted(metric: str) -> str:
     """Which metric an order was fitted on, said when it is not the usual ``total``."""
     return "" if metric in ("total", "deep", "") else f" (fitted on {metric})"
@@ -331,8 +337,6 @@ def render_scaling(verdict: ScalingVerdict, accept_command: Optional[str], rerec
                          + (f": {rerecord}" if rerecord else " with --bytecount-update"))
             continue
         if c.status == "unjudged":
-            from .scaling_deep import made_text
-
             lines.append(f"{c.method}: the order cannot be judged on {verdict.metric}: it fell from {base['order']} "
                          f"to {now.order}, but at the largest size the method calls "
                          f"{made_text(verdict.jdk_made[c.method])}, whose work {verdict.metric} does not count; the "

@@ -6,7 +6,8 @@ from __future__ import annotations
 
 from typing import Dict, List, Optional, Sequence
 
-from .scaling import DEEP_PARTS, RANK, WORK, MethodScaling, ScalingError, ScalingResult, check_sizes, fit, select_methods
+from .scaling import (DEEP_PARTS, RANK, WORK, MethodScaling, ScalingError, ScalingResult, check_sizes, fit, made_text,
+                      select_methods)
 
 
 def measure_deep(sizes: Sequence[int], parts: Dict[str, Dict[str, List[int]]], where: Dict[str, List[dict]],
@@ -72,11 +73,6 @@ def made_calls(calls: Dict[str, Dict[str, List[int]]], top: int = 3) -> Dict[str
         if made:
             out[m] = [(sig, v) for _, sig, v in made[:top]]
     return out
-
-
-def made_text(calls: list) -> str:
-    """``java/util/List.add(Ljava/lang/Object;)Z 8,192 times, ...``: calls as :func:`made_calls` lists them."""
-    return ", ".join(f"{sig} {values[-1]:,} time{'s' if values[-1] != 1 else ''}" for sig, values in calls)
 
 
 def jdk_work_note(scalings: Dict[str, dict]) -> Optional[str]:
