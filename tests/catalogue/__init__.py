@@ -16,6 +16,9 @@ amount of work may differ. A case's kind says what the change does to that work:
 module under ``tests/``), ``use_sources`` switches every case to its BEFORE or AFTER sources, and
 ``outcomes`` and ``verdicts`` read a run's JUnit XML and ``--bytecount-json`` file back per case.
 ``benchmarks/catalogue.py`` and ``tests/plugin/test_catalogue.py`` both build the project with them.
+
+The complexity catalogue (``tests/catalogue/complexity``) keeps its cases the same way: its ``Case`` shares
+``CaseFiles`` below, and its functions are these ones given its own cases.
 """
 
 from __future__ import annotations
@@ -25,31 +28,41 @@ import shutil
 import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Iterable, Optional, Sequence, Tuple
+from typing import Callable, ClassVar, Collection, Dict, Iterable, Optional, Sequence, Tuple
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"
 KINDS = ("regression", "harmless", "fix")
 VERSIONS = ("before", "after")
 
 
-@dataclass(frozen=True)
-class Case:
-    name: str  # the case's folder, the Java package cat.<name> and the test module test_<name>.py
-    kind: str  # "regression", "harmless" or "fix"
-    marker: str  # the arguments of the test's @pytest.mark.bytecount(...), as written in the module
-    description: str  # the change, in one line
+class CaseFiles:
+    """A case's files, for a catalogue whose cases are folders ``<cases_dir>/<name>/`` holding ``before/``,
+    ``after/`` and ``test_<name>.py``, the Java package ``<root_package>.<name>``. A catalogue's ``Case``
+    dataclass derives from it and has the fields ``name``, ``kind`` and ``marker`` (a field or a property)."""
+
+    cases_dir: ClassVar[Path] = CASES_DIR
+    root_package: ClassVar[str] = "cat"
+    marker_alone: ClassVar[bool] = False  # the marker line must hold the marker and nothing more
+    name: str
+    kind: str
+    marker: str
 
     @property
     def folder(self) -> Path:
-        return CASES_DIR / self.name
+        return self.cases_dir / self.name
 
     @property
     def package(self) -> str:
-        return f"cat.{self.name}"
+        return f"{self.root_package}.{self.name}"
 
     @property
     def test_module(self) -> Path:
         return self.folder / f"test_{self.name}.py"
+
+    @property
+    def marker_line(self) -> str:
+        """The test module's marker line as the entry writes it (its line end too when ``marker_alone``)."""
+        return f"@pytest.mark.bytecount({self.marker})" + ("\n" if self.marker_alone else "")
 
     def sources(self, version: str) -> Dict[str, str]:
         """The version's Java sources: {path under the source folder: text}."""
@@ -57,6 +70,23 @@ class Case:
             raise ValueError(f"version must be one of {VERSIONS}, not {version!r}")
         root = self.folder / version
         return {path.relative_to(root).as_posix(): path.read_text() for path in sorted(root.rglob("*.java"))}
+
+    def check_sources(self, version: str) -> None:
+        """The version holds Java files of the case's package only."""
+        sources = self.sources(version)
+        if not sources:
+            raise ValueError(f"{self.name}: no Java sources in {self.folder / version}")
+        for rel, text in sources.items():
+            if not rel.startswith(f"{self.root_package}/{self.name}/") or f"package {self.package};" not in text:
+                raise ValueError(f"{self.name}: {version}/{rel} is not in package {self.package}")
+
+
+@dataclass(frozen=True)
+class Case(CaseFiles):
+    name: str  # the case's folder, the Java package cat.<name> and the test module test_<name>.py
+    kind: str  # "regression", "harmless" or "fix"
+    marker: str  # the arguments of the test's @pytest.mark.bytecount(...), as written in the module
+    description: str  # the change, in one line
 
 
 CASES: Tuple[Case, ...] = (
@@ -123,25 +153,23 @@ def select(names: Optional[Iterable[str]] = None) -> Tuple[Case, ...]:
     return tuple(case for case in CASES if case.name in names)
 
 
-def check(case: Case) -> None:
-    """A case's files agree with its entry: both versions hold Java files of package cat.<name> only, and
-    the test module is there with the marker as the entry writes it."""
+def check(case: CaseFiles) -> None:
+    """A case's files agree with its entry: both versions hold the Java sources its ``check_sources`` asks
+    for (here: Java files of package cat.<name> only), and the test module is there with the marker line as
+    the entry writes it."""
     if case.kind not in KINDS:
         raise ValueError(f"{case.name}: kind {case.kind!r} is not one of {KINDS}")
     for version in VERSIONS:
-        sources = case.sources(version)
-        if not sources:
-            raise ValueError(f"{case.name}: no Java sources in {case.folder / version}")
-        for rel, text in sources.items():
-            if not rel.startswith(f"cat/{case.name}/") or f"package {case.package};" not in text:
-                raise ValueError(f"{case.name}: {version}/{rel} is not in package {case.package}")
-    if f"@pytest.mark.bytecount({case.marker})" not in case.test_module.read_text():
+        case.check_sources(version)
+    if case.marker_line not in case.test_module.read_text():
         raise ValueError(f"{case.name}: {case.test_module.name} has no @pytest.mark.bytecount({case.marker})")
 
 
-def write_project(root: Path, cases: Sequence[Case] = CASES, java_home: Optional[str] = None) -> Path:
+def write_project(root: Path, cases: Sequence[CaseFiles] = CASES, java_home: Optional[str] = None,
+                  test_text: Optional[Callable[[CaseFiles], str]] = None) -> Path:
     """One project in ``root`` holding ``cases``: the BEFORE sources under src/, the test modules under
-    tests/, a pyproject.toml that compiles src/ (with ``java_home``'s JDK, when given) and collects tests/."""
+    tests/ (copied, or each as ``test_text(case)`` gives it), a pyproject.toml that compiles src/ (with
+    ``java_home``'s JDK, when given) and collects tests/."""
     root = Path(root)
     for case in cases:
         check(case)
@@ -151,15 +179,18 @@ def write_project(root: Path, cases: Sequence[Case] = CASES, java_home: Optional
     tests = root / "tests"
     tests.mkdir(parents=True, exist_ok=True)
     for case in cases:
-        shutil.copyfile(case.test_module, tests / case.test_module.name)
+        if test_text is None:
+            shutil.copyfile(case.test_module, tests / case.test_module.name)
+        else:
+            (tests / case.test_module.name).write_text(test_text(case))
     use_sources(root, "before", cases)
     return root
 
 
-def use_sources(root: Path, version: str, cases: Sequence[Case] = CASES) -> None:
+def use_sources(root: Path, version: str, cases: Sequence[CaseFiles] = CASES) -> None:
     """Replace each case's package under ``root``/src with its ``version`` ("before" or "after")."""
     for case in cases:
-        package = Path(root) / "src" / "cat" / case.name
+        package = Path(root) / "src" / case.root_package / case.name
         if package.exists():
             shutil.rmtree(package)
         for rel, text in case.sources(version).items():
@@ -168,22 +199,22 @@ def use_sources(root: Path, version: str, cases: Sequence[Case] = CASES) -> None
             path.write_text(text)
 
 
-def case_of(nodeid: str) -> Optional[str]:
-    """The case a test's node id belongs to (``tests/test_<name>.py::...``), or None."""
+def case_of(nodeid: str, names: Collection[str] = BY_NAME) -> Optional[str]:
+    """The case among ``names`` a test's node id belongs to (``tests/test_<name>.py::...``), or None."""
     module = nodeid.split("::", 1)[0]
     if not (module.startswith("tests/test_") and module.endswith(".py")):
         return None
     name = module[len("tests/test_"):-len(".py")]
-    return name if name in BY_NAME else None
+    return name if name in names else None
 
 
-def outcomes(junit_xml: Path) -> Dict[str, str]:
+def outcomes(junit_xml: Path, names: Collection[str] = BY_NAME) -> Dict[str, str]:
     """Each case's pytest outcome ("passed", "failed", "error" or "skipped") from a run's ``--junitxml`` file:
-    pytest's own record, whatever the plugin's version."""
-    out = {}
+    pytest's own record, whatever the plugin's version. Only the cases among ``names`` count."""
+    out: Dict[str, str] = {}
     for testcase in ET.parse(junit_xml).getroot().iter("testcase"):
         module = testcase.get("classname", "").replace(".", "/")
-        name = case_of(f"{module}.py::{testcase.get('name')}")
+        name = case_of(f"{module}.py::{testcase.get('name')}", names)
         if name is None:
             continue
         tags = {child.tag for child in testcase}
@@ -194,10 +225,11 @@ def outcomes(junit_xml: Path) -> Dict[str, str]:
     return out
 
 
-def verdicts(results_json: Path) -> Dict[str, dict]:
-    """Each case's result from a run's ``--bytecount-json`` file: ``{"status", "message", ...}``."""
+def verdicts(results_json: Path, names: Collection[str] = BY_NAME) -> Dict[str, dict]:
+    """Each case's result (among ``names``) from a run's ``--bytecount-json`` file: ``{"status", "message",
+    ...}``."""
     results = json.loads(Path(results_json).read_text())
-    return {name: result for nodeid, result in results.items() if (name := case_of(nodeid)) is not None}
+    return {name: result for nodeid, result in results.items() if (name := case_of(nodeid, names)) is not None}
 
 
 def first_line(text: str) -> str:
