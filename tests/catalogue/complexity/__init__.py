@@ -18,26 +18,34 @@ code (see each case's ``why``), never taken from a run; linear code is ``n``. A 
 comparison), with ``deep=True`` every marker says it. ``use_sources`` switches the cases' sources; ``outcomes``,
 ``verdicts``, ``recorded_orders``, ``scaling_of``, ``order_line`` and ``worse_order`` read a run back per case. ``benchmarks/complexity_catalogue.py`` and
 ``tests/plugin/test_complexity_catalogue.py`` both build the project with them.
+
+A case's files, the project's layout and the reading back of pytest's outcomes and the results are the counts
+catalogue's (``tests.catalogue``), given these cases.
 """
 
 from __future__ import annotations
 
 import json
 import re
-import shutil
-import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Dict, Optional, Sequence, Tuple
+from typing import ClassVar, Dict, Optional, Sequence, Tuple
+
+import tests.catalogue as catalogue
+from tests.catalogue import KINDS, VERSIONS, CaseFiles, check
+
+__all__ = ["BY_NAME", "CASES", "CASES_DIR", "KINDS", "VERSIONS", "WORSE", "Case", "case_of", "check", "order_line",
+           "outcomes", "recorded_orders", "scaling_of", "use_sources", "verdicts", "worse_order", "write_project"]
 
 CASES_DIR = Path(__file__).resolve().parent / "cases"
-KINDS = ("regression", "harmless", "fix")
-VERSIONS = ("before", "after")
 WORSE = "COMPLEXITY GOT WORSE"
 
 
 @dataclass(frozen=True)
-class Case:
+class Case(CaseFiles):
+    cases_dir: ClassVar[Path] = CASES_DIR
+    root_package: ClassVar[str] = "cx"
+    marker_alone: ClassVar[bool] = True  # a user's check: the marker names the method and no other option
     name: str  # the folder, the Java package cx.<name> and the test module test_<name>.py
     kind: str  # "regression", "harmless" or "fix"
     cls: str  # the class, in package cx.<name>
@@ -48,10 +56,6 @@ class Case:
     why: str  # why the orders are what they are
 
     @property
-    def folder(self) -> Path:
-        return CASES_DIR / self.name
-
-    @property
     def marker(self) -> str:
         return f'"cx.{self.name}.{self.cls}#{self.method}"'
 
@@ -60,16 +64,12 @@ class Case:
         """The start of the method's id in results and baselines: ``cx.name.Cls#method(``."""
         return f"cx.{self.name}.{self.cls}#{self.method}("
 
-    @property
-    def test_module(self) -> Path:
-        return self.folder / f"test_{self.name}.py"
-
-    def sources(self, version: str) -> Dict[str, str]:
-        """The version's Java sources: {path under the source folder: text}."""
-        if version not in VERSIONS:
-            raise ValueError(f"version must be one of {VERSIONS}, not {version!r}")
-        root = self.folder / version
-        return {path.relative_to(root).as_posix(): path.read_text() for path in sorted(root.rglob("*.java"))}
+    def check_sources(self, version: str) -> None:
+        """The version holds the class in package cx.<name>, with the method."""
+        text = self.sources(version).get(f"cx/{self.name}/{self.cls}.java", "")
+        if f"package cx.{self.name};" not in text or f"public static int {self.method}(int n)" not in text \
+                and f"public static long {self.method}(int n)" not in text:
+            raise ValueError(f"{self.name}: {version} has no cx.{self.name}.{self.cls}#{self.method}(int n)")
 
 
 def _c(name, kind, cls, method, before, after, description, why) -> Case:
@@ -149,80 +149,36 @@ CASES: Tuple[Case, ...] = (
 BY_NAME: Dict[str, Case] = {case.name: case for case in CASES}
 
 
-def check(case: Case) -> None:
-    """A case's files agree with its entry: both versions hold the class in package cx.<name>, with the method,
-    and the test module marks it with no option."""
-    if case.kind not in KINDS:
-        raise ValueError(f"{case.name}: kind {case.kind!r} is not one of {KINDS}")
-    for version in VERSIONS:
-        text = case.sources(version).get(f"cx/{case.name}/{case.cls}.java", "")
-        if f"package cx.{case.name};" not in text or f"public static int {case.method}(int n)" not in text \
-                and f"public static long {case.method}(int n)" not in text:
-            raise ValueError(f"{case.name}: {version} has no cx.{case.name}.{case.cls}#{case.method}(int n)")
-    if f"@pytest.mark.bytecount({case.marker})\n" not in case.test_module.read_text():
-        raise ValueError(f"{case.name}: {case.test_module.name} has no @pytest.mark.bytecount({case.marker})")
-
-
 def write_project(root: Path, cases: Sequence[Case] = CASES, java_home: Optional[str] = None,
                   deep: Optional[bool] = None) -> Path:
     """One project in ``root`` holding ``cases`` with their BEFORE sources; the markers as written (``deep``
     None), or each given ``deep=False`` (the flat variant) or ``deep=True``."""
-    root = Path(root)
-    for case in cases:
-        check(case)
-    java = f'java-home = "{java_home}"\n' if java_home else ""
-    (root / "pyproject.toml").write_text(
-        f'[tool.bytecount]\nsources = ["src"]\n{java}\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n')
-    tests = root / "tests"
-    tests.mkdir(parents=True, exist_ok=True)
-    for case in cases:
+    def test_text(case: Case) -> str:
         text = case.test_module.read_text()
-        if deep is not None:
-            text = text.replace(f"@pytest.mark.bytecount({case.marker})\n",
-                                f"@pytest.mark.bytecount({case.marker}, deep={deep})\n")
-        (tests / case.test_module.name).write_text(text)
-    use_sources(root, "before", cases)
-    return root
+        if deep is None:
+            return text
+        return text.replace(case.marker_line, f"@pytest.mark.bytecount({case.marker}, deep={deep})\n")
+    return catalogue.write_project(root, cases, java_home, test_text)
 
 
 def use_sources(root: Path, version: str, cases: Sequence[Case] = CASES) -> None:
     """Replace each case's package under ``root``/src with its ``version`` ("before" or "after")."""
-    for case in cases:
-        package = Path(root) / "src" / "cx" / case.name
-        if package.exists():
-            shutil.rmtree(package)
-        for rel, text in case.sources(version).items():
-            path = Path(root) / "src" / rel
-            path.parent.mkdir(parents=True, exist_ok=True)
-            path.write_text(text)
+    catalogue.use_sources(root, version, cases)
 
 
 def case_of(nodeid: str) -> Optional[str]:
     """The case a test's node id belongs to (``tests/test_<name>.py::...``), or None."""
-    match = re.fullmatch(r"tests/test_(\w+)\.py::.*", nodeid)
-    return match[1] if match and match[1] in BY_NAME else None
+    return catalogue.case_of(nodeid, BY_NAME)
 
 
 def outcomes(junit_xml: Path) -> Dict[str, str]:
     """Each case's pytest outcome ("passed", "failed", "error" or "skipped") from a run's ``--junitxml`` file."""
-    out: Dict[str, str] = {}
-    for testcase in ET.parse(junit_xml).getroot().iter("testcase"):
-        module = testcase.get("classname", "").replace(".", "/")
-        name = case_of(f"{module}.py::{testcase.get('name')}")
-        if name is None:
-            continue
-        tags = {child.tag for child in testcase}
-        outcome = ("failed" if "failure" in tags else "error" if "error" in tags
-                   else "skipped" if "skipped" in tags else "passed")
-        if out.get(name) in (None, "passed"):  # a teardown error adds a second entry: the worse one wins
-            out[name] = outcome
-    return out
+    return catalogue.outcomes(junit_xml, BY_NAME)
 
 
 def verdicts(results_json: Path) -> Dict[str, dict]:
     """Each case's result from a run's ``--bytecount-json`` file: ``{"status", "message", "scaling", ...}``."""
-    results = json.loads(Path(results_json).read_text())
-    return {name: result for nodeid, result in results.items() if (name := case_of(nodeid)) is not None}
+    return catalogue.verdicts(results_json, BY_NAME)
 
 
 def recorded_orders(root: Path, cases: Sequence[Case] = CASES) -> Dict[str, Optional[str]]:
