@@ -215,6 +215,9 @@ def baseline_entry(scaling: dict) -> dict:
         if "parts" in s:
             out[m]["decided_by"] = s["decided_by"]
             out[m]["fitted"] = {p: v["order"] for p, v in s["parts"].items()}
+        made = (scaling.get("jdk_made") or {}).get(m)
+        if made:  # a flat check: the JDK calls that may carry work, so that a later order that rose can be judged
+            out[m]["jdk_made"] = [[sig, list(v)] for sig, v in made]
     return out
 
 
@@ -272,8 +275,11 @@ def compare_scaling(stored: Optional[dict], result: Optional[ScalingResult]) -> 
         else:
             status, base = _growth_change(base, now, result.sizes)
             now.baseline_order = base["order"]
-            if status == "better" and result.metric != "deep" and result.jdk_made.get(m):
-                status = "unjudged"  # the work may have moved into the JDK calls the figure does not count
+            # on a flat figure, work that moved into the JDK calls it does not count reads as a fall, and work that
+            # moved out of them as a rise: neither can be judged
+            if result.metric != "deep" and ((status == "better" and result.jdk_made.get(m)) or
+                                            (status == "worse" and base.get("jdk_made"))):
+                status = "unjudged"
         if now is not None:
             now.change = status
         changes.append(ScalingChange(m, status, base, now))
@@ -337,11 +343,14 @@ def render_scaling(verdict: ScalingVerdict, accept_command: Optional[str], rerec
                          + (f": {rerecord}" if rerecord else " with --bytecount-update"))
             continue
         if c.status == "unjudged":
-            lines.append(f"{c.method}: the order cannot be judged on {verdict.metric}: it fell from {base['order']} "
-                         f"to {now.order}, but at the largest size the method calls "
-                         f"{made_text(verdict.jdk_made[c.method])}, whose work {verdict.metric} does not count; the "
-                         f"complexity check judges the work done anywhere with deep counts (drop deep=False from "
-                         f"the marker)")
+            rose = RANK[now.order] > RANK[base["order"]]
+            how = (f"it rose from {base['order']} to {now.order}, but the baseline's method called "
+                   f"{made_text(base['jdk_made'])}" if rose else
+                   f"it fell from {base['order']} to {now.order}, but the method calls "
+                   f"{made_text(verdict.jdk_made[c.method])}")
+            lines.append(f"{c.method}: the order cannot be judged on {verdict.metric}: {how} at the largest size, "
+                         f"whose work {verdict.metric} does not count; the complexity check judges the work done "
+                         f"anywhere with deep counts (drop deep=False from the marker)")
             continue
         label = "COMPLEXITY GOT WORSE" if c.status == "worse" else "complexity improved; baseline is stale"
         exponent = base.get("exponent")

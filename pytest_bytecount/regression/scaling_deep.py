@@ -80,8 +80,8 @@ def jdk_work_note(scalings: Dict[str, dict]) -> Optional[str]:
     -> its result's ``"scaling"`` dict), or None. A check that named its figure (``metric=...``) chose it: no line
     for it."""
     flat = [(test, s) for test, s in sorted(scalings.items()) if s.get("metric") != "deep"]
-    fell = [(test, m, s["methods"][m], calls) for test, s in flat for m, calls in sorted(s.get("jdk_made", {}).items())
-            if m in s.get("methods", {}) and _fell(s["methods"][m])]
+    fell = [(test, m, ms, s.get("jdk_made", {}).get(m)) for test, s in flat
+            for m, ms in sorted(s.get("methods", {}).items()) if _unjudged(ms, s.get("jdk_made", {}).get(m))]
     hits = [(test, m, calls[0]) for test, s in flat if not s.get("metric_named")
             for m, calls in sorted((s.get("jdk_calls") or {}).items())]
     how = ("A test that calls scaling() fits the work done anywhere, the JDK included, unless its marker says "
@@ -89,9 +89,10 @@ def jdk_work_note(scalings: Dict[str, dict]) -> Optional[str]:
     if fell:
         test, method, s, calls = fell[0]
         more = f" (and {len(fell) - 1} more)" if len(fell) > 1 else ""
-        return (f"complexity checks that cannot be judged on flat counts: the order of {test} fell from "
-                f"{s['baseline_order']} to {s['order']} while it calls {made_text(calls)} at the largest size, "
-                f"whose work flat counts do not see{more}. {how}")
+        moved = f"it calls {made_text(calls)} at the largest size" if calls else "its baseline called JDK methods"
+        went = "fell" if RANK[s["order"]] < RANK[s["baseline_order"]] else "rose"
+        return (f"complexity checks that cannot be judged on flat counts: the order of {test} {went} from "
+                f"{s['baseline_order']} to {s['order']} while {moved}, whose work flat counts do not see{more}. {how}")
     if not hits:
         return None
     test, method, (sig, values) = hits[0]
@@ -101,9 +102,15 @@ def jdk_work_note(scalings: Dict[str, dict]) -> Optional[str]:
             f"{how}; or name the figure, scaling(..., metric=\"total\"), to keep the flat fit without this note")
 
 
-def _fell(method: dict) -> bool:
+def _unjudged(method: dict, calls) -> bool:
+    """A method whose flat order the check could not judge (its verdict, or, for results without one, an order that
+    fell while it made JDK calls that may carry work)."""
     base = method.get("baseline_order")
-    return base in RANK and RANK[method["order"]] < RANK[base]
+    if base not in RANK:
+        return False
+    if "change" in method:
+        return method["change"] == "unjudged"
+    return bool(calls) and RANK[method["order"]] < RANK[base]
 
 
 COPIES = "native copies (deep.copied)"  # "where the work went": the elements the JVM's bulk operations moved

@@ -81,9 +81,9 @@ def test_an_order_that_fell_on_flat_counts_while_jdk_calls_carry_work_cannot_be_
     verdict = compare_scaling(stored, result)
     assert [c.status for c in verdict.changes] == ["unjudged"] and verdict.status == "passed"
     text = render_scaling(verdict, None)
-    assert text.startswith(f"{M}: the order cannot be judged on total: it fell from n^2 to 1, but at the largest size "
-                           "the method calls java/util/List.retainAll(Ljava/util/Collection;)Z 1 time, whose work total "
-                           "does not count")
+    assert text.startswith(f"{M}: the order cannot be judged on total: it fell from n^2 to 1, but the method calls "
+                           "java/util/List.retainAll(Ljava/util/Collection;)Z 1 time at the largest size, whose work "
+                           "total does not count")
     assert "improved" not in text
     note = jdk_work_note({"t.py::test_keep": result.to_dict()})
     assert note.startswith("complexity checks that cannot be judged on flat counts: the order of t.py::test_keep fell "
