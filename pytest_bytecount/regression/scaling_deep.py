@@ -36,16 +36,18 @@ def measure_deep(sizes: Sequence[int], parts: Dict[str, Dict[str, List[int]]], w
 
 
 # Calls whose work the language fixes as small and constant, which the compiler inserts beside the work: boxing
-# and unboxing (JLS 5.1.7, 5.1.8) and a constructor's call of Object's. They grow with n in any loop, so they
-# are named last: the calls that may carry the work come first.
+# and unboxing (JLS 5.1.7, 5.1.8) and a constructor's call of Object's; and java.lang.Math's and StrictMath's
+# arithmetic on numbers (min, max, abs, floorMod, ...: no method of theirs takes an array or a collection). They
+# grow with n in any loop, so they are named last: the calls that may carry the work come first.
 _WRAPPERS = ("Boolean", "Byte", "Character", "Short", "Integer", "Long", "Float", "Double")
 
 
 def incidental(signature: str) -> bool:
-    """Whether a JDK call is boxing, unboxing or ``Object.<init>``: its work does not grow with anything."""
+    """Whether a JDK call is boxing, unboxing, ``Object.<init>`` or Math's arithmetic: its work does not grow with
+    anything."""
     head = signature.partition("(")[0]
     owner, _, name = head.rpartition(".")
-    if owner == "java/lang/Object" and name == "<init>":
+    if (owner == "java/lang/Object" and name == "<init>") or owner in ("java/lang/Math", "java/lang/StrictMath"):
         return True
     return owner.startswith("java/lang/") and owner[len("java/lang/"):] in _WRAPPERS and \
         (name == "valueOf" or name.endswith("Value"))
@@ -83,7 +85,7 @@ def jdk_work_note(scalings: Dict[str, dict]) -> Optional[str]:
     fell = [(test, m, ms, s.get("jdk_made", {}).get(m)) for test, s in flat
             for m, ms in sorted(s.get("methods", {}).items()) if _unjudged(ms, s.get("jdk_made", {}).get(m))]
     hits = [(test, m, calls[0]) for test, s in flat if not s.get("metric_named")
-            for m, calls in sorted((s.get("jdk_calls") or {}).items())]
+            for m, calls in sorted((s.get("jdk_calls") or {}).items()) if not incidental(calls[0][0])]
     how = ("A test that calls scaling() fits the work done anywhere, the JDK included, unless its marker says "
            "deep=False (docs/deep.md)")
     if fell:

@@ -313,6 +313,7 @@ def test_the_flat_hint_names_a_call_that_may_carry_the_work_before_boxing_and_ob
     assert "t.py::test_unique calls java/util/List.contains(Ljava/lang/Object;)Z 256 -> 2,048 times" in note
     assert not incidental("java/lang/String.valueOf(I)Ljava/lang/String;")  # not a wrapper: may carry work
     assert incidental("java/lang/Long.longValue()J") and not incidental("java/util/Map.get(Ljava/lang/Object;)Ljava/lang/Object;")
+    assert incidental("java/lang/Math.min(II)I") and incidental("java/lang/StrictMath.floorMod(JJ)J")
 
 
 def test_the_flat_hint_is_not_said_of_a_check_that_named_its_figure():
