@@ -91,8 +91,9 @@ def jdk_work_note(scalings: Dict[str, dict]) -> Optional[str]:
     if fell:
         test, method, s, calls = fell[0]
         more = f" (and {len(fell) - 1} more)" if len(fell) > 1 else ""
-        moved = f"it calls {made_text(calls)} at the largest size" if calls else "its baseline called JDK methods"
         went = "fell" if RANK[s["order"]] < RANK[s["baseline_order"]] else "rose"
+        moved = f"it calls {made_text(calls)} at the largest size" if went == "fell" and calls else \
+            "its baseline's method called JDK methods (the test's message names them)"
         return (f"complexity checks that cannot be judged on flat counts: the order of {test} {went} from "
                 f"{s['baseline_order']} to {s['order']} while {moved}, whose work flat counts do not see{more}. {how}")
     if not hits:
