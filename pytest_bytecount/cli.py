@@ -2,7 +2,7 @@
 
     python -m pytest_bytecount count --classpath CP --target PAT [--target PAT ...] [--output FILE]
                                      [--weights default|FILE] MAIN [ARGS...]
-    python -m pytest_bytecount instrument --classpath CP --target PAT [--target PAT ...] --out DIR
+    python -m pytest_bytecount instrument --classpath CP --target PAT [--target PAT ...] --out DIR|FILE.jar
     python -m pytest_bytecount cost --weights default|FILE [--output FILE] COUNTS.json
     python -m pytest_bytecount annotate COUNTS.json [--source-path PATHS] [--baseline OLD.json]
 """
@@ -22,7 +22,7 @@ from .classfile.classpath import Classpath, ClasspathError
 from .counting.counts import KEYS, render_json
 from .counting.options import CountingOptions
 from .counting.pipeline.per_class import ClassCounter
-from .counting.pipeline.report import counted_files, write_files
+from .counting.pipeline.report import counted_files, write_files, write_jar
 from .counting.targets import MethodId, TargetError, missing_class_message
 from .jvm.deep import DeepUnavailable, deep_counting, deep_jvm_options, slow_progress
 from .jvm.counting import counting_loaders
@@ -82,7 +82,8 @@ def _parser() -> argparse.ArgumentParser:
 
     i = sub.add_parser("instrument", help="write counted copies of the target classes (plus their support class)")
     common(i)
-    i.add_argument("--out", required=True, help="output directory; run with: java -cp OUT:CP -Dbytecount.out=FILE MAIN")
+    i.add_argument("--out", required=True, help="output directory, or a jar (a name ending in .jar: one file to write); "
+                                             "run with: java -cp OUT:CP -Dbytecount.out=FILE MAIN")
     i.add_argument("--deep", action="store_true", help=argparse.SUPPRESS)  # refused with a reason (_instrument)
 
     w = sub.add_parser("cost", help="add each method's weighted 'cost' to a counts JSON file (from count or instrument)")
@@ -156,7 +157,8 @@ def _instrument(args, counter: ClassCounter) -> int:
     for message in sorted({r for c in classes for r in c.refused}):
         print(f"bytecount: warning: not counted: {message}", file=sys.stderr)
     try:
-        written = write_files(counted_files(classes), Path(args.out))
+        files = counted_files(classes)
+        written = write_jar(files, Path(args.out)) if args.out.endswith(".jar") else write_files(files, Path(args.out))
     except OSError as e:
         print(f"bytecount: error: cannot write to {args.out}: {e}", file=sys.stderr)
         return 1

@@ -10,6 +10,7 @@ import itertools
 import json
 import subprocess
 import sys
+import zipfile
 from pathlib import Path
 
 import pytest
@@ -131,6 +132,25 @@ def test_instrumented_classes_on_a_plain_jvm_write_the_same_json_at_exit(tiny, t
     bytecount("instrument", "--classpath", str(tiny), "--target", "hand.**", *options, "--out", str(tmp_path / "out"))
     written = tmp_path / "counts.json"
     run = subprocess.run([*java, "-cp", f"{tmp_path / 'out'}:{tiny}", f"-Dbytecount.out={written}", "hand.Tiny"],
+                         stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
+    assert run.returncode == 0, run.stdout
+    assert written.read_text() == counted  # byte for byte
+
+
+def test_instrumented_classes_written_as_one_jar_run_the_same(tiny, tmp_path):
+    """``--out FILE.jar``: the same files in one jar (one file to create), and the same JSON at exit."""
+    counted = bytecount("count", "--classpath", str(tiny), "--target", "hand.**", "hand.Tiny").stdout
+    r = bytecount("instrument", "--classpath", str(tiny), "--target", "hand.**", "--out", str(tmp_path / "hand.jar"))
+    assert "wrote 7 files (2 classes, " in r.stderr and f"java -cp {tmp_path / 'hand.jar'}:" in r.stderr
+    with zipfile.ZipFile(tmp_path / "hand.jar") as jar:
+        names = [n for n in jar.namelist() if not n.endswith("/")]
+    assert names == ["hand/Costs.class", "hand/Tiny.class", "pytest_bytecount/Report.class",
+                     "pytest_bytecount/of/hand/Costs.class", "pytest_bytecount/of/hand/Costs.layout",
+                     "pytest_bytecount/of/hand/Tiny.class", "pytest_bytecount/of/hand/Tiny.layout"]
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["hand.jar"]  # nothing left beside it
+    written = tmp_path / "counts.json"
+    run = subprocess.run([str(find_jdk_tool("java")), "-cp", f"{tmp_path / 'hand.jar'}:{tiny}",
+                          f"-Dbytecount.out={written}", "hand.Tiny"],
                          stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=300)
     assert run.returncode == 0, run.stdout
     assert written.read_text() == counted  # byte for byte
