@@ -30,6 +30,7 @@ import subprocess
 import sys
 import tempfile
 import time
+import zipfile
 from pathlib import Path
 from typing import NamedTuple
 
@@ -49,15 +50,17 @@ class Run(NamedTuple):
     cpu: float  # user + system CPU seconds of the command's process
 
 
-def run(checkout: Path, classpath: str, command_name: str, flags: list, cache: Path) -> Run:
-    """One ``count`` (or ``instrument``) run with ``checkout``'s package."""
+def run(checkout: Path, classpath: str, command_name: str, flags: list, cache: Path, jar: bool = False) -> Run:
+    """One ``count`` (or ``instrument``, into a folder or with ``jar`` into one jar) run with ``checkout``'s
+    package."""
     env = dict(os.environ, PYTHONPATH=str(checkout))
     help_text = subprocess.run([sys.executable, "-m", "pytest_bytecount", "count", "--help"], env=env,
                                cwd=tempfile.gettempdir(), capture_output=True, text=True).stdout
     cache_flags = ["--cache-dir", str(cache)] if "--cache-dir" in help_text else []
     if command_name == "instrument":
-        out = cache.parent / (cache.name + "-out")
+        out = cache.parent / (cache.name + ("-out.jar" if jar else "-out"))
         shutil.rmtree(out, ignore_errors=True)
+        out.unlink(missing_ok=True)
         command = [sys.executable, "-m", "pytest_bytecount", "instrument", "--classpath", classpath, *flags,
                    *cache_flags, "--out", str(out)]
     else:
@@ -68,6 +71,11 @@ def run(checkout: Path, classpath: str, command_name: str, flags: list, cache: P
     seconds, cpu = time.perf_counter() - started, child_cpu() - cpu
     if done.returncode != 0:
         sys.exit(f"{' '.join(command)} failed ({done.returncode}):\n{done.stderr[-3000:]}")
+    if command_name == "instrument" and jar:
+        with zipfile.ZipFile(out) as z:
+            files = sorted(n for n in z.namelist() if not n.endswith("/"))
+        out.unlink()
+        return Run(seconds, "\n".join(files), cpu)
     if command_name == "instrument":
         files = sorted(str(p.relative_to(out)) for p in out.rglob("*") if p.is_file())
         shutil.rmtree(out, ignore_errors=True)

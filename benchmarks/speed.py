@@ -50,7 +50,7 @@ from deep_setup import measure as measure_deep_setup
 from overhead import DEFAULT_JACOCO_DIR, CpuWatch, cpu_model, find_javac, java_version, jacoco_tool, log, os_name
 
 PARTS = ("instrument", "deep-17", "deep-25", "classfile")
-INSTRUMENT_GOALS = {"cold": 3.0, "warm": 1.5}  # at most this many times JaCoCo's CPU
+INSTRUMENT_GOALS = {"cold": 3.0, "warm": 1.5, "cold-jar": 3.0, "warm-jar": 1.5}  # at most this many times JaCoCo's CPU
 DEEP_GOALS = {"cold": 2.0, "warm": 0.3}  # CPU seconds of the deep set-up
 PEER_REPEAT = 3  # samples of java.lang.classfile, after its warm-up
 OURS_REPEAT = 2  # passes of our engine, as classfile_throughput's default
@@ -87,13 +87,14 @@ def jacoco_instrument_all(java: Path, tool: str, jar: Path, work: Path) -> tuple
 
 
 def round_instrument(samples: Samples, jar: Path, tool: Optional[str]) -> None:
-    """One round of ``instrument`` cold and warm (one fresh cache folder), each beside a JaCoCo run."""
+    """One round of ``instrument`` cold and warm into a folder (one fresh cache folder), then cold and warm into one
+    jar (another), each beside a JaCoCo run."""
     java = jdk17_home() / "bin" / "java"
     with tempfile.TemporaryDirectory(prefix="bytecount-speed-") as tmp:
-        cache = Path(tmp) / "cache"
-        cache.mkdir()
-        for phase in ("cold", "warm"):
-            ours = run_cli(ROOT, str(jar), "instrument", COMMANDS["instrument"], cache)
+        for phase in ("cold", "warm", "cold-jar", "warm-jar"):
+            cache = Path(tmp) / ("cache-jar" if phase.endswith("-jar") else "cache")
+            cache.mkdir(exist_ok=True)
+            ours = run_cli(ROOT, str(jar), "instrument", COMMANDS["instrument"], cache, jar=phase.endswith("-jar"))
             samples.notes["instrument files written"] = len(ours.text.splitlines())
             peer = None
             if tool is not None:
@@ -157,12 +158,14 @@ def median(values: Optional[list]) -> Optional[float]:
 def table_rows(samples: Samples, jar: Path) -> list:
     """The rows measured, as dicts: figure, ours, peer (or goal), ratio, and their text for the table."""
     rows = []
-    for phase in ("cold", "warm"):
+    for phase in ("cold-jar", "warm-jar", "cold", "warm"):
         key = f"instrument-{phase}"
         if key in samples.ours:
             ours, peer = median(samples.ours[key]), median(samples.peer.get(key))
-            what = "every class from the per-class cache" if phase == "warm" else "empty cache folder"
-            rows.append(dict(key=key, figure=f"{phase} `instrument` of all of {jar.name} "
+            where = "`--out X.jar`: one jar, as JaCoCo writes" if phase.endswith("-jar") else "into a folder"
+            what = ("empty cache folder" if phase.startswith("cold") else "every class from the per-class cache") + \
+                f", {where}"
+            rows.append(dict(key=key, figure=f"{phase.split('-')[0]} `instrument` of all of {jar.name} "
                              f"(`com.google.common.**`, {what})", ours=ours, peer=peer,
                              ours_text=f"{ours:.2f} s CPU",
                              peer_text=f"JaCoCo `instrumentAll`: {peer:.2f} s CPU" if peer else "JaCoCo not run",
