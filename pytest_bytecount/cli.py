@@ -141,12 +141,34 @@ def _classpath(text: str) -> Classpath:
     return Classpath(entries)
 
 
+def _progress(text: str, clock=None):
+    """A ``progress(done, total)`` for long work: nothing while it is quick (2 s); then on a terminal one line on
+    standard error, rewritten in place and ended when the work ends, and elsewhere (a log) a line every 5 s and
+    the last one."""
+    if not sys.stderr.isatty():
+        return slow_progress(lambda line: print(line, file=sys.stderr, flush=True), clock=clock, text=text)
+    shown = []
+
+    def say(line: str) -> None:
+        shown.append(True)
+        sys.stderr.write(f"\r{line}\x1b[K")
+        sys.stderr.flush()
+
+    inner = slow_progress(say, every=0.2, clock=clock, text=text)
+
+    def progress(done: int, total: int) -> None:
+        inner(done, total)
+        if done == total and shown:
+            sys.stderr.write("\n")
+            sys.stderr.flush()
+
+    return progress
+
+
 def _instrument(args, counter: ClassCounter) -> int:
     """Every class the targets match (with inclusive counts: every application class) counted as the
     plugin's loader counts it, written with its Counters class and the exit hook's files."""
-    def progress(done: int, total: int) -> None:
-        if total >= 50 and (done % 50 == 0 or done == total):
-            print(f"bytecount: counted {done}/{total} classes", file=sys.stderr, flush=True)
+    progress = _progress("bytecount: counted {done}/{total} classes")
 
     counter.for_files = True  # each class's exit hook programs rendered once, and kept in its cache entry
     try:

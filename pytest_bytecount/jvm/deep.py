@@ -433,7 +433,8 @@ def deep_counting_set_up() -> Optional[DeepCounting]:
     return made if isinstance(made, DeepCounting) else None
 
 
-def slow_progress(say, quiet_for: float = 2.0, every: float = 5.0, clock=None):
+def slow_progress(say, quiet_for: float = 2.0, every: float = 5.0, clock=None,
+                  text: str = "bytecount: counting the JVM's loaded classes deep (kept for later sessions): {done}/{total}"):
     """A ``progress(done, total)`` for :class:`DeepCounting`'s set-up that says nothing while it is quick (a warm
     deep cache takes a fraction of a second), then a line every ``every`` seconds once it has taken ``quiet_for``,
     and the last one when it ends, so a long set-up shows it is moving and a short one leaves the output alone."""
@@ -447,7 +448,7 @@ def slow_progress(say, quiet_for: float = 2.0, every: float = 5.0, clock=None):
             return
         if shown["at"] is None or now - shown["at"] >= every or done == total:
             shown["at"] = now
-            say(f"bytecount: counting the JVM's loaded classes deep (kept for later sessions): {done}/{total}")
+            say(text.format(done=done, total=total))
 
     return progress
 

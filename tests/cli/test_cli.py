@@ -6,6 +6,7 @@ Each run is a subprocess: a process gets one JVM, and these tests use several.
 from __future__ import annotations
 
 import hashlib
+import io
 import itertools
 import json
 import subprocess
@@ -354,3 +355,31 @@ def test_instrument_writes_each_class_with_its_own_counters_class_and_the_exit_h
                        "pytest_bytecount/of/hand/Costs.class", "pytest_bytecount/of/hand/Costs.layout",
                        "pytest_bytecount/of/hand/Tiny.class", "pytest_bytecount/of/hand/Tiny.layout"]
     assert "wrote 7 files (2 classes, " in r.stderr
+
+
+class _Terminal(io.StringIO):
+    def isatty(self) -> bool:
+        return True
+
+
+def test_instrument_progress_is_quiet_when_quick_sparse_in_a_log_and_one_line_on_a_terminal(monkeypatch):
+    """Progress of counting many classes: nothing in the first 2 s; in a log a line every 5 s and the last; on a
+    terminal one line rewritten in place, ended when the work ends."""
+    from pytest_bytecount.cli import _progress
+
+    def drive(stream, seconds_per_class: float, total: int = 100) -> str:
+        monkeypatch.setattr(sys, "stderr", stream)
+        now = [0.0]
+        progress = _progress("counted {done}/{total}", clock=lambda: now[0])
+        for done in range(1, total + 1):
+            now[0] += seconds_per_class
+            progress(done, total)
+        return stream.getvalue()
+
+    assert drive(io.StringIO(), 0.01) == ""  # 1 s in all: quiet
+    log = drive(io.StringIO(), 0.25).splitlines()  # 25 s: a line at 2 s, then every 5 s, and the last
+    assert log == ["counted 8/100", "counted 28/100", "counted 48/100", "counted 68/100", "counted 88/100",
+                   "counted 100/100"]
+    screen = drive(_Terminal(), 0.25)
+    assert screen.startswith("\rcounted 8/100\x1b[K\rcounted 9/100\x1b[K") and screen.endswith("\rcounted 100/100\x1b[K\n")
+    assert screen.count("\n") == 1
