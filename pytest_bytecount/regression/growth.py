@@ -304,8 +304,12 @@ def name_order(sizes: Sequence[int], values: Sequence[int]) -> Growth:
 def compare_growth(base_sizes: Sequence[int], base_values: Sequence[int], now_sizes: Sequence[int],
                    now_values: Sequence[int]) -> str:
     """``"worse"``, ``"better"`` or ``"same"``: the growth now against the baseline's (module docstring)."""
-    base, now = name_order(base_sizes, base_values), name_order(now_sizes, now_values)
-    same_sizes = list(base_sizes) == list(now_sizes)
+    return judge(name_order(base_sizes, base_values), name_order(now_sizes, now_values),
+                 list(base_sizes) == list(now_sizes))
+
+
+def judge(base: Growth, now: Growth, same_sizes: bool) -> str:
+    """:func:`compare_growth` of two series already named (``same_sizes``: measured at the same sizes)."""
     rise = now.local[-1] - base.local[-1] if same_sizes else 0.0
     if RANK[now.order] > RANK[base.order] or rise > JUMP:
         return "worse"

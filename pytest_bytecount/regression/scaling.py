@@ -14,8 +14,7 @@ from typing import Dict, List, Optional, Sequence
 
 from ..counting.counts import metric as read_metric
 from ..wording import counted
-from .growth import (MIN_SIZES, ORDERS, RANK, ScalingError, check_sizes, compare_growth, explain, name_order,
-                     upper)
+from .growth import MIN_SIZES, ORDERS, RANK, ScalingError, check_sizes, explain, judge, name_order, upper
 from .status import worse
 
 __all__ = ["MIN_SIZES", "ORDERS", "RANK", "ScalingError", "check_sizes", "upper", "fit", "measure"]
@@ -297,12 +296,13 @@ def now_figure(metric: str, now: MethodScaling) -> str:
 
 
 def _growth_change(base: dict, now: MethodScaling, sizes: List[int]):
-    """(worse | better | same, the stored entry): growth now against the baseline's values (:func:`.growth.
-    compare_growth`), the stored order named again by the same rule (a baseline recorded by another rule may name
+    """(worse | better | same, the stored entry): growth now against the baseline's values (:func:`.growth.judge`),
+    the stored order named again by the same rule (a baseline recorded by another rule may name
     it otherwise); by the orders' names alone when the stored values cannot be fitted."""
     try:
-        status = compare_growth(base["sizes"], base["values"], sizes, now.values)
-        order = name_order(base["sizes"], base["values"]).order
+        named = name_order(base["sizes"], base["values"])
+        status = judge(named, name_order(sizes, now.values), list(base["sizes"]) == list(sizes))
+        order = named.order
     except (ScalingError, TypeError, ValueError):
         rank, was = RANK[now.order], RANK[base["order"]]
         return ("worse" if rank > was else "better" if rank < was else "same"), base
