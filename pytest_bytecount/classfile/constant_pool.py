@@ -87,12 +87,16 @@ class ConstantPool:
     Utf8 entries hold their raw bytes, Integer/Float/Long/Double their raw bits (NaN payloads survive).
     """
 
-    __slots__ = ("entries", "_utf8_cache", "_lookup")
+    __slots__ = ("entries", "_utf8_cache", "_lookup", "_refs", "_texts")
 
     def __init__(self, entries: Optional[list] = None):
         self.entries: list = entries if entries is not None else [None]
         self._utf8_cache: dict[int, str] = {}
         self._lookup: Optional[dict] = None
+        # what the reading methods below resolved, by index (an entry never changes once there: the pool is only
+        # appended to); only what resolved is kept, so a broken entry raises at every look-up
+        self._refs: dict = {}
+        self._texts: dict = {}  # text -> index of its Utf8 entry (add_utf8)
 
     # --- reading -----------------------------------------------------------------------------
     @classmethod
@@ -208,17 +212,26 @@ class ConstantPool:
 
     def class_name(self, index: int) -> str:
         """Internal name of a CONSTANT_Class (``java/lang/String`` or an array descriptor)."""
-        return self.utf8(self._typed(index, (CLASS,), "Class")[1])
+        found = self._refs.get(("c", index))
+        if found is None:
+            found = self._refs[("c", index)] = self.utf8(self._typed(index, (CLASS,), "Class")[1])
+        return found
 
     def name_and_type(self, index: int) -> tuple[str, str]:
-        e = self._typed(index, (NAME_AND_TYPE,), "NameAndType")
-        return self.utf8(e[1]), self.utf8(e[2])
+        found = self._refs.get(("n", index))
+        if found is None:
+            e = self._typed(index, (NAME_AND_TYPE,), "NameAndType")
+            found = self._refs[("n", index)] = (self.utf8(e[1]), self.utf8(e[2]))
+        return found
 
     def member_ref(self, index: int) -> tuple[str, str, str]:
         """(owner, name, descriptor) of a Fieldref/Methodref/InterfaceMethodref."""
-        e = self._typed(index, _MEMBER_REFS, "a Fieldref, Methodref or InterfaceMethodref")
-        name, desc = self.name_and_type(e[2])
-        return self.class_name(e[1]), name, desc
+        found = self._refs.get(index)
+        if found is None:
+            e = self._typed(index, _MEMBER_REFS, "a Fieldref, Methodref or InterfaceMethodref")
+            name, desc = self.name_and_type(e[2])
+            found = self._refs[index] = (self.class_name(e[1]), name, desc)
+        return found
 
     def dynamic_ref(self, index: int) -> tuple[int, str, str]:
         """(bootstrap index, name, descriptor) of a Dynamic/InvokeDynamic."""
@@ -251,7 +264,10 @@ class ConstantPool:
         return index
 
     def add_utf8(self, text: str) -> int:
-        return self._add((UTF8, mutf8_encode(text)))
+        found = self._texts.get(text)
+        if found is None:
+            found = self._texts[text] = self._add((UTF8, mutf8_encode(text)))
+        return found
 
     def add_class(self, internal_name: str) -> int:
         return self._add((CLASS, self.add_utf8(internal_name)))

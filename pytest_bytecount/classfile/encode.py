@@ -26,6 +26,7 @@ _u2x5 = struct.Struct(">HHHHH")
 MAX_CODE_LENGTH = 65535
 
 K = op.KIND
+STACK_DELTA = op.STACK_DELTA
 NO_ARG_LOCALS = {}  # xload_n / xstore_n -> n
 for _o in range(op.ILOAD_0, op.ALOAD_3 + 1):
     NO_ARG_LOCALS[_o] = (_o - op.ILOAD_0) & 3
@@ -73,7 +74,7 @@ def _lay_out(items: list, insns: list) -> tuple[int, set]:
         for item in items:
             item.offset = pos
             if type(item) is Insn:
-                pos += _size(item, pos, long_branches)
+                pos += 1 if K[item.opcode] == 0 else _size(item, pos, long_branches)
         grew = False
         for insn in insns:
             k = K[insn.opcode]
@@ -354,7 +355,8 @@ def compute_max_stack(insns: list, handlers: list, cp, items: list) -> int:
                 best = max(best, d + 1)
                 i += 1
                 continue
-            d2 = d + _stack_delta(insn, cp, cache)
+            delta = STACK_DELTA[o]
+            d2 = d + (delta if delta is not None else _stack_delta(insn, cp, cache))
             # an instruction's peak is its result (dup2_x2 etc. never exceed the final depth)
             if d2 > best:
                 best = d2

@@ -10,6 +10,7 @@ needed: every jump target and every instruction after an unconditional transfer 
 
 from __future__ import annotations
 
+from functools import lru_cache
 from typing import Optional
 
 from . import opcodes as op
@@ -77,7 +78,10 @@ class Frame:
         return f"Frame(locals={list(self.locals)}, stack={list(self.stack)}, kind={self.kind})"
 
 
+@lru_cache(maxsize=8192)
 def type_from_descriptor(desc: str):
+    """The verification type of a field descriptor (one shared instance per descriptor: types are never
+    changed once made)."""
     op.check_field_descriptor(desc)
     c = desc[0]
     if c in "IZBCS":
@@ -95,7 +99,9 @@ def type_from_descriptor(desc: str):
     raise CodeFormatError(f"bad field descriptor {desc!r}")
 
 
-def split_method_descriptor(desc: str) -> tuple[list[str], str]:
+@lru_cache(maxsize=8192)
+def split_method_descriptor(desc: str) -> tuple[tuple, str]:
+    """(the argument descriptors, the return descriptor) of a method descriptor."""
     op.check_method_descriptor(desc)
     args = []
     i = 1
@@ -107,7 +113,7 @@ def split_method_descriptor(desc: str) -> tuple[list[str], str]:
             j = desc.index(";", j)
         args.append(desc[i:j + 1])
         i = j + 1
-    return args, desc[i + 1:]
+    return tuple(args), desc[i + 1:]
 
 
 def initial_locals(class_name: str, method_name: str, descriptor: str, is_static: bool) -> tuple:

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import re
+from functools import lru_cache
 
 from .errors import ClassFormatError, shown
 
@@ -136,6 +137,7 @@ def check_field_descriptor(descriptor: str) -> str:
     return descriptor
 
 
+@lru_cache(maxsize=8192)
 def descriptor_slots(descriptor: str) -> tuple[int, int]:
     """(argument slots, return slots) of a method descriptor such as ``(IJ[Ljava/lang/String;)D``."""
     check_method_descriptor(descriptor)
