@@ -104,7 +104,7 @@ class Method(Member):
         i, a = self.find_attribute("Code")
         if a is None:
             return None
-        if not hasattr(a, "instructions"):
+        if type(a) is Attribute:  # not decoded yet (a Code has a class of its own)
             a = CODE_DECODER(self, a)
             self.attributes[i] = a
         return a
@@ -193,7 +193,7 @@ class ClassFile:
                 attrs = m.attributes
                 out += _u2.pack(len(attrs))
                 for a in attrs:
-                    if hasattr(a, "instructions"):
+                    if type(a) is not Attribute:  # a decoded Code
                         a = a.encode()
                     a.write(out)
         _write_attributes(self.attributes, out)
