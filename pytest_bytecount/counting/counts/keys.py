@@ -107,7 +107,13 @@ def line_digests(code, cp, cache: Optional[dict] = None, lines: Optional[dict] =
     lines = lines if lines is not None else instruction_lines(code)
     texts: dict = {}
     for insn in code.instructions:
-        texts.setdefault(lines[id(insn)], []).append(f"{insn.mnemonic} {_operand(insn, cp, cache)}")
+        if cache is not None and op.KIND[insn.opcode] in _CP_KINDS and type(insn.arg) is int:
+            operand = cache.get(("operand", insn.opcode, insn.arg))  # its text depends on these alone
+            if operand is None:
+                operand = cache[("operand", insn.opcode, insn.arg)] = _operand(insn, cp, cache)
+        else:
+            operand = _operand(insn, cp, cache)
+        texts.setdefault(lines[id(insn)], []).append(f"{insn.mnemonic} {operand}")
     return {line: hashlib.sha1("\n".join(t).encode("utf-8", "surrogatepass")).hexdigest()[:8]
             for line, t in texts.items()}
 
@@ -135,7 +141,10 @@ def _operand(insn: Insn, cp, cache: Optional[dict]) -> str:
     return ""
 
 
-def code_fingerprint(code, cp, bootstrap: Optional[list] = None) -> str:
+_CP_KINDS = (op.K_CP1, op.K_CP2)
+
+
+def code_fingerprint(code, cp, bootstrap: Optional[list] = None, cache: Optional[dict] = None) -> str:
     """The SHA-256 of a method's code as ``javap -c`` shows it: ``max_stack`` and ``max_locals``, then each
     instruction as its mnemonic and its operands resolved (a member's owner, name and descriptor, a class,
     a constant's value, an ``invokedynamic``'s bootstrap method and arguments, a local, an immediate), jump
@@ -143,7 +152,8 @@ def code_fingerprint(code, cp, bootstrap: Optional[list] = None) -> str:
     Constant-pool indexes, byte offsets and line numbers are left out: two methods with the same
     fingerprint hold the same code even when their class files number their constants differently, and a
     method whose code points at other names through the same indexes gets another fingerprint.
-    ``bootstrap``: the class's BootstrapMethods (:func:`bootstrap_methods`)."""
+    ``bootstrap``: the class's BootstrapMethods (:func:`bootstrap_methods`); ``cache``: a dict kept per constant
+    pool (as :func:`call_key`'s), to write each constant once."""
     position: dict = {}
     n = 0
     for item in code.items:
@@ -156,7 +166,13 @@ def code_fingerprint(code, cp, bootstrap: Optional[list] = None) -> str:
     for item in code.items:
         if type(item) is not Insn:
             continue
-        out.append(f"{'wide ' if item.wide else ''}{item.mnemonic} {_resolved_operand(item, cp, bootstrap, where)}")
+        if cache is not None and op.KIND[item.opcode] in _CP_KINDS:
+            operand = cache.get(("constant", item.arg))
+            if operand is None:
+                operand = cache[("constant", item.arg)] = _constant(cp, item.arg, bootstrap)
+        else:
+            operand = _resolved_operand(item, cp, bootstrap, where)
+        out.append(f"{'wide ' if item.wide else ''}{item.mnemonic} {operand}")
     for h in code.handlers:
         catch = _constant(cp, h.catch_type, bootstrap) if h.catch_type else "any"
         out.append(f"try {where(h.start)} {where(h.end)} {where(h.handler)} {catch}")

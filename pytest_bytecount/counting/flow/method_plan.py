@@ -65,7 +65,7 @@ def plan_method(method, strategy: str, abrupt: bool, allocations: bool, inclusiv
     keys = call_keys if call_keys is not None else {}
     if BOOTSTRAP not in keys:  # per constant pool, as the call keys
         keys[BOOTSTRAP] = bootstrap_methods(cf)
-    digest = code_fingerprint(code, cp, keys[BOOTSTRAP])  # before any edit
+    digest = code_fingerprint(code, cp, keys[BOOTSTRAP], keys)  # before any edit
     hooks = inclusive.hooks(cf, method) if inclusive is not None else None
     # Exits by exception: one handler over the whole body, in constructors one per stretch where ``this``
     # is (un)initialized; the inclusive hooks' exit by exception needs the same catch-all handler.
