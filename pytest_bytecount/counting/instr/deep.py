@@ -269,13 +269,16 @@ def _around_returns(code, ranges: list, gaps: list, throwing: set) -> list:
     before a return's report to the return itself): the handlers of the ranges' pieces that hold an instruction
     of ``throwing`` (ids of the instructions that can throw, the deep code's own calls aside)."""
     items = code.items
-    pos = {id(item): k for k, item in enumerate(items)}
     if gaps:  # a label right after each return ends its gap
-        ends = {pos[id(ret)] for _, ret in gaps}
-        labels = {k: Label() for k in ends}
-        items[:] = [x for k, item in enumerate(items) for x in ((item, labels[k]) if k in labels else (item,))]
-        pos = {id(item): k for k, item in enumerate(items)}
-        gaps = sorted((pos[id(gap)], pos[id(ret)] + 1) for gap, ret in gaps)
+        ends = {id(ret) for _, ret in gaps}
+        with_ends = []
+        for item in items:
+            with_ends.append(item)
+            if id(item) in ends:
+                with_ends.append(Label())
+        items[:] = with_ends
+    pos = {id(item): k for k, item in enumerate(items)}
+    gaps = sorted((pos[id(gap)], pos[id(ret)] + 1) for gap, ret in gaps)
     handlers = []
     for start, stop, handler in ranges:
         a, b = pos[id(start)], pos[id(stop)]
