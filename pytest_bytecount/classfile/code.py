@@ -107,8 +107,9 @@ class Code:
             if b is not None:
                 out.extend(b)
                 found += 1
-            out.extend(pending)
-            pending = []
+            if pending:
+                out.extend(pending)
+                pending = []
             a = after.get(key)
             if a is not None:
                 out.extend(a)
