@@ -97,6 +97,27 @@ class CounterMap:
         which = {"opcode": 0, "call": 1, "alloc": 2}[kind]
         return self._combine(lambda i: self.blocks[i][which].get(key, 0))
 
+    def weights_by_key(self, kind: str) -> dict:
+        """{key: :meth:`weights` (key, kind)} for every key of ``kind`` the method has (a layout asks for each):
+        with blocks, in one pass over them."""
+        if self.blocks is None:
+            index = {"opcode": self.opcode_indexes, "call": self.call_indexes, "alloc": self.alloc_indexes,
+                     "line": self.line_indexes}[kind]()
+            return {k: [(i, 1)] for k, i in index.items()}
+        parts = self.block_lines if kind == "line" else [b[{"opcode": 0, "call": 1, "alloc": 2}[kind]]
+                                                         for b in self.blocks]
+        sums: dict = {}  # key: {offset: weight}
+        for part, expr in zip(parts, self.block_exprs):
+            for key, w in part.items():
+                if w:
+                    acc = sums.get(key)
+                    if acc is None:
+                        acc = sums[key] = {}
+                    for off, coef in expr:
+                        acc[off] = acc.get(off, 0) + w * coef
+        base = self.base
+        return {key: [(base + off, w) for off, w in sorted(acc.items()) if w] for key, acc in sums.items()}
+
     def line_keys(self) -> list:
         """The source lines (and ``"none"``) of the method's instructions, in the JSON's key order."""
         if self.blocks is None:

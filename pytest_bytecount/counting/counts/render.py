@@ -5,7 +5,12 @@ the exit hook of counted classes runs over each class's raw counters (``Report.j
 from __future__ import annotations
 
 import json
+from json.encoder import encode_basestring_ascii
 
+
+def _quoted(text) -> str:
+    """``json.dumps(text)``, quicker for a string."""
+    return encode_basestring_ascii(text) if type(text) is str else json.dumps(text)
 
 
 def _map(d: dict) -> str:
@@ -76,19 +81,22 @@ def class_layout(entries, inclusive=None) -> str:
     accumulator. ``i<target>``: the target's inclusive group.
     """
 
+    # the lines are kept in lists, and some elements hold several (joined by newlines): fewer to handle
     def weighted(pairs) -> list:
-        return ["z", *(f"w{w} {i}" for i, w in pairs)]
+        return ["z" + "".join([f"\nw{w} {i}" for i, w in pairs])]
 
     def entries_of(cmap, keys, kind) -> list:
         out = ["["]
+        weights = cmap.weights_by_key(kind)
         for key in sorted(keys):
-            out += [*weighted(cmap.weights(key, kind)), f"a{json.dumps(key)}: "]
-        return out + ["]"]
+            out.append("".join(["z", *[f"\nw{w} {i}" for i, w in weights.get(key, ())], f"\na{_quoted(key)}: "]))
+        out.append("]")
+        return out
 
     def group(cmap, own: bool = True) -> list:
         out = ["t\"calls\": {", *entries_of(cmap, cmap.calls, "call"), "t}, "]
         if own:
-            out.append(f"t\"code_fingerprint\": {json.dumps(cmap.code_fingerprint)}, ")
+            out.append(f"t\"code_fingerprint\": {_quoted(cmap.code_fingerprint)}, ")
         if own and inclusive is not None and str(cmap.method) in inclusive:
             out.append(f"i{inclusive[str(cmap.method)]}")
         out.append("t\"invocations\": ")
@@ -114,17 +122,18 @@ def class_layout(entries, inclusive=None) -> str:
             objects = [k[2:] for k in cmap.allocs if k.startswith("o:")]
             arrays = [k[2:] for k in cmap.allocs if k.startswith("a:")]
             lines += ["t\"allocations\": {\"arrays\": {", "["]
+            allocations = cmap.weights_by_key("alloc")
             for key in sorted(arrays):
-                lines += [*weighted(cmap.weights("a:" + key, "alloc")), f"a{json.dumps(key)}: "]
+                lines += [*weighted(allocations.get("a:" + key, ())), f"a{_quoted(key)}: "]
             lines += ["]", "t}, \"elements\": {", "["]
             for key, i in sorted(cmap.element_indexes().items()):
                 lines.append(f"e{i} {json.dumps(key)}: ")
             lines += ["]", "t}, \"objects\": {", "["]
             for key in sorted(objects):
-                lines += [*weighted(cmap.weights("o:" + key, "alloc")), f"a{json.dumps(key)}: "]
+                lines += [*weighted(allocations.get("o:" + key, ())), f"a{_quoted(key)}: "]
             lines += ["]", "t}}, "]
         lines += [*group(cmap), "t}", "."]
-    return "".join(line + "\n" for line in lines)
+    return "\n".join(lines) + "\n" if lines else ""
 
 
 def links_program(maps) -> str:
