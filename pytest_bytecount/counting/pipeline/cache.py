@@ -13,6 +13,7 @@ the project cache can remove entries long unused.
 from __future__ import annotations
 
 import hashlib
+import itertools
 import json
 import os
 import tempfile
@@ -86,12 +87,14 @@ def store(cache_dir: Path, entry_key: str, counted) -> None:
               "counters_sha256": hashlib.sha256(counted.counters_data).hexdigest(),
               "layout_length": None if counted.rendered is None else len(layout),
               "text_sha256": hashlib.sha256(layout + links).hexdigest()}
-    blob = (json.dumps(header, sort_keys=True).encode("utf-8") + b"\n" + counted.data + counted.counters_data
-            + layout + links)
+    blob = b"".join([_HEADER.encode(header).encode("utf-8"), b"\n", counted.data, counted.counters_data, layout, links])
     staging: Optional[str] = None
     try:
-        Path(cache_dir).mkdir(parents=True, exist_ok=True)
-        fd, staging = tempfile.mkstemp(dir=cache_dir, prefix=".build-", suffix=".part")
+        try:
+            fd, staging = _staging(cache_dir)
+        except FileNotFoundError:
+            Path(cache_dir).mkdir(parents=True, exist_ok=True)
+            fd, staging = _staging(cache_dir)
         with os.fdopen(fd, "wb") as f:
             f.write(blob)
         os.replace(staging, _path(cache_dir, entry_key))
@@ -101,6 +104,22 @@ def store(cache_dir: Path, entry_key: str, counted) -> None:
     finally:
         if staging is not None and os.path.exists(staging):
             os.unlink(staging)
+
+
+# json.dumps(header, sort_keys=True), without the check for cycles (the header is a tree): the same text
+_HEADER = json.JSONEncoder(sort_keys=True, check_circular=False)
+_staged = itertools.count()
+
+
+def _staging(cache_dir) -> tuple:
+    """(descriptor, path) of a new file to write an entry into, only this process's: named after the process
+    and a count (as mkstemp does, but without drawing random names); mkstemp's when that name is taken (left
+    by a process of the same id)."""
+    path = os.path.join(cache_dir, f".build-{os.getpid()}-{next(_staged)}.part")
+    try:
+        return os.open(path, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_BINARY", 0), 0o600), path
+    except FileExistsError:
+        return tempfile.mkstemp(dir=cache_dir, prefix=".build-", suffix=".part")
 
 
 def source_files() -> list:
