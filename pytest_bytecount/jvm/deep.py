@@ -336,6 +336,7 @@ def _file_digest(path: Path, size: int, mtime_ns: int) -> str:
                 h.update(block)
         digest = h.hexdigest()[:16]
         try:
+            memo.parent.mkdir(parents=True, exist_ok=True)  # a first session finds no deep cache folder yet
             write_atomically(memo, digest.encode())
         except OSError:
             pass
@@ -367,7 +368,11 @@ def _warm_up() -> None:
 def _generated(name: str) -> bool:
     """Whether a class of the boot or platform class loader is one the JVM made as it ran (a proxy class, a
     reflection accessor): not in the class library, and not the same class from one session to the next."""
-    return "$Proxy" in name or name.startswith(("com/sun/proxy/", "jdk/proxy")) or "/Generated" in name
+    return _PROXY.search(name) is not None or name.startswith(("com/sun/proxy/", "jdk/proxy")) or "/Generated" in name
+
+
+# a proxy class is named $Proxy<n> in its interfaces' package (java.lang.reflect.Proxy$ProxyBuilder is not one)
+_PROXY = re.compile(r"(?:^|/)\$Proxy\d+$")
 
 
 def _has_target(name: str, wanted: set) -> bool:
