@@ -4,9 +4,13 @@ processes (an xdist worker each) numbering methods in turn, as their JVMs load c
 from __future__ import annotations
 
 from pytest_bytecount.counting.instr.deep import MethodNumbers
-from pytest_bytecount.jvm.deep_cache import DeepCache
+from pytest_bytecount.jvm.deep_cache import DeepCache, pack_bytes, read_pack
 
 CLASS = b"\xca\xfe\xba\xbe" + b"\0" * 12
+
+
+def _class(k: int) -> bytes:
+    return b"\xca\xfe\xba\xbe" + k.to_bytes(4, "big") * 50
 
 
 def test_two_processes_numbering_in_turn_agree_on_every_number(tmp_path, monkeypatch):
@@ -41,8 +45,14 @@ def test_entries_are_written_together_and_read_back_before_and_after(tmp_path, m
     assert not any(cache.classes.iterdir())  # kept in memory
     assert cache.get("p/A", b"original", library=True) == CLASS  # and found there
     cache.flush()
-    assert [p.name for p in cache.classes.iterdir()] == ["p.A"]
+    assert not any(cache.classes.iterdir())  # the class library's classes are kept together, in the pack
+    assert list(read_pack(cache.pack.read_bytes())[0]) == ["p/A"]
     assert DeepCache("lib").get("p/A", b"other bytes, same class library", library=True) == CLASS
+    cache.put("p/$Proxy1", b"generated", CLASS)  # any other class in a file of its own, keyed by its bytes
+    cache.flush()
+    assert [p.name.split("-")[0] for p in cache.classes.iterdir()] == ["p.$Proxy1"]
+    assert DeepCache("lib").get("p/$Proxy1", b"generated") == CLASS
+    assert DeepCache("lib").get("p/$Proxy1", b"generated again, otherwise") is None
 
 
 def test_entries_put_from_several_threads_while_others_are_written_are_all_kept(tmp_path, monkeypatch):
@@ -68,5 +78,95 @@ def test_entries_put_from_several_threads_while_others_are_written_are_all_kept(
         t.join()
     cache.flush()
     assert failures == []
-    assert len(list(cache.classes.iterdir())) == 4500
+    assert len(read_pack(cache.pack.read_bytes())[0]) == 4500
     assert DeepCache("lib").get("p/B1499", b"original", library=True) == CLASS
+
+
+def test_damaged_records_of_the_pack_are_noted_once_and_replaced_by_the_next_flush(tmp_path, monkeypatch):
+    monkeypatch.setenv("BYTECOUNT_CACHE_DIR", str(tmp_path))
+    cache = DeepCache("lib")
+    cache.number(MethodNumbers(), ["p.A#f()V"])
+    for k, name in enumerate(["p/A", "p/B", "p/C", "p/D"]):
+        cache.put(name, b"original", _class(k), library=True)
+    cache.flush()
+    records, whole = read_pack(cache.pack.read_bytes())
+    assert whole and [bytes(e)[16:] for e in records.values()] == [_class(k) for k in range(4)]
+    good = {n: bytes(e) for n, e in records.items()}
+    flipped = bytearray(good["p/A"])
+    flipped[40] ^= 1
+    damaged = {"p/A": bytes(flipped),  # a byte changed
+               "p/B": good["p/C"],  # another class's entry under this name
+               "p/C": good["p/C"], "p/D": good["p/D"]}
+    raw = pack_bytes(damaged)
+    cache.pack.write_bytes(raw[:-10])  # and cut short inside the last record (p/D)
+
+    again = DeepCache("lib")
+    assert [again.get(n, b"any", library=True) for n in ("p/A", "p/B", "p/C", "p/D")] == [None, None, _class(2), None]
+    assert again.get("p/A", b"any", library=True) is None  # looked up again before it is counted afresh
+    assert again.healed == ["library.pack", "p.A", "p.B", "p.D"]
+    for k, name in ((0, "p/A"), (1, "p/B"), (3, "p/D")):  # counted afresh
+        again.put(name, b"original", _class(k), library=True)
+    again.flush()
+    assert {n: bytes(e) for n, e in read_pack(again.pack.read_bytes())[0].items()} == good
+    third = DeepCache("lib")
+    assert [third.get(n, b"any", library=True) for n in ("p/A", "p/B", "p/C", "p/D")] == [_class(k) for k in range(4)]
+    assert third.healed == []
+
+
+def test_a_pack_that_is_not_one_is_named_and_replaced(tmp_path, monkeypatch):
+    monkeypatch.setenv("BYTECOUNT_CACHE_DIR", str(tmp_path))
+    cache = DeepCache("lib")
+    cache.number(MethodNumbers(), ["p.A#f()V"])
+    cache.pack.write_bytes(b"\0" * 4096)  # a disk's zeroed blocks
+    again = DeepCache("lib")
+    assert again.get("p/A", b"any", library=True) is None and again.healed == ["library.pack"]
+    again.put("p/A", b"original", CLASS, library=True)
+    again.flush()
+    assert DeepCache("lib").get("p/A", b"any", library=True) == CLASS
+
+
+def test_each_process_keeps_the_records_the_others_added_to_the_pack(tmp_path, monkeypatch):
+    """Two caches on one folder (two xdist workers): each flush adds its own records to those on disk, and a class
+    missed by one is found once the other kept it."""
+    monkeypatch.setenv("BYTECOUNT_CACHE_DIR", str(tmp_path))
+    one, two = DeepCache("lib"), DeepCache("lib")
+    one.number(MethodNumbers(), ["p.A#f()V"])
+    assert two.get("p/A", b"any", library=True) is None
+    one.put("p/A", b"original", _class(0), library=True)
+    two.put("p/B", b"original", _class(1), library=True)
+    one.flush()
+    assert two.get("p/A", b"any", library=True) == _class(0)  # the pack changed since it was read: read again
+    two.flush()
+    one.put("p/C", b"original", _class(2), library=True)
+    one.flush()
+    assert sorted(read_pack(one.pack.read_bytes())[0]) == ["p/A", "p/B", "p/C"]
+
+
+_WORKER = """
+import sys
+from pytest_bytecount.counting.instr.deep import MethodNumbers
+from pytest_bytecount.jvm.deep_cache import DeepCache
+
+me = sys.argv[1]
+cache = DeepCache("lib")
+cache.number(MethodNumbers(), ["p.A#f()V"])
+for k in range(30):
+    cache.put(f"p/{me}{k}", b"original", b"\\xca\\xfe\\xba\\xbe" + f"{me}{k}".encode() * 300, library=True)
+    cache.flush()
+"""
+
+
+def test_processes_adding_to_the_pack_at_once_lose_no_record_and_leave_none_torn(tmp_path, monkeypatch):
+    import subprocess
+    import sys
+
+    monkeypatch.setenv("BYTECOUNT_CACHE_DIR", str(tmp_path))
+    workers = [subprocess.Popen([sys.executable, "-c", _WORKER, me]) for me in "WXYZ"]
+    assert [w.wait(timeout=300) for w in workers] == [0, 0, 0, 0]
+    cache = DeepCache("lib")
+    records, whole = read_pack(cache.pack.read_bytes())
+    assert whole and len(records) == 120
+    for me in "WXYZ":
+        for k in range(30):
+            assert cache.get(f"p/{me}{k}", b"any", library=True) == b"\xca\xfe\xba\xbe" + f"{me}{k}".encode() * 300
+    assert cache.healed == []

@@ -9,6 +9,7 @@ import re
 import subprocess
 import sys
 
+from pytest_bytecount.jvm.deep_cache import pack_bytes, read_pack
 from tests.support.pytest_project import CALC, java_project, run
 
 DEEP_TEST = """
@@ -34,11 +35,15 @@ def test_damaged_entries_of_the_deep_cache_are_counted_afresh_and_said(pytester,
     first.stdout.fnmatch_lines([f"bytecount: the deep cache was cold: * classes of the class library counted deep in "
                                 f"* s and kept in {classes.parent} for later sessions; keep that folder between CI "
                                 f"runs (docs/deep.md)"])
-    string, array_list, hash_map = (classes / n for n in ("java.lang.String", "java.util.ArrayList", "java.util.HashMap"))
-    good = {p: p.read_bytes() for p in (string, array_list, hash_map)}
-    string.write_bytes(good[string][:len(good[string]) // 2])  # truncated
-    array_list.write_bytes(b"")  # empty
-    hash_map.write_bytes(good[string])  # another class's entry under this name
+    # the class library's classes are kept in one pack, a record each
+    pack = classes.parent / "library.pack"
+    records = {n: bytes(e) for n, e in read_pack(pack.read_bytes())[0].items()}
+    string, array_list, hash_map = "java/lang/String", "java/util/ArrayList", "java/util/HashMap"
+    good = {n: records[n] for n in (string, array_list, hash_map)}
+    records[string] = good[string][:len(good[string]) // 2]  # truncated
+    records[array_list] = b""  # empty
+    records[hash_map] = good[string]  # another class's entry under this name
+    pack.write_bytes(pack_bytes(records))
 
     second = run(pytester)
     assert second.ret == 0, second.stdout.str()
@@ -46,7 +51,7 @@ def test_damaged_entries_of_the_deep_cache_are_counted_afresh_and_said(pytester,
                                  "and written again: *"])
     line = [ln for ln in second.stdout.lines if "damaged entries" in ln][0]
     assert all(n in line for n in ("java.lang.String", "java.util.ArrayList", "java.util.HashMap"))
-    assert {p: p.read_bytes() for p in good} == good  # written again, as they were
+    assert {n: bytes(read_pack(pack.read_bytes())[0][n]) for n in good} == good  # written again, as they were
 
     third = run(pytester)
     assert third.ret == 0 and "damaged entr" not in third.stdout.str() and "was cold" not in third.stdout.str()
