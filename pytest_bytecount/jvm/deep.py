@@ -2,14 +2,15 @@
 included, through the agent.
 
 On first use the deep runtime class is defined in ``java.lang`` (a private lookup into ``java.lang``, opened
-to the agent's module), a ``ClassFileTransformer`` (a JPype proxy) is registered for every class that loads
-from then on, and every class already loaded is retransformed: the JVM hands the transformer each class's
-original bytes and swaps in the counted methods. Left out: hidden classes (the JVM never shows them to a
+to the agent's module), the loaded classes of the class library that the deep cache keeps counted are
+redefined with those bytes, a ``ClassFileTransformer`` (a JPype proxy) is registered for every class that
+loads from then on, and every other class already loaded is retransformed: the JVM hands the transformer each
+class's original bytes and swaps in the counted methods. Left out: hidden classes (the JVM never shows them to a
 transformer), the ``java.lang.invoke`` ``$Holder`` classes, JPype's and pytest-bytecount's own classes, and
 classes the counting pipeline already counted deep (a test's targets).
 
 The JVM must run without class-data sharing (``-Xshare:off``): archived JDK state (strings with their hash
-codes, pre-resolved constants) changes the JDK's work. See :data:`DEEP_JVM_OPTIONS`.
+codes, pre-resolved constants) changes the JDK's work. See :data:`.deep_options.DEEP_JVM_OPTIONS`.
 """
 
 from __future__ import annotations
@@ -25,91 +26,19 @@ from ..counting.instr.deep import DEEP_CLASS, LOCAL_BASE, MethodNumbers, deep_cl
 from .agent import AgentMissing, instrumentation, transformer_class
 from ..files import write_atomically
 from .deep_cache import DeepCache, cache_root as deep_cache_root
+# deep_jvm_options: imported from here by the CLI and the plugin's runtime
+from .deep_options import C2_OPTIONS, DEEP_JVM_OPTIONS, WHY, deep_jvm_options, lacking_options  # noqa: F401
 from .hash_state import HashState, find as find_hash_state
 from .process import process_jvm
 
-# -Xshare:off: no class-data sharing. The others keep the JIT from replacing a counted JDK method that has a
-# Java body by its intrinsic (compiled callers would skip its counters): -XX:-InlineNatives turns off the JIT's
-# intrinsics but those of String and Arrays, which C2 (the server VM) has flags of its own for.
-# The property keeps reflection on its native accessors up to JDK 17 (which would generate bytecode at a Method's
-# 16th call): a reflective call then does the same work whatever ran before. (JDK 18+ reflects through method
-# handles, made at a Method's first call and interned by identity hash codes: docs/deep.md.)
-REFLECTION_OPTION = "-Dsun.reflect.inflationThreshold=2147483647"
-# Soft references are cleared only when the heap runs out (the collector's default clears one not read for a second
-# per free MB): a soft cache the JDK keeps (inflaters, reflection data, ...) then holds from run to run, instead of
-# being emptied and filled again as the collector's clock says (docs/deep.md).
-SOFT_REFERENCES_OPTION = "-XX:SoftRefLRUPolicyMSPerMB=100000000"
-DEEP_JVM_OPTIONS = ("-Xshare:off", "-XX:+UnlockDiagnosticVMOptions", "-XX:-InlineNatives", REFLECTION_OPTION,
-                    SOFT_REFERENCES_OPTION)
-C2_OPTIONS = ("-XX:-SpecialStringCompareTo", "-XX:-SpecialStringIndexOf", "-XX:-SpecialStringEquals",
-              "-XX:-SpecialArraysEquals", "-XX:-SpecialEncodeISOArray", "-XX:-OptimizeStringConcat")
-# the HotSpot options that must be off, as a running JVM reports them
-_MUST_BE_OFF = {"UseSharedSpaces": "class-data sharing", "InlineNatives": "InlineNatives",
-                **{o[5:]: o[5:] for o in C2_OPTIONS}}
-# (the C2 flags turned off too: StringBuilder chains fused into one allocation skip the builder's counted code)
-
-
-# JIT intrinsics of methods with a Java body that -XX:-InlineNatives leaves on (HotSpot's vmIntrinsics): String's
-# and Arrays' loops, Unsafe's get-and-add and get-and-set loops, Reference.get. Those the JVM knows are turned off
-# with -XX:DisableIntrinsic (a name it does not know would stop it from starting).
-KEPT_INTRINSICS = (
-    "_indexOfL", "_indexOfU", "_indexOfUL", "_indexOfIL", "_indexOfIU", "_indexOfIUL", "_indexOfU_char",
-    "_indexOfL_char", "_compareToL", "_compareToU", "_compareToLU", "_compareToUL", "_equalsL", "_equalsU",
-    "_equalsC", "_equalsB", "_getCharStringU", "_putCharStringU", "_compressStringC", "_compressStringB",
-    "_inflateStringC", "_inflateStringB", "_hasNegatives", "_countPositives", "_vectorizedMismatch",
-    "_encodeISOArray", "_encodeByteISOArray", "_encodeAsciiArray", "_getAndAddInt", "_getAndAddLong",
-    "_getAndAddByte", "_getAndAddShort", "_getAndSetInt", "_getAndSetLong", "_getAndSetByte", "_getAndSetShort",
-    "_getAndSetReference", "_Reference_get", "_Reference_get0", "_copyOf", "_copyOfRange", "_Preconditions_checkIndex",
-    "_Preconditions_checkLongIndex", "_min", "_max", "_iabs", "_labs", "_fabs", "_dabs", "_dsqrt", "_dsqrt_strict",
-    "_vectorizedHashCode", "_bitCount_i", "_bitCount_l", "_numberOfLeadingZeros_i", "_numberOfLeadingZeros_l",
-    "_numberOfTrailingZeros_i", "_numberOfTrailingZeros_l", "_reverseBytes_i", "_reverseBytes_l", "_reverseBytes_c",
-    "_reverseBytes_s", "_reverse_i", "_reverse_l", "_compress_i", "_compress_l", "_expand_i", "_expand_l",
-    "_isDigit", "_isLowerCase", "_isUpperCase", "_isWhitespace", "_multiplyToLen", "_squareToLen", "_mulAdd",
-    "_montgomeryMultiply", "_montgomerySquare", "_bigIntegerRightShiftWorker", "_bigIntegerLeftShiftWorker",
-    "_base64_encodeBlock", "_base64_decodeBlock", "_sha_implCompress", "_sha2_implCompress", "_sha5_implCompress",
-    "_sha3_implCompress", "_md5_implCompress", "_digestBase_implCompressMB", "_updateBytesCRC32C",
-    "_updateDirectByteBufferCRC32C", "_Class_cast", "_addExactI", "_addExactL", "_subtractExactI", "_subtractExactL",
-    "_multiplyExactI", "_multiplyExactL", "_negateExactI", "_negateExactL", "_incrementExactI", "_incrementExactL",
-    "_decrementExactI", "_decrementExactL", "_multiplyHigh", "_unsignedMultiplyHigh", "_divideUnsigned_i",
-    "_divideUnsigned_l", "_remainderUnsigned_i", "_remainderUnsigned_l", "_Boolean_valueOf", "_Byte_valueOf",
-    "_Character_valueOf", "_Short_valueOf", "_Integer_valueOf", "_Long_valueOf", "_Float_valueOf", "_Double_valueOf",
-    "_minF", "_maxF", "_minD", "_maxD", "_minL", "_maxL", "_ceil", "_floor", "_rint", "_roundD", "_roundF",
-    "_copySignD", "_copySignF", "_signumD", "_signumF", "_floatIsInfinite", "_floatIsFinite", "_doubleIsInfinite",
-    "_doubleIsFinite", "_getCharsStringU", "_getCharsLatin1", "_checkIndex", "_Objects_checkIndex",
-    "_getShortUnaligned", "_getCharUnaligned", "_getIntUnaligned", "_getLongUnaligned", "_putShortUnaligned",
-    "_putCharUnaligned", "_putIntUnaligned", "_putLongUnaligned")
-
-
-def intrinsic_names(libjvm: Path) -> frozenset:
-    """The intrinsic names a HotSpot libjvm knows: its table of names, a run of ``_name`` strings that begins
-    with ``_hashCode``, ``_getClass`` (empty when it has none, as Zero's)."""
-    try:
-        data = libjvm.read_bytes()
-    except OSError:
-        return frozenset()
-    # the table's first string need not follow a NUL (Debian's 17.0.19 build has other data right before it)
-    at = data.find(b"_hashCode\0_getClass\0")
-    while at > 0 and (data[at - 1:at].isalnum() or data[at - 1:at] == b"_"):
-        at = data.find(b"_hashCode\0_getClass\0", at + 1)
-    if at < 0:
-        return frozenset()
-    names = []
-    for token in data[at:at + 200_000].split(b"\0"):
-        if not token.startswith(b"_") or not token[1:].replace(b"_", b"").isalnum():
-            break
-        names.append(token.decode("ascii"))
-    return frozenset(names)
-
-
-def deep_jvm_options(variant: str, libjvm: Optional[Path] = None) -> list:
-    """The options a JVM of ``variant`` (server, client, zero) starts with for deep counts."""
-    options = [*DEEP_JVM_OPTIONS, *(C2_OPTIONS if variant == "server" else ())]
-    known = intrinsic_names(Path(libjvm)) if libjvm is not None and variant != "zero" else frozenset()
-    kept = [n for n in KEPT_INTRINSICS if n in known]
-    if kept:
-        options.append("-XX:DisableIntrinsic=" + ",".join(kept))
-    return options
 _MARK = DEEP_CLASS.encode()
+# whether a set-up redefines the loaded classes the deep cache keeps (False: every one is retransformed, as when
+# the cache is cold; the same counts, at a higher cost)
+REDEFINE = True
+# the Java versions whose JVMs load the same classes whether the kept classes are redefined or retransformed: to
+# verify a redefinition HotSpot 25 loads classes that retransforming them does not (about 35 of java.base's), and a
+# class loaded at the set-up instead of inside a test's window would change what the window counts
+REDEFINED_ON = frozenset({"17"})
 COLD_CLASSES = 100  # a set-up that counted at least this many classes for the deep cache found it cold
 
 
@@ -128,11 +57,11 @@ class DeepCounting:
         except AgentMissing as e:
             raise DeepUnavailable(f"deep counts need pytest-bytecount's agent: {e}") from None
         J = jpype.JClass
-        lacking = _lacking_options()
+        lacking = lacking_options()
         if lacking:
             raise DeepUnavailable(f"deep counts need a JVM started with {' '.join(DEEP_JVM_OPTIONS)} (and on a "
                                   f"server VM {' '.join(C2_OPTIONS)}); this one runs with {', '.join(lacking)} on. "
-                                  + _WHY)
+                                  + WHY)
         self.numbers = MethodNumbers()
         self._runtime: Optional[dict] = None
         # the classes counted deep are kept per class library (jvm.deep_cache), outside the project; without a
@@ -162,19 +91,20 @@ class DeepCounting:
         self.hashes.reseed("the deep runtime's set-up")
         self._platform = J("java.lang.ClassLoader").getPlatformClassLoader()
         self._transformer = transformer_class()(self._transform)
+        started = time.monotonic()
+        # the class library's classes the deep cache keeps are redefined with their counted bytes before the
+        # transformer is registered; every other loaded class is retransformed through it
+        redefined = self._redefine_kept(progress) if self.cache is not None and REDEFINE else {}
+        self.redefined = len(redefined)  # classes of the class library redefined with their kept counted bytes
         api = self.api.api
         api.addTransformer(self._transformer, True)
-        loaded = [c for c in api.getAllLoadedClasses()
-                  if api.isModifiableClass(c) and not c.isArray() and not c.isPrimitive()
-                  and not left_out(str(c.getName()).replace(".", "/"))]
-        total = len(loaded)
-        step = 256
-        started = time.monotonic()
-        for at in range(0, total, step):
-            part = loaded[at:at + step]
-            self._retransform(part)
+        loaded = [(c, name) for c, name in _modifiable(api)
+                  if name not in redefined or not redefined[name].equals(c)]
+        total = len(redefined) + len(loaded)
+        for at in range(0, len(loaded), _BATCH):
+            self._retransform([c for c, _ in loaded[at:at + _BATCH]])
             if progress is not None:
-                progress(min(at + step, total), total)
+                progress(len(redefined) + min(at + _BATCH, len(loaded)), total)
         _warm_up()
         if self.cache is not None:
             self.cache.flush()  # what the set-up counted, written at once
@@ -251,6 +181,43 @@ class DeepCounting:
                              "vendor": str(System.getProperty("java.vendor")),
                              "class_library": class_library_digest(home)}
         return self._runtime
+
+    def _redefine_kept(self, progress) -> dict:
+        """Redefine the loaded classes of the class library that the deep cache keeps with their counted bytes
+        (in batches; a batch the JVM refuses is left to the retransformation); ``{name: Class}`` of those redefined.
+
+        A redefined class is what its retransformation would make, without the JVM rebuilding its class file and
+        handing it to the transformer: the transformer returns the kept bytes for a class of the class library,
+        whatever bytes it is handed. From then on the JVM holds the counted bytes as the class's own, so a later
+        retransformation hands them to the transformer, which leaves them as they are (they carry the deep
+        runtime's name): the class stays counted, as it would."""
+        import jpype
+
+        J = jpype.JClass
+        api = self.api.api
+        version = str(J("java.lang.System").getProperty("java.specification.version"))
+        if version not in REDEFINED_ON or not api.isRedefineClassesSupported():
+            return {}
+        kept = []
+        for c, name in _modifiable(api):
+            loader = c.getClassLoader()
+            if (loader is None or loader.equals(self._platform)) and not _generated(name):
+                data = self.cache.library(name)
+                if data is not None:
+                    kept.append((name, c, data))
+        Definition, Bytes = J("java.lang.instrument.ClassDefinition"), jpype.JArray(jpype.JByte)
+        kept = [(name, c, Definition(c, Bytes(data))) for name, c, data in kept]
+        redefined: dict = {}
+        for at in range(0, len(kept), _BATCH):
+            part = kept[at:at + _BATCH]
+            try:
+                api.redefineClasses(J("java.lang.instrument.ClassDefinition[]")([d for _, _, d in part]))
+            except J("java.lang.Throwable"):
+                continue  # none of them redefined: each is retransformed, and a refusal said by name
+            redefined.update((name, c) for name, c, _ in part)
+            if progress is not None:
+                progress(len(redefined), len(kept))
+        return redefined
 
     def _retransform(self, classes) -> None:
         """Retransform ``classes``; when the JVM refuses a batch, one class at a time, each refusal an error."""
@@ -365,6 +332,21 @@ def _warm_up() -> None:
     String.format(pattern, *values)
 
 
+_BATCH = 256  # classes redefined or retransformed in one call
+
+
+def _modifiable(api) -> list:
+    """``[(Class, internal name)]`` of the loaded classes deep counting counts: the JVM may change them, and they
+    are not left out."""
+    out = []
+    for c in api.getAllLoadedClasses():
+        if api.isModifiableClass(c) and not c.isArray() and not c.isPrimitive():
+            name = str(c.getName()).replace(".", "/")
+            if not left_out(name):
+                out.append((c, name))
+    return out
+
+
 def _generated(name: str) -> bool:
     """Whether a class of the boot or platform class loader is one the JVM made as it ran (a proxy class, a
     reflection accessor): not in the class library, and not the same class from one session to the next."""
@@ -405,31 +387,6 @@ def deep_sum(a: Optional[dict], b: Optional[dict]) -> dict:
 def deep_difference(now: Optional[dict], before: Optional[dict]) -> dict:
     """What a deep group gained from ``before`` to ``now``."""
     return _combine(now, before, -1)
-
-
-_WHY = ("Class-data sharing changes the JDK's work (archived strings carry their hash codes), and the JIT's "
-        "intrinsics replace counted JDK methods in compiled code. pytest-bytecount starts its JVM so when a collected "
-        "test is marked deep=True, or with deep = true in [tool.bytecount]; a JVM started by "
-        "pytest_bytecount.start_jvm(...) needs deep = true, one started otherwise these options.")
-
-
-def _lacking_options() -> list:
-    """The options deep counts need that the running JVM lacks: class-data sharing on, JIT intrinsics on."""
-    import jpype
-
-    try:
-        bean = jpype.JClass("java.lang.management.ManagementFactory").getPlatformMXBean(
-            jpype.JClass("com.sun.management.HotSpotDiagnosticMXBean"))
-    except Exception:  # noqa: BLE001 - no such bean: no HotSpot options to worry about
-        return []
-    out = []
-    for option, shown in _MUST_BE_OFF.items():
-        try:
-            if str(bean.getVMOption(option).getValue()) == "true":
-                out.append(shown)
-        except Exception:  # noqa: BLE001 - a VM without that option (Zero, client): nothing to turn off
-            pass
-    return out
 
 
 def deep_counting_set_up() -> Optional[DeepCounting]:

