@@ -79,13 +79,8 @@ class DeepCounting:
         # while a test counts in place (jvm.in_place): (loader, internal name) -> whether that test counts the class
         # itself (flat and, for a deep test, deep: from the original bytes, which this transformer then leaves alone)
         self.in_place = None
-        lookup = J("java.lang.invoke.MethodHandles").privateLookupIn(J("java.lang.Object").class_, self.api._agent.LOOKUP)
-        data = deep_runtime_class()
-        lookup.defineClass(jpype.JArray(jpype.JByte)(data))
-        self.runtime = J(DEEP_CLASS.replace("/", "."))
-        self.hashes: HashState = find_hash_state(lambda offset: list(self.runtime.hashProbe(jpype.JLong(offset))),
-                                                 lambda offset, ints, xi: self.runtime.hashStart(
-                                                     jpype.JLong(offset), jpype.JArray(jpype.JInt)(ints), xi))
+        self.runtime, hashes = self._define_runtime()
+        self.hashes: HashState = hashes
         # what the set-up hashes (the Class objects of every loaded class, what the warm-up makes) gets the same
         # identity hashes whatever the JVM's start drew before
         self.hashes.reseed("the deep runtime's set-up")
@@ -110,6 +105,32 @@ class DeepCounting:
             self.cache.flush()  # what the set-up counted, written at once
         # the set-up's cost when the deep cache was cold: (classes counted and kept for later sessions, seconds)
         self.cold = (self.fresh, time.monotonic() - started) if self.fresh >= COLD_CLASSES else None
+
+    def _define_runtime(self) -> tuple:
+        """The deep runtime class, defined in ``java.lang``, and where the thread's identity-hash state sits; both
+        kept in the deep cache by the first session of this class library and plugin (the runtime's bytes) and
+        JVM (the state's place, checked before it is used)."""
+        import jpype
+
+        J = jpype.JClass
+        lookup = J("java.lang.invoke.MethodHandles").privateLookupIn(J("java.lang.Object").class_, self.api._agent.LOOKUP)
+        data = self.cache.prepared("runtime", deep_runtime_class) if self.cache is not None else deep_runtime_class()
+        lookup.defineClass(jpype.JArray(jpype.JByte)(data))
+        runtime = J(DEEP_CLASS.replace("/", "."))
+        System = J("java.lang.System")
+        jvm = "|".join(str(System.getProperty(p)) for p in ("java.home", "java.vm.name", "java.vm.version"))
+        key = f"hash-state-{hashlib.sha256(jvm.encode()).hexdigest()[:16]}"
+        try:
+            offset, layout = self.cache.prepared(key, lambda: b"").decode().split() if self.cache is not None else ()
+            hint = (int(offset), layout)
+        except ValueError:
+            hint = None
+        hashes = find_hash_state(lambda offset: list(runtime.hashProbe(jpype.JLong(offset))),
+                                 lambda offset, ints, xi: runtime.hashStart(
+                                     jpype.JLong(offset), jpype.JArray(jpype.JInt)(ints), xi), hint=hint)
+        if self.cache is not None and hashes.offset is not None and hint != (hashes.offset, hashes.layout):
+            self.cache.keep(key, f"{hashes.offset} {hashes.layout}".encode())
+        return runtime, hashes
 
     def _transform(self, loader, name, being_redefined, data):
         import jpype

@@ -33,6 +33,7 @@ import os
 import shutil
 import struct
 import threading
+import time
 from pathlib import Path
 from typing import Iterable, Optional
 
@@ -43,6 +44,7 @@ from ..files import write_atomically
 
 _DIGEST = 16
 FLUSH_EVERY = 512  # counted classes kept in memory before they are written
+_LOOK_AGAIN = 0.5  # seconds: a class missing from the pack looks whether another process replaced it since then
 PACK = "library.pack"
 _PACK_MAGIC = b"bytecount deep pack 1\n"
 _RECORD = struct.Struct(">HI")  # a record's name length and entry length, then its name (UTF-8) and entry
@@ -127,6 +129,7 @@ class DeepCache:
         self._packed: dict = {}  # name -> entry, as the pack read last held them
         self._pack_seen = None  # (inode, size, modification time) of the pack read last
         self._pack_lock = threading.Lock()
+        self._pack_checked = 0.0  # when the pack was last looked at for changes
         self._load_pack()
         atexit.register(self.flush)  # entries still pending when the process ends (a crash only makes them go)
 
@@ -136,6 +139,7 @@ class DeepCache:
     def _load_pack(self) -> bool:
         """Read the pack again if it changed since it was read (another process replaced it); whether it did."""
         with self._pack_lock:
+            self._pack_checked = time.monotonic()
             try:
                 with open(self.pack, "rb") as f:
                     st = os.fstat(f.fileno())
@@ -157,8 +161,8 @@ class DeepCache:
         entry = self._pending_library.get(name)
         if entry is None:
             entry = self._packed.get(name)
-            if entry is None and self._load_pack():  # kept by another process since the pack was read
-                entry = self._packed.get(name)
+            if entry is None and time.monotonic() - self._pack_checked >= _LOOK_AGAIN and self._load_pack():
+                entry = self._packed.get(name)  # kept by another process since the pack was read
             if entry is None:
                 return None
         return self._checked(name, entry)
@@ -230,6 +234,29 @@ class DeepCache:
             finally:
                 fcntl.flock(lock, fcntl.LOCK_UN)
 
+    def prepared(self, key: str, make) -> bytes:
+        """What ``make()`` returns, kept in the folder as ``prepared-<key>`` (with the digest every entry begins
+        with) by the first session that needed it: what a session would otherwise work out again from the same
+        class library and plugin (a damaged file is made again, silently: it is not counted work)."""
+        path = self.folder / f"prepared-{key}"
+        try:
+            entry = path.read_bytes()
+            if entry[:_DIGEST] == _digest(key, entry[_DIGEST:]):
+                return entry[_DIGEST:]
+        except OSError:
+            pass
+        data = make()
+        if data:
+            self.keep(key, data)
+        return data
+
+    def keep(self, key: str, data: bytes) -> None:
+        """Keep ``data`` as what :meth:`prepared` returns for ``key`` from now on."""
+        try:
+            write_atomically(self.folder / f"prepared-{key}", _digest(key, data) + data)
+        except OSError:
+            pass
+
     def sync(self, numbers: MethodNumbers) -> None:
         """Adopt the numbers other sessions gave (read without a lock: lines are appended whole)."""
         self._read(numbers)
@@ -239,18 +266,19 @@ class DeepCache:
         missing = [m for m in method_ids if m not in numbers.ids]
         if not missing:
             return all(numbers.ids[m] < LOCAL_BASE for m in method_ids)
-        with open(self.numbers_file, "a+", encoding="utf-8") as f:
+        with open(self.numbers_file, "a+b") as f:
             fcntl.flock(f, fcntl.LOCK_EX)
             try:
-                self._read(numbers)
+                f.seek(self._read_to)
+                self._adopt(numbers, f.read())  # what other processes appended, read through the locked file
                 missing = [m for m in dict.fromkeys(method_ids) if m not in numbers.ids]
                 if self._known + len(missing) > LOCAL_BASE:
                     return False
                 f.seek(0, os.SEEK_END)
-                text = "".join(f"{m}\n" for m in missing)
+                text = "".join(f"{m}\n" for m in missing).encode("utf-8")
                 f.write(text)
                 f.flush()  # whole lines, under the lock: other processes read them; flush() makes them durable
-                self._read_to += len(text.encode("utf-8"))  # read above to the end: these lines are the next
+                self._read_to += len(text)  # read above to the end: these lines are the next
                 self._numbers_unsynced = True
                 for m in missing:
                     numbers.adopt(m, self._known)
@@ -267,6 +295,9 @@ class DeepCache:
                 more = f.read()
         except OSError:
             return
+        self._adopt(numbers, more)
+
+    def _adopt(self, numbers: MethodNumbers, more: bytes) -> None:
         whole = more[:more.rfind(b"\n") + 1]  # an unfinished last line waits for the next read
         for line in whole.decode("utf-8").split("\n")[:-1]:
             numbers.adopt(line, self._known)

@@ -79,14 +79,17 @@ class HashState:
 
 
 def find(probe: Callable[[int], Sequence[int]], seed: Callable[[int, list, int], None],
-         limit: int = SEARCH_BYTES) -> HashState:
+         limit: int = SEARCH_BYTES, hint: Optional[tuple] = None) -> HashState:
     """Look for the state: ``probe(offset)`` returns the four ints at that offset of the current thread's VM
     structure and then the identity hash of a new object; ``seed(offset, ints, xi)`` makes ``ints`` (in memory
-    order, X at index ``xi``) the test's start (the deep runtime's ``hashStart``)."""
-    for offset in range(0, limit - 12, 4):
-        for layout in LAYOUTS:
-            if all(_predicts(probe(offset), layout) for _ in range(2)):
-                return HashState(probe, seed, offset, layout)
+    order, X at index ``xi``) the test's start (the deep runtime's ``hashStart``). ``hint``, an ``(offset,
+    layout)`` where an earlier run of the same JVM found it, is checked first, as every candidate is."""
+    candidates = [(offset, layout) for offset in range(0, limit - 12, 4) for layout in LAYOUTS]
+    if hint in candidates:
+        candidates.insert(0, hint)
+    for offset, layout in candidates:
+        if all(_predicts(probe(offset), layout) for _ in range(2)):
+            return HashState(probe, seed, offset, layout)
     return HashState(probe, seed, None, missing="no identity-hash state found in the thread (a JVM not started with "
                                                   "HotSpot's default -XX:hashCode=5?)")
 

@@ -4,6 +4,7 @@ processes (an xdist worker each) numbering methods in turn, as their JVMs load c
 from __future__ import annotations
 
 from pytest_bytecount.counting.instr.deep import MethodNumbers
+from pytest_bytecount.jvm import deep_cache
 from pytest_bytecount.jvm.deep_cache import DeepCache, pack_bytes, read_pack
 
 CLASS = b"\xca\xfe\xba\xbe" + b"\0" * 12
@@ -129,6 +130,7 @@ def test_each_process_keeps_the_records_the_others_added_to_the_pack(tmp_path, m
     """Two caches on one folder (two xdist workers): each flush adds its own records to those on disk, and a class
     missed by one is found once the other kept it."""
     monkeypatch.setenv("BYTECOUNT_CACHE_DIR", str(tmp_path))
+    monkeypatch.setattr(deep_cache, "_LOOK_AGAIN", 0.0)  # a miss looks at the pack again at most this often
     one, two = DeepCache("lib"), DeepCache("lib")
     one.number(MethodNumbers(), ["p.A#f()V"])
     assert two.get("p/A", b"any", library=True) is None
@@ -170,3 +172,19 @@ def test_processes_adding_to_the_pack_at_once_lose_no_record_and_leave_none_torn
         for k in range(30):
             assert cache.get(f"p/{me}{k}", b"any", library=True) == b"\xca\xfe\xba\xbe" + f"{me}{k}".encode() * 300
     assert cache.healed == []
+
+
+def test_what_a_session_prepares_once_is_kept_and_made_again_when_damaged(tmp_path, monkeypatch):
+    monkeypatch.setenv("BYTECOUNT_CACHE_DIR", str(tmp_path))
+    made = []
+
+    def make() -> bytes:
+        made.append(1)
+        return b"the runtime's bytes"
+
+    assert DeepCache("lib").prepared("runtime", make) == b"the runtime's bytes"
+    assert DeepCache("lib").prepared("runtime", make) == b"the runtime's bytes" and len(made) == 1
+    path = DeepCache("lib").folder / "prepared-runtime"
+    path.write_bytes(path.read_bytes()[:-3])  # cut short
+    assert DeepCache("lib").prepared("runtime", make) == b"the runtime's bytes" and len(made) == 2
+    assert DeepCache("lib").prepared("runtime", make) == b"the runtime's bytes" and len(made) == 2
