@@ -120,11 +120,13 @@ class DeepCounting:
         System = J("java.lang.System")
         jvm = "|".join(str(System.getProperty(p)) for p in ("java.home", "java.vm.name", "java.vm.version"))
         key = f"hash-state-{hashlib.sha256(jvm.encode()).hexdigest()[:16]}"
-        try:
-            offset, layout = self.cache.prepared(key, lambda: b"").decode().split() if self.cache is not None else ()
-            hint = (int(offset), layout)
-        except ValueError:
-            hint = None
+        hint = None  # (offset, layout) where an earlier session of this JVM found it
+        if self.cache is not None:
+            try:
+                offset, layout = self.cache.prepared(key, lambda: b"").decode().split()
+                hint = (int(offset), layout)
+            except ValueError:
+                pass
         hashes = find_hash_state(lambda offset: list(runtime.hashProbe(jpype.JLong(offset))),
                                  lambda offset, ints, xi: runtime.hashStart(
                                      jpype.JLong(offset), jpype.JArray(jpype.JInt)(ints), xi), hint=hint)

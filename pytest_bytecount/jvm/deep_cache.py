@@ -260,6 +260,7 @@ class DeepCache:
     def sync(self, numbers: MethodNumbers) -> None:
         """Adopt the numbers other sessions gave (read without a lock: lines are appended whole)."""
         self._read(numbers)
+
     def number(self, numbers: MethodNumbers, method_ids: Iterable[str]) -> bool:
         """Give each of ``method_ids`` a shared number (appended to ``numbers.txt`` under its lock); False when
         the shared range is full (the class is then counted with the JVM's own numbers, and not kept)."""

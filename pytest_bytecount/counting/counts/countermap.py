@@ -9,6 +9,8 @@ from typing import Optional
 from .keys import line_order
 from ..targets import MethodId
 
+_BLOCK_PART = {"opcode": 0, "call": 1, "alloc": 2}  # a block's contents: (opcodes, calls, allocations)
+
 
 @dataclass
 class CounterMap:
@@ -86,26 +88,27 @@ class CounterMap:
         """[(counter index, weight)] whose weighted sum is the count of ``key``; ``kind``: opcode, call, alloc
         or line."""
         if self.blocks is None:
-            index = self.__dict__.get("_index_" + kind)  # built once per kind: layouts ask key by key
-            if index is None:
-                index = self.__dict__["_index_" + kind] = {
-                    "opcode": self.opcode_indexes, "call": self.call_indexes, "alloc": self.alloc_indexes,
-                    "line": self.line_indexes}[kind]()
-            return [(index[key], 1)]
+            return [(self._index(kind)[key], 1)]
         if kind == "line":
             return self._combine(lambda i: self.block_lines[i].get(key, 0))
-        which = {"opcode": 0, "call": 1, "alloc": 2}[kind]
+        which = _BLOCK_PART[kind]
         return self._combine(lambda i: self.blocks[i][which].get(key, 0))
+
+    def _index(self, kind: str) -> dict:
+        """Without blocks: {key: counter index} of ``kind``, built once per kind (layouts ask key by key)."""
+        index = self.__dict__.get("_index_" + kind)
+        if index is None:
+            index = self.__dict__["_index_" + kind] = {
+                "opcode": self.opcode_indexes, "call": self.call_indexes, "alloc": self.alloc_indexes,
+                "line": self.line_indexes}[kind]()
+        return index
 
     def weights_by_key(self, kind: str) -> dict:
         """{key: :meth:`weights` (key, kind)} for every key of ``kind`` the method has (a layout asks for each):
         with blocks, in one pass over them."""
         if self.blocks is None:
-            index = {"opcode": self.opcode_indexes, "call": self.call_indexes, "alloc": self.alloc_indexes,
-                     "line": self.line_indexes}[kind]()
-            return {k: [(i, 1)] for k, i in index.items()}
-        parts = self.block_lines if kind == "line" else [b[{"opcode": 0, "call": 1, "alloc": 2}[kind]]
-                                                         for b in self.blocks]
+            return {k: [(i, 1)] for k, i in self._index(kind).items()}
+        parts = self.block_lines if kind == "line" else [b[_BLOCK_PART[kind]] for b in self.blocks]
         sums: dict = {}  # key: {offset: weight}
         for part, expr in zip(parts, self.block_exprs):
             for key, w in part.items():

@@ -89,7 +89,7 @@ def class_layout(entries, inclusive=None) -> str:
         out = ["["]
         weights = cmap.weights_by_key(kind)
         for key in sorted(keys):
-            out.append("".join(["z", *[f"\nw{w} {i}" for i, w in weights.get(key, ())], f"\na{_quoted(key)}: "]))
+            out.append(f"{weighted(weights.get(key, ()))[0]}\na{_quoted(key)}: ")
         out.append("]")
         return out
 
