@@ -119,3 +119,33 @@ def test_blocks_on_cycles_match_a_brute_force_search():
             if v in seen:
                 expected.add(v)
         assert blocks_in_cycles((normal, handlers), n) == expected
+
+
+@pytest.mark.parametrize("source", ["commons-lang3", "guava"])
+def test_the_one_block_plan_is_the_spanning_trees(source):
+    """A method of one block that returns skips the spanning tree; its plan must be the tree's own, for every
+    such method of a real library (and the tree itself still runs for every other method)."""
+    from tests.support.corpus import CorpusUnavailable, corpus_source, iter_classes
+
+    from pytest_bytecount.counting.flow.plan import plan_block_counters, spanning_tree_plan
+
+    try:
+        classes = iter_classes(corpus_source(source))
+    except CorpusUnavailable as e:
+        pytest.skip(str(e))
+    one_block = shapes = 0
+    for _, data in classes:
+        for m in ClassFile.parse(data).methods:
+            code = m.code
+            if code is None:
+                continue
+            blocks = basic_blocks(code)
+            found = block_successors(code, blocks)
+            if found is None:
+                continue
+            fast = plan_block_counters(code, blocks, found)
+            assert fast == spanning_tree_plan(blocks, found), m.where()
+            if len(blocks) == 1:
+                one_block += 1
+                shapes |= 1 << len(found[0][0] | found[1][0])
+    assert one_block > 1000 and shapes == 0b11  # one-block methods that return (1 successor), and that only throw (0)
