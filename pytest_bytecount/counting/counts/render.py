@@ -14,11 +14,11 @@ def _quoted(text) -> str:
 
 
 def _map(d: dict) -> str:
-    return "{" + ", ".join(f"{json.dumps(k)}: {v}" for k, v in sorted(d.items()) if v) + "}"
+    return "{" + ", ".join(f"{_quoted(k)}: {v}" for k, v in sorted(d.items()) if v) + "}"
 
 
 def _strings(d: dict) -> str:
-    return "{" + ", ".join(f"{json.dumps(k)}: {json.dumps(v)}" for k, v in sorted(d.items())) + "}"
+    return "{" + ", ".join(f"{_quoted(k)}: {_quoted(v)}" for k, v in sorted(d.items())) + "}"
 
 
 def _deep_group(d: dict) -> str:
