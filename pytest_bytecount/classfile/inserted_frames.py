@@ -38,9 +38,23 @@ class AddedLocalsFrame:
         self.head = head
 
 
+class StateFrame:
+    """A label's frame known when it is marked: :data:`COMPUTE_FRAME`'s, given as the type state there (``locals`` in
+    slot form, ``stack``) before any local was added, for a label that code is inserted before only where that code
+    leaves the method's own locals and the stack as they were (a report before a return). Encoding declares the
+    locals added with ``Code.add_locals`` in it, as the code stores them at entry: the frame the walk of
+    :data:`COMPUTE_FRAME` would find, without the walk."""
+
+    __slots__ = ("locals", "stack")
+
+    def __init__(self, state: TypeState):
+        self.locals = tuple(state.locals)
+        self.stack = tuple(state.stack)
+
+
 def resolve_marked_frames(code) -> None:
-    """Replace every frame of ``code`` marked :data:`COMPUTE_FRAME` or :class:`AddedLocalsFrame` by the
-    frame it stands for."""
+    """Replace every frame of ``code`` marked :data:`COMPUTE_FRAME`, :class:`StateFrame` or
+    :class:`AddedLocalsFrame` by the frame it stands for."""
     marked = [i for i in code.items if type(i) is Label and i.frame is not None and type(i.frame) is not Frame]
     for label in marked:
         if type(label.frame) is AddedLocalsFrame:
@@ -48,6 +62,11 @@ def resolve_marked_frames(code) -> None:
             for slot, vtype in code.added:
                 locals_ = with_local(locals_, slot, vtype)
             label.frame = Frame(locals_, tuple(label.frame.stack))
+        elif type(label.frame) is StateFrame:
+            state = TypeState(list(label.frame.locals), [])
+            for slot, vtype in code.added:
+                state.set_local(slot, vtype)
+            label.frame = Frame(slots_to_entries(state.locals), label.frame.stack)
     computed = sum(1 for label in marked if label.frame is COMPUTE_FRAME)
     if computed:
         _compute_frames(code, computed)
@@ -105,7 +124,7 @@ def this_uninitialized(code) -> Optional[list]:
     for item in code.items:
         if type(item) is Label:
             frame = item.frame
-            if frame is COMPUTE_FRAME:
+            if frame is COMPUTE_FRAME or type(frame) is StateFrame:  # the same state, whichever mark
                 state = at_branch.get(id(item), state) if after_jump else state
             elif type(frame) is AddedLocalsFrame:
                 locals_ = frame.head
@@ -123,7 +142,8 @@ def this_uninitialized(code) -> Optional[list]:
             state.step(item, cp, cf.name)
         except Exception:  # noqa: BLE001 - a state we cannot follow: no handler rather than a bad one
             return None
-        if op.KIND[item.opcode] in (op.K_BRANCH, op.K_BRANCH_W) and item.arg.frame is COMPUTE_FRAME:
+        if op.KIND[item.opcode] in (op.K_BRANCH, op.K_BRANCH_W) \
+                and (item.arg.frame is COMPUTE_FRAME or type(item.arg.frame) is StateFrame):
             at_branch.setdefault(id(item.arg), TypeState(list(state.locals), list(state.stack)))
         after_jump = item.opcode in op.UNCONDITIONAL
     return flags

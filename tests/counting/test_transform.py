@@ -149,3 +149,34 @@ def test_the_one_block_plan_is_the_spanning_trees(source):
                 one_block += 1
                 shapes |= 1 << len(found[0][0] | found[1][0])
     assert one_block > 1000 and shapes == 0b11  # one-block methods that return (1 successor), and that only throw (0)
+
+
+@pytest.mark.parametrize("source, share", [("commons-lang3", 1), ("guava", 4)])
+def test_report_frames_known_at_marking_are_those_the_walk_finds(source, share, monkeypatch):
+    """The labels of the report before a return take the type state the plan found there (a StateFrame) instead
+    of a walk over the edited code at encoding (COMPUTE_FRAME). Every class of a real library comes out the same
+    byte for byte either way: flat (paths, blocks, abrupt and allocations), and flat with deep code after it."""
+    from tests.support.corpus import CorpusUnavailable, corpus_source, iter_classes
+
+    from pytest_bytecount.classfile.code import COMPUTE_FRAME
+    from pytest_bytecount.counting.instr import emit
+    from pytest_bytecount.counting.instr.deep import MethodNumbers
+    from pytest_bytecount.counting.pipeline.transform import CounterIndexes, instrument_class
+
+    try:
+        classes = [data for k, (_, data) in enumerate(iter_classes(corpus_source(source))) if k % share == 0]
+    except CorpusUnavailable as e:
+        pytest.skip(str(e))
+    batches = [lambda: CounterIndexes("block"), lambda: CounterIndexes("block", abrupt=True, allocations=True),
+               lambda: CounterIndexes("block", deep=(MethodNumbers(), frozenset()))]
+
+    def counted(data: bytes, batch) -> bytes:
+        try:
+            return instrument_class(data, None, batch()).data
+        except Exception as e:  # noqa: BLE001 - the same failure either way is the same outcome
+            return repr(e).encode()
+
+    known = [[counted(data, b) for b in batches] for data in classes]
+    monkeypatch.setattr(emit, "StateFrame", lambda state: COMPUTE_FRAME)
+    walked = [[counted(data, b) for b in batches] for data in classes]
+    assert len(classes) > 300 and known == walked

@@ -13,6 +13,7 @@ from ...classfile import CodeFormatError, Insn
 from ...classfile import opcodes as op
 from ...classfile.assemble import push_int
 from ...classfile.code import COMPUTE_FRAME, AddedLocalsFrame, Handler, Label
+from ...classfile.inserted_frames import StateFrame
 from ...classfile.frames import INTEGER, LONG, TOP, UNINITIALIZED_THIS, Obj, type_from_descriptor
 from ..counts.countermap import CounterMap
 from ..flow.derived import edge_places, label_blocks
@@ -276,9 +277,13 @@ class _Emitter:
             self.arities.add(("I", 1))
             index = [push_int(self.cp, self.cmap.base)] + (
                 [Insn(op.ILOAD, self.path_slot), Insn(op.IADD)] if paths is not None else [])
-            frames = _frames_known(self.code, self.cf, returns)
+            states = _states_known(self.code, self.cf, returns)
             for insn in returns:
-                self.edits[id(insn)] += _owner_report(self.cp, index, frames, self.runtime)
+                # the report leaves the method's own locals and the stack as they were before the return, and the
+                # added locals are all stored at entry with their types (but a shared exit's result: the walk)
+                state = states.get(insn) if states and exit_label is None else None
+                self.edits[id(insn)] += _owner_report(self.cp, index, None if states is None else bool(states),
+                                                      self.runtime, state)
             self.values = []  # reported
         elif paths is not None:  # add(first + path, 1)
             self.arities.add(("I", 1))
@@ -400,28 +405,27 @@ def _return_type(method) -> str:
     return method.descriptor[method.descriptor.index(")") + 1:]
 
 
-def _frames_known(code, cf, at: list) -> Optional[bool]:
-    """Whether inserted labels before ``at`` can get stack map frames: False in class files without them
-    (before version 50), None when the code cannot be simulated there."""
+def _states_known(code, cf, at: list) -> Optional[dict]:
+    """The type states right before ``at``, where inserted labels there get stack map frames: {} in class files
+    without frames (before version 50), None when the code cannot be simulated there."""
     if cf.major_version < 50:
-        return False
+        return {}
     try:
-        code.type_states(at)
+        return code.type_states(at)
     except CodeFormatError:
         return None
-    return True
 
 
-def _owner_report(cp, index: list, frames: Optional[bool], runtime: str) -> list:
+def _owner_report(cp, index: list, frames: Optional[bool], runtime: str, state=None) -> list:
     """``if (Thread.currentThread() == Counters.OWNER) Counters.OWNED[index]++; else Counters.add(index, 1);``
-    before a return; ``frames``: mark both labels for a computed frame. Where frames are needed but
-    unknown (None): the call alone."""
+    before a return; ``frames``: mark both labels for a computed frame, with ``state`` (the type state before
+    the return) one worked out already. Where frames are needed but unknown (None): the call alone."""
     call = Insn(op.INVOKESTATIC, cp.add_methodref(runtime, "add", add_descriptor(1, "I")))
     if frames is None:
         return [*index, Insn(op.ICONST_1), call]
     slow, done = Label(), Label()
     if frames:
-        slow.frame = done.frame = COMPUTE_FRAME
+        slow.frame = done.frame = COMPUTE_FRAME if state is None else StateFrame(state)
     return [Insn(op.INVOKESTATIC, cp.add_methodref("java/lang/Thread", "currentThread", "()Ljava/lang/Thread;")),
             Insn(op.GETSTATIC, cp.add_fieldref(runtime, "OWNER", "Ljava/lang/Thread;")),
             Insn(op.IF_ACMPNE, slow),
