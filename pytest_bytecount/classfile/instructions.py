@@ -12,7 +12,6 @@ from dataclasses import dataclass
 from typing import Optional
 
 from . import opcodes as op
-from .frames import Frame
 
 
 class Label:
@@ -22,7 +21,8 @@ class Label:
 
     def __init__(self):
         self.offset = -1
-        self.frame: Optional[Frame] = None  # the stack map frame at this position, if any
+        # the stack map frame at this position, if any: a Frame, or until encoding a mark of inserted_frames
+        self.frame: Optional[object] = None
 
     def __repr__(self):
         return f"L@{self.offset}"

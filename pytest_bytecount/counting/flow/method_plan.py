@@ -146,7 +146,7 @@ def _block_plan(code, cf, blocks, found, abrupt: bool, derive: bool, max_blocks:
     return block_plan
 
 
-def _off_loop_counting(code, cf, blocks, found, depth: list) -> tuple:
+def _off_loop_counting(code, cf, blocks, found, depth: Optional[list]) -> tuple:
     """(the blocks whose counts derive from a loop's own locals, :func:`~.derived.derivations`; the edges
     leaving a loop that may carry a counter): counting on a loop's way in and out rather than on its
     passes. Neither when some branch such code would sit behind cannot be simulated, for its trampoline's
