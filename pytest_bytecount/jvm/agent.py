@@ -106,6 +106,31 @@ class Instrumentation:
         """The loaded classes (any loader) of ``dotted_names``, a Java ``Set<String>``: one call into Java."""
         return self._agent.loaded(dotted_names)
 
+    def modifiable(self, platform) -> tuple:
+        """The loaded classes the JVM may change (no arrays, no primitives), in one call into Java: (a Java
+        ``Class[]``, ``[(index in it, internal name, whether its loader is the boot loader or ``platform``)]``)."""
+        classes, names = self._agent.modifiable(platform)
+        return classes, [(i, line[1:].replace(".", "/"), line[0] == "L")
+                         for i, line in enumerate(str(names).split("\n")[:-1])]
+
+    def pick(self, classes, which: list):
+        """The Java ``Class[]`` of ``classes[i]`` for each ``i`` of ``which``."""
+        import jpype
+
+        return self._agent.pick(classes, jpype.JArray(jpype.JInt)(which))
+
+    def redefine(self, classes, which: list, data: list) -> None:
+        """Redefine ``classes[which[k]]`` with the class file ``data[k]``, in one ``redefineClasses`` (whose
+        exceptions it raises)."""
+        import jpype
+
+        ends, at = [], 0
+        for d in data:
+            at += len(d)
+            ends.append(at)
+        self._agent.redefine(classes, jpype.JArray(jpype.JInt)(which), jpype.JArray(jpype.JByte)(b"".join(data)),
+                             jpype.JArray(jpype.JInt)(ends))
+
     def define(self, loader, internal_name: str, data):
         """Define the class ``data`` (a Java ``byte[]``) in ``loader``; its ``Class``."""
         import jpype

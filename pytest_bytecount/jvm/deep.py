@@ -84,23 +84,24 @@ class DeepCounting:
         # what the set-up hashes (the Class objects of every loaded class, what the warm-up makes) gets the same
         # identity hashes whatever the JVM's start drew before
         self.hashes.reseed("the deep runtime's set-up")
+        # before any class carries deep code: the same caches built, at a fraction of the cost (the JDK's code runs
+        # without counting, and the classes it loads are counted with the others below)
+        _warm_up()
         self._platform = J("java.lang.ClassLoader").getPlatformClassLoader()
         self._transformer = transformer_class()(self._transform)
         started = time.monotonic()
         # the class library's classes the deep cache keeps are redefined with their counted bytes before the
         # transformer is registered; every other loaded class is retransformed through it
-        redefined = self._redefine_kept(progress) if self.cache is not None and REDEFINE else {}
+        redefined = self._redefine_kept(progress) if self.cache is not None and REDEFINE else set()
         self.redefined = len(redefined)  # classes of the class library redefined with their kept counted bytes
-        api = self.api.api
-        api.addTransformer(self._transformer, True)
-        loaded = [(c, name) for c, name in _modifiable(api)
-                  if name not in redefined or not redefined[name].equals(c)]
+        self.api.api.addTransformer(self._transformer, True)
+        classes, listed = self.api.modifiable(self._platform)  # again: classes loaded since are retransformed
+        loaded = [i for i, name, library in listed if not left_out(name) and not (library and name in redefined)]
         total = len(redefined) + len(loaded)
         for at in range(0, len(loaded), _BATCH):
-            self._retransform([c for c, _ in loaded[at:at + _BATCH]])
+            self._retransform(self.api.pick(classes, loaded[at:at + _BATCH]))
             if progress is not None:
                 progress(len(redefined) + min(at + _BATCH, len(loaded)), total)
-        _warm_up()
         if self.cache is not None:
             self.cache.flush()  # what the set-up counted, written at once
         # the set-up's cost when the deep cache was cold: (classes counted and kept for later sessions, seconds)
@@ -205,9 +206,10 @@ class DeepCounting:
                              "class_library": class_library_digest(home)}
         return self._runtime
 
-    def _redefine_kept(self, progress) -> dict:
+    def _redefine_kept(self, progress) -> set:
         """Redefine the loaded classes of the class library that the deep cache keeps with their counted bytes
-        (in batches; a batch the JVM refuses is left to the retransformation); ``{name: Class}`` of those redefined.
+        (in batches; a batch the JVM refuses is left to the retransformation); the internal names of those
+        redefined (a class library's loaders hold one class of a name).
 
         A redefined class is what its retransformation would make, without the JVM rebuilding its class file and
         handing it to the transformer: the transformer returns the kept bytes for a class of the class library,
@@ -220,42 +222,41 @@ class DeepCounting:
         api = self.api.api
         version = str(J("java.lang.System").getProperty("java.specification.version"))
         if version not in REDEFINED_ON or not api.isRedefineClassesSupported():
-            return {}
+            return set()
+        classes, listed = self.api.modifiable(self._platform)
         kept = []
-        for c, name in _modifiable(api):
-            loader = c.getClassLoader()
-            if (loader is None or loader.equals(self._platform)) and not _generated(name):
+        for i, name, library in listed:
+            if library and not left_out(name) and not _generated(name):
                 data = self.cache.library(name)
                 if data is not None:
-                    kept.append((name, c, data))
-        Definition, Bytes = J("java.lang.instrument.ClassDefinition"), jpype.JArray(jpype.JByte)
-        kept = [(name, c, Definition(c, Bytes(data))) for name, c, data in kept]
-        redefined: dict = {}
+                    kept.append((i, name, data))
+        redefined: set = set()
         for at in range(0, len(kept), _BATCH):
             part = kept[at:at + _BATCH]
             try:
-                api.redefineClasses(J("java.lang.instrument.ClassDefinition[]")([d for _, _, d in part]))
+                self.api.redefine(classes, [i for i, _, _ in part], [data for _, _, data in part])
             except J("java.lang.Throwable"):
                 continue  # none of them redefined: each is retransformed, and a refusal said by name
-            redefined.update((name, c) for name, c, _ in part)
+            redefined.update(name for _, name, _ in part)
             if progress is not None:
                 progress(len(redefined), len(kept))
         return redefined
 
     def _retransform(self, classes) -> None:
-        """Retransform ``classes``; when the JVM refuses a batch, one class at a time, each refusal an error."""
+        """Retransform ``classes`` (a Java ``Class[]``); when the JVM refuses a batch, one class at a time, each
+        refusal an error."""
         import jpype
 
         J = jpype.JClass
         try:
-            self.api.api.retransformClasses(J("java.lang.Class[]")(classes))
+            self.api.api.retransformClasses(classes)
         except J("java.lang.Throwable") as e:
             if len(classes) == 1:
                 self.errors.append(f"{classes[0].getName()}: the JVM refused its counted copy: {e.getClass().getName()}: "
                                    f"{e.getMessage()}")
                 return
             for c in classes:
-                self._retransform([c])
+                self._retransform(J("java.lang.Class[]")([c]))
 
     def close_stale_windows(self) -> int:
         """Close, uncounted, any window still open when no target can be running (between tests): a window whose
@@ -356,18 +357,6 @@ def _warm_up() -> None:
 
 
 _BATCH = 256  # classes redefined or retransformed in one call
-
-
-def _modifiable(api) -> list:
-    """``[(Class, internal name)]`` of the loaded classes deep counting counts: the JVM may change them, and they
-    are not left out."""
-    out = []
-    for c in api.getAllLoadedClasses():
-        if api.isModifiableClass(c) and not c.isArray() and not c.isPrimitive():
-            name = str(c.getName()).replace(".", "/")
-            if not left_out(name):
-                out.append((c, name))
-    return out
 
 
 def _generated(name: str) -> bool:
