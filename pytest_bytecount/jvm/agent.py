@@ -25,6 +25,7 @@ from ..files import write_atomically
 from .process import process_jvm
 
 AGENT_CLASS = "pytest_bytecount/Agent"
+KEPT_CLASS = "pytest_bytecount/Kept"  # a transformer that answers with kept counted bytes (jvm/deep.py)
 MANIFEST = ("Manifest-Version: 1.0\r\n"
             "Premain-Class: pytest_bytecount.Agent\r\n"
             "Agent-Class: pytest_bytecount.Agent\r\n"
@@ -38,9 +39,10 @@ class AgentMissing(RuntimeError):
 
 
 @lru_cache(maxsize=None)
-def agent_class_bytes() -> bytes:
-    text = resources.files(__package__).joinpath("Agent.jasm").read_text(encoding="utf-8")
-    return assemble(text, "Agent.jasm", {})
+def agent_class_bytes(source: str = "Agent.jasm") -> bytes:
+    """A class of the agent's jar, assembled from its text: ``Agent.jasm`` or ``Kept.jasm``."""
+    text = resources.files(__package__).joinpath(source).read_text(encoding="utf-8")
+    return assemble(text, source, {})
 
 
 @lru_cache(maxsize=None)
@@ -49,7 +51,8 @@ def agent_jar_bytes() -> bytes:
     out = io.BytesIO()
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
         for name, data in (("META-INF/MANIFEST.MF", MANIFEST.encode()),
-                           (f"{AGENT_CLASS}.class", agent_class_bytes())):
+                           (f"{AGENT_CLASS}.class", agent_class_bytes()),
+                           (f"{KEPT_CLASS}.class", agent_class_bytes("Kept.jasm"))):
             info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             z.writestr(info, data)
@@ -124,12 +127,16 @@ class Instrumentation:
         exceptions it raises)."""
         import jpype
 
-        ends, at = [], 0
-        for d in data:
-            at += len(d)
-            ends.append(at)
-        self._agent.redefine(classes, jpype.JArray(jpype.JInt)(which), jpype.JArray(jpype.JByte)(b"".join(data)),
-                             jpype.JArray(jpype.JInt)(ends))
+        self._agent.redefine(classes, jpype.JArray(jpype.JInt)(which), *_blob(data))
+
+    def kept_transformer(self, platform, names: list, data: list, then):
+        """A ``ClassFileTransformer`` (``Kept.jasm``) that answers, from Java, with ``data[k]`` for the class of
+        internal name ``names[k]`` of the boot loader or ``platform``, and hands every other class to the
+        transformer ``then``; and to ``then`` every class once its ``drop()`` is called."""
+        import jpype
+
+        return jpype.JClass(KEPT_CLASS.replace("/", "."))(platform, jpype.JArray(jpype.JString)(names), *_blob(data),
+                                                           then)
 
     def define(self, loader, internal_name: str, data):
         """Define the class ``data`` (a Java ``byte[]``) in ``loader``; its ``Class``."""
@@ -137,6 +144,18 @@ class Instrumentation:
 
         return self._define.invokeWithArguments(self._args([loader, jpype.JString(internal_name.replace("/", ".")),
                                                              data, jpype.JInt(0), jpype.JInt(len(data))]))
+
+
+def _blob(data: list) -> tuple:
+    """Class files for Java in two arrays: a ``byte[]`` of them all, one after the other, and an ``int[]`` of where
+    each ends."""
+    import jpype
+
+    ends, at = [], 0
+    for d in data:
+        at += len(d)
+        ends.append(at)
+    return jpype.JArray(jpype.JByte)(b"".join(data)), jpype.JArray(jpype.JInt)(ends)
 
 
 def transformer_class():

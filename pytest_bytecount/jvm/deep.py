@@ -3,7 +3,8 @@ included, through the agent.
 
 On first use the deep runtime class is defined in ``java.lang`` (a private lookup into ``java.lang``, opened
 to the agent's module), the loaded classes of the class library that the deep cache keeps counted are
-redefined with those bytes, a ``ClassFileTransformer`` (a JPype proxy) is registered for every class that
+given those bytes from Java (redefined, or retransformed through ``Kept.jasm``), a ``ClassFileTransformer`` (a
+JPype proxy) is registered for every class that
 loads from then on, and every other class already loaded is retransformed: the JVM hands the transformer each
 class's original bytes and swaps in the counted methods. Left out: hidden classes (the JVM never shows them to a
 transformer), the ``java.lang.invoke`` ``$Holder`` classes, JPype's and pytest-bytecount's own classes, and
@@ -32,8 +33,8 @@ from .hash_state import HashState, find as find_hash_state
 from .process import process_jvm
 
 _MARK = DEEP_CLASS.encode()
-# whether a set-up redefines the loaded classes the deep cache keeps (False: every one is retransformed, as when
-# the cache is cold; the same counts, at a higher cost)
+# whether a set-up gives the classes the deep cache keeps their bytes from Java, redefined or through Kept.jasm (False:
+# every one goes through the Python transformer, as when the cache is cold; the same counts, at a higher cost)
 REDEFINE = True
 # the Java versions whose JVMs load the same classes whether the kept classes are redefined or retransformed: to
 # verify a redefinition HotSpot 25 loads classes that retransforming them does not (about 35 of java.base's), and a
@@ -90,18 +91,24 @@ class DeepCounting:
         self._platform = J("java.lang.ClassLoader").getPlatformClassLoader()
         self._transformer = transformer_class()(self._transform)
         started = time.monotonic()
-        # the class library's classes the deep cache keeps are redefined with their counted bytes before the
-        # transformer is registered; every other loaded class is retransformed through it
-        redefined = self._redefine_kept(progress) if self.cache is not None and REDEFINE else set()
-        self.redefined = len(redefined)  # classes of the class library redefined with their kept counted bytes
-        self.api.api.addTransformer(self._transformer, True)
-        classes, listed = self.api.modifiable(self._platform)  # again: classes loaded since are retransformed
+        # the class library's classes the deep cache keeps get their counted bytes from Java (redefined before
+        # the Python transformer is registered, or retransformed through Kept.jasm in front of it); every other
+        # loaded class is retransformed through the Python transformer
+        redefined, front, listing = self._install_kept(progress) if self.cache is not None and REDEFINE \
+            else (set(), None, None)
+        self.redefined = len(redefined)  # loaded classes of the class library given their kept counted bytes from Java
+        if front is None:
+            self.api.api.addTransformer(self._transformer, True)
+        # the classes loaded before a transformer was: those loaded since were transformed as they loaded
+        classes, listed = listing if front is not None else self.api.modifiable(self._platform)
         loaded = [i for i, name, library in listed if not left_out(name) and not (library and name in redefined)]
         total = len(redefined) + len(loaded)
         for at in range(0, len(loaded), _BATCH):
             self._retransform(self.api.pick(classes, loaded[at:at + _BATCH]))
             if progress is not None:
                 progress(len(redefined) + min(at + _BATCH, len(loaded)), total)
+        if front is not None:
+            front.drop()  # from now on every class goes to the Python transformer (a test's targets may be JDK classes)
         if self.cache is not None:
             self.cache.flush()  # what the set-up counted, written at once
         # the set-up's cost when the deep cache was cold: (classes counted and kept for later sessions, seconds)
@@ -206,41 +213,59 @@ class DeepCounting:
                              "class_library": class_library_digest(home)}
         return self._runtime
 
-    def _redefine_kept(self, progress) -> set:
-        """Redefine the loaded classes of the class library that the deep cache keeps with their counted bytes
-        (in batches; a batch the JVM refuses is left to the retransformation); the internal names of those
-        redefined (a class library's loaders hold one class of a name).
+    def _install_kept(self, progress) -> tuple:
+        """Give the loaded classes of the class library that the deep cache keeps their counted bytes from Java (in
+        batches; a batch the JVM refuses is left to the Python transformer): (the internal names of those given
+        them, a class library's loaders holding one class of a name; the ``Kept.jasm`` transformer registered in
+        front of the Python transformer, or None; then the loaded classes it saw, :meth:`Instrumentation.modifiable`).
 
-        A redefined class is what its retransformation would make, without the JVM rebuilding its class file and
-        handing it to the transformer: the transformer returns the kept bytes for a class of the class library,
-        whatever bytes it is handed. From then on the JVM holds the counted bytes as the class's own, so a later
-        retransformation hands them to the transformer, which leaves them as they are (they carry the deep
-        runtime's name): the class stays counted, as it would."""
+        Where the JVM redefines them as they would be retransformed (:data:`REDEFINED_ON`) they are redefined with
+        those bytes, before the Python transformer is registered: the JVM does not rebuild their class files.
+        Elsewhere a transformer in Java is registered, holding the Python transformer as its next: it answers with
+        every class of the class library the cache keeps (as the Python transformer would), those retransformed now
+        and those the JVM loads meanwhile, until its ``drop()``. Either way the JVM holds the counted bytes as the
+        classes' own from then on, so a later retransformation hands them to the Python transformer, which leaves
+        them as they are (they carry the deep runtime's name): the classes stay counted, as they would."""
         import jpype
 
         J = jpype.JClass
         api = self.api.api
         version = str(J("java.lang.System").getProperty("java.specification.version"))
-        if version not in REDEFINED_ON or not api.isRedefineClassesSupported():
-            return set()
+        redefine = version in REDEFINED_ON and api.isRedefineClassesSupported()
+        front = None
+        if not redefine:  # every class of the class library the cache keeps, loaded or not
+            names = [n for n in self.cache.library_names() if self._answered_by_name(n)]
+            data = [self.cache.library(n) for n in names]
+            names, data = [n for n, d in zip(names, data) if d is not None], [d for d in data if d is not None]
+            front = self.api.kept_transformer(self._platform, names, data, self._transformer)
+            api.addTransformer(front, True)
         classes, listed = self.api.modifiable(self._platform)
         kept = []
         for i, name, library in listed:
-            if library and not left_out(name) and not _generated(name):
+            if library and self._answered_by_name(name):
                 data = self.cache.library(name)
                 if data is not None:
                     kept.append((i, name, data))
-        redefined: set = set()
+        done: set = set()
         for at in range(0, len(kept), _BATCH):
             part = kept[at:at + _BATCH]
+            which = [i for i, _, _ in part]
             try:
-                self.api.redefine(classes, [i for i, _, _ in part], [data for _, _, data in part])
+                if redefine:
+                    self.api.redefine(classes, which, [data for _, _, data in part])
+                else:
+                    api.retransformClasses(self.api.pick(classes, which))
             except J("java.lang.Throwable"):
-                continue  # none of them redefined: each is retransformed, and a refusal said by name
-            redefined.update(name for _, name, _ in part)
+                continue  # none of them given their bytes here: retransformed again below, a refusal said by name
+            done.update(name for _, name, _ in part)
             if progress is not None:
-                progress(len(redefined), len(kept))
-        return redefined
+                progress(len(done), len(kept))
+        return done, front, (classes, listed)
+
+    def _answered_by_name(self, name: str) -> bool:
+        """Whether the transformer answers a class of this name of the class library's loaders from the deep
+        cache's pack (:meth:`_transform`'s rule)."""
+        return not left_out(name) and not _generated(name) and not (self.wanted and _has_target(name, self.wanted))
 
     def _retransform(self, classes) -> None:
         """Retransform ``classes`` (a Java ``Class[]``); when the JVM refuses a batch, one class at a time, each

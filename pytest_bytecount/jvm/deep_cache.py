@@ -167,6 +167,11 @@ class DeepCache:
                 return None
         return self._checked(name, entry)
 
+    def library_names(self) -> list:
+        """The names of the class library's classes kept (as the pack read last holds them, and those not yet
+        written)."""
+        return sorted(set(self._packed) | set(self._pending_library))
+
     def get(self, name: str, original: bytes, library: bool = False) -> Optional[bytes]:
         """The counted class kept for ``name`` (``library``: a class of the class library, kept by name); None
         when there is none, or when the entry is damaged (it is then noted in :attr:`healed`)."""

