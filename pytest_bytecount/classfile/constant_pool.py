@@ -96,7 +96,9 @@ class ConstantPool:
         # what the reading methods below resolved, by index (an entry never changes once there: the pool is only
         # appended to); only what resolved is kept, so a broken entry raises at every look-up
         self._refs: dict = {}
-        self._texts: dict = {}  # text -> index of its Utf8 entry (add_utf8)
+        # text -> index of its Utf8 entry (add_utf8); (tag, owner, name, descriptor) -> index of a member reference
+        # (add_fieldref, add_methodref), and (CLASS, name) -> of a class (add_class)
+        self._texts: dict = {}
 
     # --- reading -----------------------------------------------------------------------------
     @classmethod
@@ -270,7 +272,11 @@ class ConstantPool:
         return found
 
     def add_class(self, internal_name: str) -> int:
-        return self._add((CLASS, self.add_utf8(internal_name)))
+        key = (CLASS, internal_name)
+        found = self._texts.get(key)
+        if found is None:
+            found = self._texts[key] = self._add((CLASS, self.add_utf8(internal_name)))
+        return found
 
     def add_string(self, text: str) -> int:
         return self._add((STRING, self.add_utf8(text)))
@@ -282,8 +288,14 @@ class ConstantPool:
         return self._add((NAME_AND_TYPE, self.add_utf8(name), self.add_utf8(descriptor)))
 
     def add_fieldref(self, owner: str, name: str, descriptor: str) -> int:
-        return self._add((FIELDREF, self.add_class(owner), self.add_name_and_type(name, descriptor)))
+        return self._member(FIELDREF, owner, name, descriptor)
 
     def add_methodref(self, owner: str, name: str, descriptor: str, interface: bool = False) -> int:
-        tag = INTERFACE_METHODREF if interface else METHODREF
-        return self._add((tag, self.add_class(owner), self.add_name_and_type(name, descriptor)))
+        return self._member(INTERFACE_METHODREF if interface else METHODREF, owner, name, descriptor)
+
+    def _member(self, tag: int, owner: str, name: str, descriptor: str) -> int:
+        key = (tag, owner, name, descriptor)
+        found = self._texts.get(key)
+        if found is None:
+            found = self._texts[key] = self._add((tag, self.add_class(owner), self.add_name_and_type(name, descriptor)))
+        return found

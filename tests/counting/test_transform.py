@@ -151,6 +151,43 @@ def test_the_one_block_plan_is_the_spanning_trees(source):
     assert one_block > 1000 and shapes == 0b11  # one-block methods that return (1 successor), and that only throw (0)
 
 
+@pytest.mark.parametrize("source, share", [("commons-lang3", 1), ("guava", 3)])
+def test_the_stack_bound_of_the_inline_reports_is_the_walk_s_max_stack(source, share, monkeypatch):
+    """Where the inline owner reports are all the code added that pushes, ``max_stack`` is the declared one or the
+    deepest return's stack plus the report's own depth, without a walk over the edited code. Every class of a real
+    library comes out the same byte for byte as with the walk, and the bound is taken for most methods."""
+    from tests.support.corpus import CorpusUnavailable, corpus_source, iter_classes
+
+    from pytest_bytecount.classfile import encode
+    from pytest_bytecount.counting.instr import emit
+    from pytest_bytecount.counting.pipeline import transform
+    from pytest_bytecount.counting.pipeline.transform import CounterIndexes, instrument_class
+
+    try:
+        classes = [data for k, (_, data) in enumerate(iter_classes(corpus_source(source))) if k % share == 0]
+    except CorpusUnavailable as e:
+        pytest.skip(str(e))
+    bounded = []
+
+    def emitting(plan, runtime=emit.RUNTIME_CLASS):
+        arities = emit.emit(plan, runtime)
+        bounded.append(plan.code.stack_bounded)
+        return arities
+
+    monkeypatch.setattr(transform, "emit", emitting)
+    with_bound = [instrument_class(data, None, CounterIndexes("block")).data for data in classes]
+    limits = encode._limits
+
+    def walked(code, *args):
+        code.stack_bounded = False
+        return limits(code, *args)
+
+    monkeypatch.setattr(encode, "_limits", walked)
+    without = [instrument_class(data, None, CounterIndexes("block")).data for data in classes]
+    assert len(classes) > 300 and with_bound == without
+    assert sum(bounded) > len(bounded) / 2, (sum(bounded), len(bounded))
+
+
 @pytest.mark.parametrize("source, share", [("commons-lang3", 1), ("guava", 4)])
 def test_report_frames_known_at_marking_are_those_the_walk_finds(source, share, monkeypatch):
     """The labels of the report before a return take the type state the plan found there (a StateFrame) instead

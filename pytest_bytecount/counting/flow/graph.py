@@ -257,6 +257,8 @@ def loop_depths(succs: list, n: int) -> list:
     """Per block, how many loops hold it: the cyclic strongly connected components, then recursively
     those left inside each once its entries (the blocks entered from outside it, and the method's first
     block) are taken out."""
+    if n == 1:  # most methods: a loop only if the block jumps to itself
+        return [1 if 0 in succs[0] else 0]
     preds: list = [set() for _ in range(n)]
     for u in range(n):
         for t in succs[u]:

@@ -14,7 +14,7 @@ from ...classfile import opcodes as op
 from ...classfile.assemble import push_int
 from ...classfile.code import COMPUTE_FRAME, AddedLocalsFrame, Handler, Label
 from ...classfile.inserted_frames import StateFrame
-from ...classfile.frames import INTEGER, LONG, TOP, UNINITIALIZED_THIS, Obj, type_from_descriptor
+from ...classfile.frames import INTEGER, LONG, TOP, UNINITIALIZED_THIS, Obj, is_wide, type_from_descriptor
 from ..counts.countermap import CounterMap
 from ..flow.derived import edge_places, label_blocks
 from ..counts.keys import INVOKES, alloc_key, call_key
@@ -22,6 +22,7 @@ from ..flow.method_plan import BLOCKS, KEYS, PATHS, MethodPlan
 from .runtime import MAX_VALUES_PER_CALL, RUNTIME_CLASS, add_descriptor
 
 SHARED_EXIT_BYTES = 2048  # past this much repeated report code, returns jump to one shared exit
+REPORT_STACK = 6  # the inline owner report's deepest point above the stack it starts from (OWNED, index, a long)
 _ZERO = {**dict.fromkeys("IZBCS", op.ICONST_0), "J": op.LCONST_0, "F": op.FCONST_0, "D": op.DCONST_0,
          "L": op.ACONST_NULL, "[": op.ACONST_NULL}
 _STORE = {**dict.fromkeys("IZBCS", op.ISTORE), "J": op.LSTORE, "F": op.FSTORE, "D": op.DSTORE,
@@ -51,6 +52,9 @@ def emit(plan: MethodPlan, runtime: str = RUNTIME_CLASS) -> set:
     if exit_label is not None:
         e.shared_exit(exit_label, returns)
     e.code.items += e.trampolines
+    if e.report_depth is not None and not (plan.catch_all or e.after or e.trampolines):
+        # the inline reports are all the added code that pushes, and valid code declares its own depth (JVMS 4.7.3)
+        e.code.max_stack, e.code.stack_bounded = max(e.code.max_stack, e.report_depth + REPORT_STACK), True
     return e.arities
 
 
@@ -81,7 +85,7 @@ class _Emitter:
         self.spills: list = []  # per value: the long local its int counter is added to, or None
         self.int_slots: set = set()  # with long reports: the int counters (per instruction) reported as they are
         self.arities: set = set()
-        self.path_slot = self.token = self.result_slot = None
+        self.path_slot = self.token = self.result_slot = self.report_depth = None
         self.trampolines: list = []  # code after all the method's own, reached only by branches redirected to it
 
     # --- the counters ------------------------------------------------------------------------------
@@ -278,6 +282,8 @@ class _Emitter:
             index = [push_int(self.cp, self.cmap.base)] + (
                 [Insn(op.ILOAD, self.path_slot), Insn(op.IADD)] if paths is not None else [])
             states = _states_known(self.code, self.cf, returns)
+            if states and exit_label is None and len(states) == len(returns):  # the deepest return's stack, in slots
+                self.report_depth = max(sum(2 if is_wide(t) else 1 for t in states[i].stack) for i in returns)
             for insn in returns:
                 # the report leaves the method's own locals and the stack as they were before the return, and the
                 # added locals are all stored at entry with their types (but a shared exit's result: the walk)
