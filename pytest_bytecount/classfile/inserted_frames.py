@@ -52,6 +52,12 @@ class StateFrame:
         self.stack = tuple(state.stack)
 
 
+def _computed(frame) -> bool:
+    """Whether a label's frame is one the code's own type state gives (:data:`COMPUTE_FRAME` or a
+    :class:`StateFrame`), not one given whole."""
+    return frame is COMPUTE_FRAME or type(frame) is StateFrame
+
+
 def resolve_marked_frames(code) -> None:
     """Replace every frame of ``code`` marked :data:`COMPUTE_FRAME`, :class:`StateFrame` or
     :class:`AddedLocalsFrame` by the frame it stands for."""
@@ -124,7 +130,7 @@ def this_uninitialized(code) -> Optional[list]:
     for item in code.items:
         if type(item) is Label:
             frame = item.frame
-            if frame is COMPUTE_FRAME or type(frame) is StateFrame:  # the same state, whichever mark
+            if _computed(frame):  # the same state, whichever mark
                 state = at_branch.get(id(item), state) if after_jump else state
             elif type(frame) is AddedLocalsFrame:
                 locals_ = frame.head
@@ -143,7 +149,7 @@ def this_uninitialized(code) -> Optional[list]:
         except Exception:  # noqa: BLE001 - a state we cannot follow: no handler rather than a bad one
             return None
         if op.KIND[item.opcode] in (op.K_BRANCH, op.K_BRANCH_W) \
-                and (item.arg.frame is COMPUTE_FRAME or type(item.arg.frame) is StateFrame):
+                and _computed(item.arg.frame):
             at_branch.setdefault(id(item.arg), TypeState(list(state.locals), list(state.stack)))
         after_jump = item.opcode in op.UNCONDITIONAL
     return flags
