@@ -232,18 +232,17 @@ class DeepCounting:
         api = self.api.api
         version = str(J("java.lang.System").getProperty("java.specification.version"))
         redefine = version in REDEFINED_ON and api.isRedefineClassesSupported()
-        front = None
+        front = answers = None
         if not redefine:  # every class of the class library the cache keeps, loaded or not
-            names = [n for n in self.cache.library_names() if self._answered_by_name(n)]
-            data = [self.cache.library(n) for n in names]
-            names, data = [n for n, d in zip(names, data) if d is not None], [d for d in data if d is not None]
-            front = self.api.kept_transformer(self._platform, names, data, self._transformer)
+            answers = {n: d for n in self.cache.library_names()
+                       if self._answered_by_name(n) and (d := self.cache.library(n)) is not None}
+            front = self.api.kept_transformer(self._platform, list(answers), list(answers.values()), self._transformer)
             api.addTransformer(front, True)
         classes, listed = self.api.modifiable(self._platform)
         kept = []
         for i, name, library in listed:
             if library and self._answered_by_name(name):
-                data = self.cache.library(name)
+                data = self.cache.library(name) if answers is None else answers.get(name)
                 if data is not None:
                     kept.append((i, name, data))
         done: set = set()
