@@ -93,17 +93,22 @@ class Instrumentation:
         self.api = agent.INSTRUMENTATION
         if not self.api.isRetransformClassesSupported():
             raise AgentMissing("this JVM cannot retransform classes, so classes cannot be counted in place")
-        Set, Map = J("java.util.Set"), J("java.util.Map")
-        loader_class = J("java.lang.ClassLoader").class_
-        self.api.redefineModule(J("java.lang.Object").class_.getModule(), Set.of(), Map.of(),
-                                Map.of("java.lang", Set.of(agent.class_.getModule())), Set.of(), Map.of())
-        lookup = J("java.lang.invoke.MethodHandles").privateLookupIn(loader_class, agent.LOOKUP)
-        MethodType = J("java.lang.invoke.MethodType")
-        self._define = lookup.findVirtual(loader_class, "defineClass", MethodType.methodType(
-            J("java.lang.Class").class_, J("java.lang.String").class_, J("byte[]").class_, J("int").class_,
-            J("int").class_))
-        self._args = J("java.lang.Object[]")
         self._agent = agent
+        self._opened = False
+        self._define = None
+
+    def private_lookup(self, cls):
+        """A private ``MethodHandles.Lookup`` into ``cls`` (a class of ``java.lang``), the package opened to the
+        agent's module on first use."""
+        import jpype
+
+        J = jpype.JClass
+        if not self._opened:
+            Set, Map = J("java.util.Set"), J("java.util.Map")
+            self.api.redefineModule(J("java.lang.Object").class_.getModule(), Set.of(), Map.of(),
+                                    Map.of("java.lang", Set.of(self._agent.class_.getModule())), Set.of(), Map.of())
+            self._opened = True
+        return J("java.lang.invoke.MethodHandles").privateLookupIn(cls, self._agent.LOOKUP)
 
     def loaded(self, dotted_names):
         """The loaded classes (any loader) of ``dotted_names``, a Java ``Set<String>``: one call into Java."""
@@ -142,8 +147,16 @@ class Instrumentation:
         """Define the class ``data`` (a Java ``byte[]``) in ``loader``; its ``Class``."""
         import jpype
 
-        return self._define.invokeWithArguments(self._args([loader, jpype.JString(internal_name.replace("/", ".")),
-                                                             data, jpype.JInt(0), jpype.JInt(len(data))]))
+        J = jpype.JClass
+        if self._define is None:  # made on first use: only classes counted in place are defined this way
+            loader_class = J("java.lang.ClassLoader").class_
+            MethodType = J("java.lang.invoke.MethodType")
+            signature = MethodType.methodType(J("java.lang.Class").class_, J("java.lang.String").class_,
+                                              J("byte[]").class_, J("int").class_, J("int").class_)
+            self._define = self.private_lookup(loader_class).findVirtual(loader_class, "defineClass", signature)
+        name = jpype.JString(internal_name.replace("/", "."))
+        return self._define.invokeWithArguments(J("java.lang.Object[]")([loader, name, data, jpype.JInt(0),
+                                                                         jpype.JInt(len(data))]))
 
 
 def _blob(data: list) -> tuple:

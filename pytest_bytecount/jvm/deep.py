@@ -58,7 +58,8 @@ class DeepCounting:
         except AgentMissing as e:
             raise DeepUnavailable(f"deep counts need pytest-bytecount's agent: {e}") from None
         J = jpype.JClass
-        lacking = lacking_options()
+        arguments = _runtime_arguments()
+        lacking = lacking_options(arguments)
         if lacking:
             raise DeepUnavailable(f"deep counts need a JVM started with {' '.join(DEEP_JVM_OPTIONS)} (and on a "
                                   f"server VM {' '.join(C2_OPTIONS)}); this one runs with {', '.join(lacking)} on. "
@@ -81,7 +82,7 @@ class DeepCounting:
         # itself (flat and, for a deep test, deep: from the original bytes, which this transformer then leaves alone)
         self.in_place = None
         # the classes of the class library the JVM started with, counted (jvm.deep_patch), or None
-        self.patched = patched_names(_runtime_arguments())
+        self.patched = patched_names(arguments)
         self.runtime, hashes = self._define_runtime()
         self.hashes: HashState = hashes
         # what the set-up hashes (the Class objects of every loaded class, what the warm-up makes) gets the same
@@ -126,10 +127,9 @@ class DeepCounting:
         import jpype
 
         J = jpype.JClass
-        lookup = J("java.lang.invoke.MethodHandles").privateLookupIn(J("java.lang.Object").class_, self.api._agent.LOOKUP)
         if self.patched is None:  # else the JVM loaded it from the patch, with the classes that call it
             data = self.cache.prepared("runtime", deep_runtime_class) if self.cache is not None else deep_runtime_class()
-            lookup.defineClass(jpype.JArray(jpype.JByte)(data))
+            self.api.private_lookup(J("java.lang.Object").class_).defineClass(jpype.JArray(jpype.JByte)(data))
         runtime = J(DEEP_CLASS.replace("/", "."))
         System = J("java.lang.System")
         jvm = "|".join(str(System.getProperty(p)) for p in ("java.home", "java.vm.name", "java.vm.version"))

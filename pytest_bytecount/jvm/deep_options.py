@@ -6,8 +6,9 @@ the JDK's work (docs/deep.md).
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
-from typing import Optional
+from typing import Optional, Sequence
 
 # -Xshare:off: no class-data sharing. The others keep the JIT from replacing a counted JDK method that has a
 # Java body by its intrinsic (compiled callers would skip its counters): -XX:-InlineNatives turns off the JIT's
@@ -107,10 +108,14 @@ WHY = ("Class-data sharing changes the JDK's work (archived strings carry their 
         "pytest_bytecount.start_jvm(...) needs deep = true, one started otherwise these options.")
 
 
-def lacking_options() -> list:
-    """The options deep counts need that the running JVM lacks: class-data sharing on, JIT intrinsics on."""
+def lacking_options(arguments: Sequence[str] = ()) -> list:
+    """The options deep counts need that the running JVM lacks: class-data sharing on, JIT intrinsics on. Read from
+    the JVM's own options (``arguments``, as it started with them) when they turn every one of them off, as the
+    plugin's options do; else asked of the JVM (its diagnostic bean, which loads about a hundred classes)."""
     import jpype
 
+    if _turned_off(arguments):
+        return []
     try:
         bean = jpype.JClass("java.lang.management.ManagementFactory").getPlatformMXBean(
             jpype.JClass("com.sun.management.HotSpotDiagnosticMXBean"))
@@ -124,3 +129,22 @@ def lacking_options() -> list:
         except Exception:  # noqa: BLE001 - a VM without that option (Zero, client): nothing to turn off
             pass
     return out
+
+
+# what else may set a HotSpot flag: options read from files, and from the environment
+_ELSEWHERE = ("-XX:Flags=", "-XX:VMOptionsFile=", "-XX:+ReadVMOptionsFile")
+_ENVIRONMENT = ("JAVA_TOOL_OPTIONS", "_JAVA_OPTIONS", "JDK_JAVA_OPTIONS")
+
+
+def _turned_off(arguments: Sequence[str]) -> bool:
+    """Whether ``arguments`` turn off every flag of :data:`_MUST_BE_OFF`, each by its last word on it, with nothing
+    else that may set a flag (a flags file, the environment's options)."""
+    arguments = [str(a) for a in arguments]
+    if not arguments or any(a.startswith(_ELSEWHERE) for a in arguments) or any(os.environ.get(e) for e in _ENVIRONMENT):
+        return False
+    for flag in _MUST_BE_OFF:
+        said = [a for a in arguments if a in (f"-XX:+{flag}", f"-XX:-{flag}")
+                or (flag == "UseSharedSpaces" and a.startswith("-Xshare:"))]
+        if not said or said[-1] not in (f"-XX:-{flag}", "-Xshare:off"):
+            return False
+    return True

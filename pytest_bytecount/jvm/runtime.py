@@ -70,7 +70,8 @@ class JvmRuntime:
         cache's patch when ``others``, the JVM's other options, patch a module themselves)."""
         if not (deep or self.wants_deep or self._wanted().deep):
             return []
-        return unless_patched(deep_jvm_options(Path(libjvm).parent.name, Path(libjvm)), [*others, *self._wanted().options])
+        options = deep_jvm_options(Path(libjvm).parent.name, Path(libjvm))
+        return unless_patched(options, [*others, *self._wanted().options])
 
     def jvm(self) -> JvmSession:
         """The plugin's JVM, made (not started) on first use."""
