@@ -13,8 +13,9 @@ set-up as before:
   empty: every object would be registered, from the JVM's first allocation on;
 - a class the JDK spins as it runs (:data:`SPUN`): the deep cache keeps what it counted of them by name, but
   they are not in the runtime's image, and the JDK looks for them there before it spins one;
-- a class whose package is not in a module the cache knows (``prepared-modules``, the boot layer's packages,
-  recorded by the first set-up on this class library).
+- a class of a module other than those of :data:`MODULES` (or of a package the cache does not know: the boot
+  layer's packages and their modules, ``prepared-modules``, are recorded by the first set-up on this class
+  library).
 
 The deep runtime class (``java.lang.PytestBytecountDeep``) goes into ``java.base``'s jar: the counted classes call
 it from the start. It ignores what they report until the set-up turns it on (``on()``): early in the JVM's start
@@ -41,6 +42,10 @@ FOLDER = "patch"
 NAMES = "names"  # in a patch folder: the internal names of the classes its jars hold
 KEEP_OLD = 3600.0
 OPTION = "--patch-module="
+# the modules patched: java.base holds nearly all of the classes a JVM loads before a test, and each module patched
+# costs the JVM's start a module reader of its own (three small ones of the platform loader, about 30 classes in
+# all, cost 0.05 s of CPU on HotSpot 17: more than the set-up's redefinition of their classes)
+MODULES = ("java.base",)
 # classes the JDK defines in its own packages as it runs, under names a class of the image may also have: the
 # method-handle species it spins when the image holds none of that shape (the image's own are pregenerated). In
 # the patch, a spun one would be found as if pregenerated, and a window that spins it would stop spinning it
@@ -139,7 +144,7 @@ def _write(target: Path, raw: bytes, modules: dict) -> None:
     for name, entry in records.items():
         data = _sound(name, entry)
         module = modules.get(name.rpartition("/")[0])
-        if data is None or module is None or name.startswith(SPUN) or declares_finalize(data):
+        if data is None or module not in MODULES or name.startswith(SPUN) or declares_finalize(data):
             continue
         jars.setdefault(module, {})[name] = data
     names = sorted(n for files in jars.values() for n in files)

@@ -279,10 +279,9 @@ def test_a_warm_set_up_starts_the_jvm_with_the_kept_classes_and_counts_what_pyth
         changes[name] = json.loads(changed.read_text())
     assert runs["cold"][1] == 0 and runs["cold"][2] > 1000 and runs["cold"][3] == 0
     # the patched start: only the classes the patch leaves out are left to redefine (Object and Enum, which declare
-    # finalize(), and the method-handle species the image holds); counted afresh, only classes the cold session did
-    # not load (the patch's jars load a few; on Java 25 the cold session may or may not have loaded a dozen of
-    # javax.management's, from one run to the next)
-    assert runs["warm, patched"][3] > 1000 and runs["warm, patched"][1] < 10 and runs["warm, patched"][2] < 50
+    # finalize(), the method-handle species the image holds, and the few of modules other than java.base); counted
+    # afresh, only classes the cold session did not load (the patch's jar loads a few)
+    assert runs["warm, patched"][3] > 1000 and runs["warm, patched"][1] < 100 and runs["warm, patched"][2] < 50
     assert runs["warm again, patched"][3] > 1000 and runs["warm again, patched"][2] < 50
     assert runs["warm, redefined"][1] > 1000 and runs["warm, redefined"][3] == 0
     assert runs["warm, retransformed"][1] == 0 and runs["warm, retransformed"][3] == 0
