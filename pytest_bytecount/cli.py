@@ -25,7 +25,6 @@ from .counting.pipeline.per_class import ClassCounter
 from .counting.pipeline.report import counted_files, write_files, write_jar
 from .counting.targets import MethodId, TargetError, missing_class_message
 from .jvm.deep import DeepUnavailable, deep_counting, deep_jvm_options, slow_progress
-from .jvm.deep_patch import unless_patched
 from .jvm.counting import counting_loaders
 from .jvm.loaders import CountingError
 from .jvm.session import JvmError, JvmSession, choose_jvm
@@ -291,8 +290,7 @@ def _count(args, classpath: Classpath, counter: ClassCounter, weights=None) -> i
     print(f"bytecount: using {choice.describe()}", file=sys.stderr)
     status = 0
     try:
-        options = [*unless_patched(deep_jvm_options(choice.libjvm.parent.name, choice.libjvm), args.jvm_option),
-                   *args.jvm_option] if args.deep else args.jvm_option
+        options = [*deep_jvm_options(choice.libjvm.parent.name, choice.libjvm), *args.jvm_option] if args.deep else args.jvm_option
         loaders = counting_loaders(JvmSession(choice, options, agent=args.deep), counter, classpath.entries,
                                    deep=_deep_setup if args.deep else None)
         deep = deep_counting() if args.deep else None  # the process's one, which counting_loaders set up

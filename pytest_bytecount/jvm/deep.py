@@ -19,14 +19,14 @@ from __future__ import annotations
 import hashlib
 import re
 import time
+from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Optional
 
 from ..counting.instr.deep import DEEP_CLASS, LOCAL_BASE, MethodNumbers, deep_class, deep_runtime_class, left_out
 from .agent import AgentMissing, instrumentation, transformer_class
-# class_library_digest: imported from here by the plugin and the tests
-from .deep_cache import DeepCache, class_library_digest  # noqa: F401
-from .deep_patch import MODULES_KEY, modules_text, patched_names
+from ..files import write_atomically
+from .deep_cache import DeepCache, cache_root as deep_cache_root
 # deep_jvm_options: imported from here by the CLI and the plugin's runtime
 from .deep_options import C2_OPTIONS, DEEP_JVM_OPTIONS, WHY, deep_jvm_options, lacking_options  # noqa: F401
 from .hash_state import HashState, find as find_hash_state
@@ -81,8 +81,6 @@ class DeepCounting:
         # while a test counts in place (jvm.in_place): (loader, internal name) -> whether that test counts the class
         # itself (flat and, for a deep test, deep: from the original bytes, which this transformer then leaves alone)
         self.in_place = None
-        # the classes of the class library the JVM started with, counted (jvm.deep_patch), or None
-        self.patched = patched_names(arguments)
         self.runtime, hashes = self._define_runtime()
         self.hashes: HashState = hashes
         # what the set-up hashes (the Class objects of every loaded class, what the warm-up makes) gets the same
@@ -91,7 +89,6 @@ class DeepCounting:
         # before any class carries deep code: the same caches built, at a fraction of the cost (the JDK's code runs
         # without counting, and the classes it loads are counted with the others below)
         _warm_up()
-        self.runtime.on()  # what counted code reports is taken from now on
         self._platform = J("java.lang.ClassLoader").getPlatformClassLoader()
         self._transformer = transformer_class()(self._transform)
         started = time.monotonic()
@@ -101,22 +98,20 @@ class DeepCounting:
         redefined, front, listing = self._install_kept(progress) if self.cache is not None and REDEFINE \
             else (set(), None, None)
         self.redefined = len(redefined)  # loaded classes of the class library given their kept counted bytes from Java
-        redefined = redefined | (self.patched or frozenset())
         if front is None:
             self.api.api.addTransformer(self._transformer, True)
         # the classes loaded before a transformer was: those loaded since were transformed as they loaded
         classes, listed = listing if front is not None else self.api.modifiable(self._platform)
         loaded = [i for i, name, library in listed if not left_out(name) and not (library and name in redefined)]
-        total = self.redefined + len(loaded)
+        total = len(redefined) + len(loaded)
         for at in range(0, len(loaded), _BATCH):
             self._retransform(self.api.pick(classes, loaded[at:at + _BATCH]))
             if progress is not None:
-                progress(self.redefined + min(at + _BATCH, len(loaded)), total)
+                progress(len(redefined) + min(at + _BATCH, len(loaded)), total)
         if front is not None:
             front.drop()  # from now on every class goes to the Python transformer (a test's targets may be JDK classes)
         if self.cache is not None:
             self.cache.flush()  # what the set-up counted, written at once
-            self.cache.prepared(MODULES_KEY, _boot_packages)  # for the next sessions' patch (jvm.deep_patch)
         # the set-up's cost when the deep cache was cold: (classes counted and kept for later sessions, seconds)
         self.cold = (self.fresh, time.monotonic() - started) if self.fresh >= COLD_CLASSES else None
 
@@ -127,9 +122,8 @@ class DeepCounting:
         import jpype
 
         J = jpype.JClass
-        if self.patched is None:  # else the JVM loaded it from the patch, with the classes that call it
-            data = self.cache.prepared("runtime", deep_runtime_class) if self.cache is not None else deep_runtime_class()
-            self.api.private_lookup(J("java.lang.Object").class_).defineClass(jpype.JArray(jpype.JByte)(data))
+        data = self.cache.prepared("runtime", deep_runtime_class) if self.cache is not None else deep_runtime_class()
+        self.api.private_lookup(J("java.lang.Object").class_).defineClass(jpype.JArray(jpype.JByte)(data))
         runtime = J(DEEP_CLASS.replace("/", "."))
         System = J("java.lang.System")
         jvm = "|".join(str(System.getProperty(p)) for p in ("java.home", "java.vm.name", "java.vm.version"))
@@ -239,16 +233,15 @@ class DeepCounting:
         version = str(J("java.lang.System").getProperty("java.specification.version"))
         redefine = version in REDEFINED_ON and api.isRedefineClassesSupported()
         front = answers = None
-        patched = self.patched or frozenset()
-        if not redefine:  # every class of the class library the cache keeps, loaded or not, but those patched
-            answers = {n: d for n in self.cache.library_names() if n not in patched
-                       and self._answered_by_name(n) and (d := self.cache.library(n)) is not None}
+        if not redefine:  # every class of the class library the cache keeps, loaded or not
+            answers = {n: d for n in self.cache.library_names()
+                       if self._answered_by_name(n) and (d := self.cache.library(n)) is not None}
             front = self.api.kept_transformer(self._platform, list(answers), list(answers.values()), self._transformer)
             api.addTransformer(front, True)
         classes, listed = self.api.modifiable(self._platform)
         kept = []
         for i, name, library in listed:
-            if library and name not in patched and self._answered_by_name(name):
+            if library and self._answered_by_name(name):
                 data = self.cache.library(name) if answers is None else answers.get(name)
                 if data is not None:
                     kept.append((i, name, data))
@@ -331,6 +324,40 @@ class DeepCounting:
         return out
 
 
+def class_library_digest(home: Path) -> str:
+    """The first 16 hex digits of the SHA-256 of the runtime's class library (``lib/modules``; a pre-9 runtime's
+    ``lib/rt.jar``), or ``unknown`` when it has none of them. Worked out once per file, size and modification
+    time (kept beside the deep cache, so a warm session does not read the file)."""
+    for name in ("lib/modules", "jre/lib/rt.jar", "lib/rt.jar"):
+        path = home / name
+        if path.is_file():
+            st = path.stat()
+            return _file_digest(path.resolve(), st.st_size, st.st_mtime_ns)
+    return "unknown"
+
+
+@lru_cache(maxsize=None)
+def _file_digest(path: Path, size: int, mtime_ns: int) -> str:
+    ident = f"{path}|{size}|{mtime_ns}"
+    memo = deep_cache_root() / "deep" / f"library-{hashlib.sha256(ident.encode()).hexdigest()[:16]}"
+    try:
+        digest = memo.read_text().strip()
+    except OSError:
+        digest = ""
+    if len(digest) != 16:
+        h = hashlib.sha256()
+        with path.open("rb") as f:
+            for block in iter(lambda: f.read(1 << 20), b""):
+                h.update(block)
+        digest = h.hexdigest()[:16]
+        try:
+            memo.parent.mkdir(parents=True, exist_ok=True)  # a first session finds no deep cache folder yet
+            write_atomically(memo, digest.encode())
+        except OSError:
+            pass
+    return digest
+
+
 # reflection's generated accessors are numbered in the order the JVM made them: deep.methods names them without
 _GENERATED_NUMBER = re.compile(r"^((?:jdk\.internal|sun)\.reflect\.Generated\w*?Accessor)\d+(?=#)")
 
@@ -341,23 +368,8 @@ def _runtime_arguments() -> list:
 
     try:
         return [str(a) for a in jpype.JClass("jdk.internal.misc.VM").getRuntimeArguments()]
-    except Exception:  # noqa: BLE001 - no such class: a pre-9 runtime, which takes no --patch-module
+    except Exception:  # noqa: BLE001 - no such class: a pre-9 runtime
         return []
-
-
-def _boot_packages() -> bytes:
-    """The boot layer's packages and their modules, as :func:`.deep_patch.modules_text` writes them (nothing before
-    Java 9)."""
-    import jpype
-
-    pairs = []
-    try:
-        for module in jpype.JClass("java.lang.ModuleLayer").boot().modules():
-            name = str(module.getName())
-            pairs += [(str(p).replace(".", "/"), name) for p in module.getPackages()]
-    except Exception:  # noqa: BLE001 - no module layer: a pre-9 runtime
-        return b""
-    return modules_text(pairs)
 
 
 def _warm_up() -> None:

