@@ -134,6 +134,8 @@ def _turned_off(arguments: Sequence[str]) -> bool:
     if not arguments or any(a.startswith(_ELSEWHERE) for a in arguments) or any(os.environ.get(e) for e in _ENVIRONMENT):
         return False
     for flag in _MUST_BE_OFF:
+        if any(a.startswith(f"-XX:{flag}=") for a in arguments):
+            return False  # said another way: the JVM is asked
         said = [a for a in arguments if a in (f"-XX:+{flag}", f"-XX:-{flag}")
                 or (flag == "UseSharedSpaces" and a.startswith("-Xshare:"))]
         if not said or said[-1] not in (f"-XX:-{flag}", "-Xshare:off"):

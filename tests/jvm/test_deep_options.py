@@ -23,7 +23,8 @@ def test_the_plugin_s_options_say_it_without_asking_the_jvm():
 
 
 @pytest.mark.parametrize("later", ["-Xshare:auto", "-XX:+UseSharedSpaces", "-XX:+InlineNatives",
-                                   "-XX:+OptimizeStringConcat", "-XX:Flags=.hotspotrc", "-XX:VMOptionsFile=opts"])
+                                   "-XX:+OptimizeStringConcat", "-XX:InlineNatives=true", "-XX:Flags=.hotspotrc",
+                                   "-XX:VMOptionsFile=opts"])
 def test_a_later_word_or_a_flags_file_sends_the_question_to_the_jvm(later):
     assert not _turned_off([*THEIRS, later])
 
