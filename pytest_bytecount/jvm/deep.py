@@ -167,7 +167,7 @@ class DeepCounting:
 
             counted = deep_class(original, self.numbers, frozenset(self.wanted), reserve if keep else None)
             if shared["ok"] and not counted.refused:
-                self.cache.put(name, original, counted.data, library)
+                self.cache.put(name, original, counted.data, library, only=not library and _generated(name))
                 self.fresh += 1
             self.refused += [r for r in counted.refused if r not in self.refused]
             return jpype.JArray(jpype.JByte)(counted.data)

@@ -28,6 +28,7 @@ from __future__ import annotations
 
 import atexit
 import fcntl
+import glob
 import hashlib
 import os
 import shutil
@@ -121,6 +122,7 @@ class DeepCache:
         self._known = 0  # lines of numbers.txt read so far
         self._read_to = 0  # the byte where what was read of numbers.txt ends (after its last whole line)
         self._pending: dict = {}  # path -> entry of a class kept in a file of its own, written by flush()
+        self._only: set = set()  # paths of those whose other versions flush() removes (classes the JVM generated)
         self._pending_library: dict = {}  # name -> entry of a class of the class library, added to the pack by flush()
         # the JVM's threads put entries (each transform runs on the thread that loads the class) while one flushes
         self._pending_lock = threading.Lock()
@@ -192,15 +194,20 @@ class DeepCache:
             self.healed.append(shown)
         return data
 
-    def put(self, name: str, original: bytes, data: bytes, library: bool = False) -> None:
+    def put(self, name: str, original: bytes, data: bytes, library: bool = False, only: bool = False) -> None:
         """Keep a counted class; it is written with the others by :meth:`flush` (every :data:`FLUSH_EVERY`
-        entries, at the end of the set-up, and when the process ends)."""
+        entries, at the end of the set-up, and when the process ends). ``only``: the class's other versions are
+        removed then (a class the JVM generates, a proxy, has other bytes from one session to the next: kept by
+        its bytes, each session would add one)."""
         entry = _digest(name, data) + data
         with self._pending_lock:
             if library:
                 self._pending_library[name] = entry
             else:
-                self._pending[self._path(name, original)] = entry
+                path = self._path(name, original)
+                self._pending[path] = entry
+                if only:
+                    self._only.add(path)
             full = len(self._pending) + len(self._pending_library) >= FLUSH_EVERY
         if full:
             self.flush()
@@ -211,6 +218,7 @@ class DeepCache:
         with self._pending_lock:  # taken whole: each of these uses numbers appended before now, made durable next
             pending, self._pending = self._pending, {}
             library, self._pending_library = self._pending_library, {}
+            only, self._only = self._only, set()
         if not pending and not library:
             return
         try:
@@ -220,10 +228,19 @@ class DeepCache:
                     os.fsync(f.fileno())
             for path, entry in pending.items():
                 write_atomically(path, entry)
+            for path in only:
+                self._drop_other_versions(path)
             if library:
                 self._add_to_pack(library)
         except OSError:
             pass  # a cache that cannot be written is only slower
+
+    def _drop_other_versions(self, path: Path) -> None:
+        """Remove the files of the same class as ``path`` but ``path`` (``<name>-<16 hex digits>``)."""
+        name = path.name[:-17]
+        for other in self.classes.glob(f"{glob.escape(name)}-*"):
+            if other != path and len(other.name) == len(path.name):
+                other.unlink(missing_ok=True)
 
     def _add_to_pack(self, entries: dict) -> None:
         """Replace the pack by the sound records it holds now plus ``entries``, under the pack's lock."""

@@ -188,3 +188,22 @@ def test_what_a_session_prepares_once_is_kept_and_made_again_when_damaged(tmp_pa
     path.write_bytes(path.read_bytes()[:-3])  # cut short
     assert DeepCache("lib").prepared("runtime", make) == b"the runtime's bytes" and len(made) == 2
     assert DeepCache("lib").prepared("runtime", make) == b"the runtime's bytes" and len(made) == 2
+
+
+def test_a_generated_class_keeps_one_version_and_any_other_class_each_of_its(tmp_path, monkeypatch):
+    """A proxy the JVM generates has other bytes from one session to the next (its methods in another order): kept
+    by its bytes, every session would add a file. Only its newest version is kept; a class of an application keeps
+    each version (two checkouts, two loaders), and a class of the same name's prefix is not touched."""
+    monkeypatch.setenv("BYTECOUNT_CACHE_DIR", str(tmp_path))
+    DeepCache("lib").number(MethodNumbers(), ["p.App#f()V"])  # (a folder without its numbers is emptied)
+    for session in range(3):
+        cache = DeepCache("lib")
+        cache.put("p/$Proxy1", f"generated {session}".encode(), _class(session), only=True)
+        cache.put("p/$Proxy10", f"generated {session}".encode(), _class(10 + session), only=True)
+        cache.put("p/App", f"version {session}".encode(), _class(20 + session))
+        cache.flush()
+    names = sorted(p.name.rsplit("-", 1)[0] for p in cache.classes.iterdir())
+    assert names == ["p.$Proxy1", "p.$Proxy10", "p.App", "p.App", "p.App"]
+    assert DeepCache("lib").get("p/$Proxy1", b"generated 2") == _class(2)
+    assert DeepCache("lib").get("p/$Proxy10", b"generated 2") == _class(12)
+    assert DeepCache("lib").get("p/App", b"version 0") == _class(20)
