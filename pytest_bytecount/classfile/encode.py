@@ -32,6 +32,16 @@ for _o in range(op.ILOAD_0, op.ALOAD_3 + 1):
     NO_ARG_LOCALS[_o] = (_o - op.ILOAD_0) & 3
 for _o in range(op.ISTORE_0, op.ASTORE_3 + 1):
     NO_ARG_LOCALS[_o] = (_o - op.ISTORE_0) & 3
+# per opcode, its size when no operand or offset can change it (0: _size works it out)
+_FIXED_SIZE = [0] * 256
+for _o in range(256):
+    _k = K[_o]
+    if _o in NO_ARG_LOCALS or _k == op.K_NONE:
+        _FIXED_SIZE[_o] = 1
+    elif _k in (op.K_BYTE, op.K_SHORT, op.K_CP2, op.K_BRANCH_W, op.K_INVOKEINTERFACE, op.K_INVOKEDYNAMIC,
+                op.K_NEWARRAY, op.K_MULTIANEWARRAY):
+        _FIXED_SIZE[_o] = op.FIXED_LENGTH[_k]
+_FIXED_SIZE[op.WIDE] = 0  # never an instruction of its own in the model
 
 
 def encode_code(code) -> Attribute:
@@ -46,8 +56,18 @@ def encode_code(code) -> Attribute:
     max_stack, max_locals = _limits(code, insns, code_length, cp)
 
     out = bytearray()
-    for insn in insns:
-        _emit(out, insn, long_branches, cp)
+    append = out.append
+    pack_u2 = _u2.pack
+    for insn in insns:  # the commonest kinds emitted here rather than through a call
+        o = insn.opcode
+        k = K[o]
+        if k == 0:
+            append(o)
+        elif k == op.K_CP2:
+            append(o)
+            out += pack_u2(insn.arg)
+        else:
+            _emit(out, insn, long_branches, cp)
     assert len(out) == code_length
 
     body = bytearray()
@@ -74,7 +94,7 @@ def _lay_out(items: list, insns: list) -> tuple[int, set]:
         for item in items:
             item.offset = pos
             if type(item) is Insn:
-                pos += 1 if K[item.opcode] == 0 else _size(item, pos, long_branches)
+                pos += _FIXED_SIZE[item.opcode] or _size(item, pos, long_branches)
         grew = False
         for insn in insns:
             k = K[insn.opcode]

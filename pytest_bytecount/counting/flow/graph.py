@@ -28,12 +28,14 @@ def basic_blocks(code, precise: bool = False) -> list[list[Insn]]:
     and handler target, the instruction after any branch, switch, return, throw, jsr or ret, and the
     instruction after one that can throw inside a try range (anywhere when ``precise``)."""
     targets = set()
-    for insn in code.instructions:
-        k = op.KIND[insn.opcode]
-        if k in (op.K_BRANCH, op.K_BRANCH_W):
-            targets.add(id(insn.arg))
-        elif k in (op.K_TABLESWITCH, op.K_LOOKUPSWITCH):
-            targets.update(id(lab) for lab in insn.arg.labels())
+    kind = op.KIND
+    for insn in code.items:
+        if type(insn) is Insn:
+            k = kind[insn.opcode]
+            if k == op.K_BRANCH or k == op.K_BRANCH_W:
+                targets.add(id(insn.arg))
+            elif k == op.K_TABLESWITCH or k == op.K_LOOKUPSWITCH:
+                targets.update(id(lab) for lab in insn.arg.labels())
     targets.update(id(h.handler) for h in code.handlers)
     starts = {id(h.start) for h in code.handlers}
     ends = {id(h.end) for h in code.handlers}

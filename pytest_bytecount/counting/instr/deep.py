@@ -26,6 +26,7 @@ counters' own code is never counted.
 
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from functools import lru_cache
 from importlib import resources
@@ -48,6 +49,7 @@ _ARRAYCOPY = ("java/lang/System", "arraycopy", "(Ljava/lang/Object;ILjava/lang/O
 # names sit in memory, which changes from run to run): the deep pass sorts what they return (_sorted_members)
 _MEMBERS = frozenset([("java/lang/Class", "getDeclaredMethods0", "(Z)[Ljava/lang/reflect/Method;"),
                       ("java/lang/Class", "getDeclaredConstructors0", "(Z)[Ljava/lang/reflect/Constructor;")])
+_CALLS = frozenset([op.INVOKEVIRTUAL, op.INVOKESPECIAL, op.INVOKESTATIC])  # the calls plan_deep looks at
 _LOAD_CLASS = frozenset(["(Ljava/lang/String;)Ljava/lang/Class;", "(Ljava/lang/String;Z)Ljava/lang/Class;"])
 # the java.lang.invoke classes that hold pre-generated LambdaForm code: left out, like the hidden classes that
 # hold the same code when it is spun at run time
@@ -152,16 +154,20 @@ def plan_deep(method) -> Optional[DeepPlan]:
     blocks = basic_blocks(code, precise=True)
     copies, members = [], []
     insns = code.instructions
+    in_class = cf.name == "java/lang/Class"
     for at, insn in enumerate(insns):
-        if cf.name == "java/lang/Class" and insn.opcode in (op.INVOKEVIRTUAL, op.INVOKESPECIAL) \
-                and cp.member_ref(insn.arg) in _MEMBERS and at + 1 < len(insns):
+        opcode = insn.opcode
+        if opcode not in _CALLS:
+            continue
+        ref = cp.member_ref(insn.arg)
+        if in_class and opcode != op.INVOKESTATIC and ref in _MEMBERS and at + 1 < len(insns):
             members.append(insns[at + 1])
-        if insn.opcode == op.INVOKESTATIC and cp.member_ref(insn.arg) == _ARRAYCOPY:
-            copies.append((insn, "arraycopy"))
-        elif insn.opcode == op.INVOKEVIRTUAL:
-            owner, name, desc = cp.member_ref(insn.arg)
-            if owner.startswith("[") and name == "clone" and desc == "()Ljava/lang/Object;":
-                copies.append((insn, "clone"))
+        if opcode == op.INVOKESTATIC:
+            if ref == _ARRAYCOPY:
+                copies.append((insn, "arraycopy"))
+        elif opcode == op.INVOKEVIRTUAL and ref[1] == "clone" and ref[0].startswith("[") \
+                and ref[2] == "()Ljava/lang/Object;":
+            copies.append((insn, "clone"))
     uninit = this_uninitialized(code) if method.name == "<init>" else None
     return DeepPlan([(b[0], len(b)) for b in blocks], copies, uninit, insns,
                     method.name != "<init>" or uninit is not None, members)
@@ -176,8 +182,12 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
     owner = method.owner.name
     excluded = method_id is None or excluded_method(owner, method.name, method.descriptor)
 
+    calls = set()  # the constant-pool indexes of the runtime's methods the deep code calls
+
     def call(name, desc):
-        return Insn(op.INVOKESTATIC, cp.add_methodref(runtime, name, desc))
+        index = cp.add_methodref(runtime, name, desc)
+        calls.add(index)
+        return Insn(op.INVOKESTATIC, index)
 
     local = code.add_locals([INTEGER])[0]
     report = [] if method_id is None else [Insn(op.ILOAD, local), push_int(cp, method_id), call("add", "(II)V")]
@@ -215,8 +225,9 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
     # return, whose registration of a finalizer C2 compiles as a call that may throw) keeps no handler at all.
     # HotSpot's C2 crashed compiling it with one (SIGSEGV in ciExceptionHandler::catch_klass).
     gaps = []  # (label before a return's report, the return)
-    for insn in code.instructions:  # the flat counters' shared exit, if any, holds a return of its own
-        if insn.opcode in op.RETURNS:
+    returns = op.RETURNS
+    for insn in code.items:  # the flat counters' shared exit, if any, holds a return of its own
+        if type(insn) is Insn and insn.opcode in returns:
             gap = Label()
             gaps.append((gap, insn))
             edits.setdefault(id(insn), (insn, []))[1].extend([gap] + leave(True))
@@ -233,8 +244,8 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
     ends = [lab for lab, _ in stretches[1:]] + [end]
     handlers = {flag: Label() for flag in {f for _, f in stretches if f is not None}}
     ranges = [(lab, stop, handlers[flag]) for (lab, flag), stop in zip(stretches, ends) if flag is not None]
-    throwing = {id(i) for i in code.instructions if i.opcode not in CANNOT_THROW
-                and not (i.opcode == op.INVOKESTATIC and cp.member_ref(i.arg)[0] == runtime)}
+    throwing = {id(i) for i in code.items if type(i) is Insn and i.opcode not in CANNOT_THROW
+                and not (i.opcode == op.INVOKESTATIC and (i.arg in calls or cp.member_ref(i.arg)[0] == runtime))}
     kept = _around_returns(code, ranges, gaps, throwing)
     code.handlers += kept
     for flag, label in sorted(handlers.items(), key=lambda fl: fl[0]):
@@ -268,16 +279,18 @@ def _around_returns(code, ranges: list, gaps: list, throwing: set) -> list:
     """Catch-all handlers over ``ranges`` ([(start, end, handler label)]) that leave out each gap (from the label
     before a return's report to the return itself): the handlers of the ranges' pieces that hold an instruction
     of ``throwing`` (ids of the instructions that can throw, the deep code's own calls aside)."""
-    items = code.items
-    if gaps:  # a label right after each return ends its gap
-        ends = {id(ret) for _, ret in gaps}
-        with_ends = []
-        for item in items:
-            with_ends.append(item)
-            if id(item) in ends:
-                with_ends.append(Label())
-        items[:] = with_ends
-    pos = {id(item): k for k, item in enumerate(items)}
+    ends = {id(ret) for _, ret in gaps}  # a label right after each return ends its gap
+    items, pos, thrown = [], {}, []  # the items, each one's position, the positions of those in `throwing`
+    append = items.append
+    for item in code.items:
+        key = id(item)
+        pos[key] = len(items)
+        if key in throwing:
+            thrown.append(len(items))
+        append(item)
+        if key in ends:
+            append(Label())
+    code.items = items
     gaps = sorted((pos[id(gap)], pos[id(ret)] + 1) for gap, ret in gaps)
     handlers = []
     for start, stop, handler in ranges:
@@ -290,7 +303,8 @@ def _around_returns(code, ranges: list, gaps: list, throwing: set) -> list:
             at = g1
         pieces.append((at, b))
         for p0, p1 in pieces:
-            if any(id(items[k]) in throwing for k in range(p0, p1)):
+            first = bisect_left(thrown, p0)
+            if first < len(thrown) and thrown[first] < p1:
                 handlers.append(Handler(items[p0], items[p1], handler, 0))
     return handlers
 
