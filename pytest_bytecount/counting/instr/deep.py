@@ -225,9 +225,8 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
     # return, whose registration of a finalizer C2 compiles as a call that may throw) keeps no handler at all.
     # HotSpot's C2 crashed compiling it with one (SIGSEGV in ciExceptionHandler::catch_klass).
     gaps = []  # (label before a return's report, the return)
-    returns = op.RETURNS
     for insn in code.items:  # the flat counters' shared exit, if any, holds a return of its own
-        if type(insn) is Insn and insn.opcode in returns:
+        if type(insn) is Insn and insn.opcode in op.RETURNS:
             gap = Label()
             gaps.append((gap, insn))
             edits.setdefault(id(insn), (insn, []))[1].extend([gap] + leave(True))
