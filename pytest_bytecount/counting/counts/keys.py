@@ -6,7 +6,6 @@ from __future__ import annotations
 
 import hashlib
 import struct
-from collections import Counter
 from typing import Optional
 
 from ...classfile import Insn
@@ -57,10 +56,20 @@ def alloc_key(insn: Insn, cp) -> Optional[str]:
 
 
 def block_contents(blocks: list, cp, cache: dict, allocations: bool) -> list:
-    """Per basic block, its static (opcode, call, allocation) counts, as a CounterMap's ``blocks`` holds them."""
-    return [(Counter(i.mnemonic for i in b), Counter(call_key(i, cp, cache) for i in b if i.opcode in INVOKES),
-             Counter(k for k in (alloc_key(i, cp) for i in b) if k) if allocations else Counter())
+    """Per basic block, its static (opcode, call, allocation) counts, as a CounterMap's ``blocks`` holds them
+    (``{key: count}`` in the order the keys first occur, as a map read back from the cache holds them)."""
+    return [(_tally(i.mnemonic for i in b), _tally(call_key(i, cp, cache) for i in b if i.opcode in INVOKES),
+             _tally(k for k in (alloc_key(i, cp) for i in b) if k) if allocations else {})
             for b in blocks]
+
+
+def _tally(keys) -> dict:
+    """``{key: how many times it occurs}``, in first-occurrence order (a Counter costs more to make than a
+    basic block's few instructions take to count)."""
+    out: dict = {}
+    for k in keys:
+        out[k] = out.get(k, 0) + 1
+    return out
 
 
 NO_LINE = "none"  # the "lines" key of instructions that no LineNumberTable entry covers
@@ -95,7 +104,7 @@ def block_lines(blocks: list, code, lines: Optional[dict] = None) -> list:
     """Per basic block, how many of its instructions each source line holds (``{line: n}``). ``lines``:
     :func:`instruction_lines` of the code, when the caller has it already."""
     lines = lines if lines is not None else instruction_lines(code)
-    return [dict(Counter(lines[id(i)] for i in b)) for b in blocks]
+    return [_tally(lines[id(i)] for i in b) for b in blocks]
 
 
 def line_digests(code, cp, cache: Optional[dict] = None, lines: Optional[dict] = None) -> dict:
