@@ -41,7 +41,6 @@ for _o in range(256):
     elif _k in (op.K_BYTE, op.K_SHORT, op.K_CP2, op.K_BRANCH_W, op.K_INVOKEINTERFACE, op.K_INVOKEDYNAMIC,
                 op.K_NEWARRAY, op.K_MULTIANEWARRAY):
         _FIXED_SIZE[_o] = op.FIXED_LENGTH[_k]
-_FIXED_SIZE[op.WIDE] = 0  # never an instruction of its own in the model
 
 
 def encode_code(code) -> Attribute:
