@@ -13,14 +13,10 @@ from ..regression.baseline import BaselineError, BaselineFile, update
 from ..regression.compare import that_ran
 from ..regression.results import TestResult
 from ..regression.scaling import baseline_entry
-from ..regression.stale import Prune, is_full_run, remove as remove_stale_file, run_directories, stale_files
+from ..regression.stale import (Prune, is_full_run, remove as remove_stale_file, run_directories, stale_files,
+                                still_collected)
 from .config import Settings
 from .project_cache import project_cache
-
-
-def baseline_key(item) -> str:
-    """The test's key in its baseline file: the node id without the file part."""
-    return item.nodeid.split("::", 1)[1] if "::" in item.nodeid else item.name
 
 
 def _remove(tests: dict, keys) -> bool:
@@ -158,7 +154,8 @@ class Baselines:
                 b = BaselineFile.load(path)  # as it is now, with this session's updates
             except BaselineError:
                 continue
-            gone = sorted(set(b.tests) - set(keys))
+            collected = set(keys)
+            gone = sorted(k for k in b.tests if not still_collected(k, collected))
             if gone:
                 stale[path] = gone
         return stale

@@ -16,13 +16,15 @@ from typing import Dict, List, Optional, Set
 
 import pytest
 
+from .baseline_keys import baseline_key
+
 
 class FullCollection:
     """What one process saw collectors return (on an xdist worker: sent to the controller at the end)."""
 
     def __init__(self):
-        self._children: Dict[str, Optional[List[tuple]]] = {}  # collector id -> [(child id, is an item)], or
-        # None when its report proves nothing (failed, skipped, an empty file)
+        self._children: Dict[str, Optional[List[tuple]]] = {}  # collector id -> [(child id, its baseline key
+        # when it is an item, else None)], or None when its report proves nothing (failed, skipped, an empty file)
         self._files: Dict[str, Path] = {}  # file collector id -> its path
         self._elsewhere: Dict[str, Set[str]] = {}  # module path -> test keys, from xdist workers
 
@@ -31,7 +33,8 @@ class FullCollection:
         is_file = isinstance(collector, pytest.File)
         result = list(report.result or ()) if report.passed else None
         proves = result is not None and (bool(result) or not is_file)
-        self._children[collector.nodeid] = [(c.nodeid, isinstance(c, pytest.Item)) for c in result] if proves else None
+        self._children[collector.nodeid] = [(c.nodeid, baseline_key(c) if isinstance(c, pytest.Item) else None)
+                                            for c in result] if proves else None
         if is_file:
             self._files[collector.nodeid] = Path(collector.path)
 
@@ -41,24 +44,25 @@ class FullCollection:
             self._elsewhere.setdefault(module, set()).update(keys)
 
     def modules(self) -> Dict[str, List[str]]:
-        """``{module path: [test keys]}`` for the modules collected in full (a key is the node id after the
-        file part, as in the baseline files)."""
+        """``{module path: [test keys]}`` for the modules collected in full (a key as in the baseline files:
+        :func:`~.baseline_keys.baseline_key`)."""
         out = {module: sorted(keys) for module, keys in self._elsewhere.items()}
         for nodeid, path in self._files.items():
             items = self._items(nodeid)
             if items is not None:
-                out[str(path)] = sorted(i.split("::", 1)[1] for i in items if "::" in i)
+                out[str(path)] = sorted(items)
         return out
 
     def _items(self, nodeid: str) -> Optional[Set[str]]:
-        """The item ids under a collector, or None when some collector under it was not collected in full."""
+        """The baseline keys of the items under a collector, or None when some collector under it was not
+        collected in full."""
         children = self._children.get(nodeid)
         if children is None:
             return None
         items: Set[str] = set()
-        for child, is_item in children:
-            if is_item:
-                items.add(child)
+        for child, key in children:
+            if key is not None:
+                items.add(key)
                 continue
             below = self._items(child)
             if below is None:

@@ -11,6 +11,7 @@ from ..regression.compare import parse_tolerances
 from ..regression.counts_verdict import Stored, decide
 from ..regression.results import TestResult
 from .arguments import update_command
+from .baseline_keys import command_id
 
 FAILS = ("regressed", "changed", "new")  # the verdicts that fail their test (Verdict.failed)
 
@@ -31,7 +32,7 @@ def compare_with_baseline(session, item, marker, result: TestResult, report) -> 
     :class:`~.session.BytecountSession`): the verdict is :func:`~..regression.counts_verdict.decide`'s, applied
     here to the result and the report."""
     path, key = Path(result.baseline), result.key
-    accept = result.accept = update_command([item.nodeid], session.options)
+    accept = result.accept = update_command([command_id(item)], session.options)
     try:
         stored_file = session.baselines.load(path)
         stored = Stored(stored_file.get(key), stored_file.mode(key), stored_file.deep_runtime(key))

@@ -68,8 +68,9 @@ class SessionEnd:
                        written=tuple(str(p) for p in sorted(b.written)),
                        html_report=s.html_report(),
                        options=s.options,
-                       accepted=tuple((n, accepted_lines(r.message)) for n, r in sorted(s.results.items())
-                                      if r.status == "recorded" and accepted_lines(r.message)),
+                       ids={n: r.test_id for n, r in s.results.items() if r.test_id != n},
+                       accepted=tuple(dict((r.test_id, accepted_lines(r.message)) for _, r in sorted(s.results.items())
+                                           if r.status == "recorded" and accepted_lines(r.message)).items()),
                        loose=tuple(LooseDeep(n, r.loose_deep["baseline_runtime"], r.deep_runtime, r.loose_deep["band"])
                                    for n, r in sorted(s.results.items()) if r.loose_deep and r.status != "recorded"))
 

@@ -12,7 +12,10 @@ from pathlib import Path
 
 import pytest
 
+from ..regression.compare import that_ran
+from ..regression.determinism import repetitions_differ
 from ..regression.results import TestResult
+from ..regression.status import VERDICTS
 from .collection import FullCollection
 from .verdicts import carried
 
@@ -28,6 +31,9 @@ class Recording:
         self._s = session
         self.collection = FullCollection()
         self.lost_tests: dict = {}  # baseline path -> node ids of the tests whose entries could not be written
+        self._first_runs: dict = {}  # (baseline, key) -> (node id, counts that ran) of the first run judged, which
+        # a plugin's repetitions of the test (pytest-repeat) must equal: they share the one entry
+        self._recorded: set = set()  # (baseline, key) recorded this session
 
     @pytest.hookimpl(wrapper=True, trylast=True)
     def pytest_make_collect_report(self, collector):
@@ -50,13 +56,29 @@ class Recording:
         if result is None or report.when not in ("setup", "call") or s.is_worker:
             return
         result = replace(result, test_outcome=report.outcome)
+        if report.when == "call":
+            self._same_as_earlier_repetition(report, result)
         if s.update and report.outcome == "passed" and report.when == "call":
             written = s.baselines.record(result)  # a failing test's counts are never a baseline
             if written is None:
                 self._not_recorded(report, result)
-            elif written:
+            elif written or (result.baseline, result.key) in self._recorded:  # or an earlier repetition wrote it
                 result.status = "recorded"
+                self._recorded.add((result.baseline, result.key))
         s.results[report.nodeid] = result
+
+    def _same_as_earlier_repetition(self, report, result: TestResult) -> None:
+        """A run of a test that another run of this session shares its baseline entry with (a plugin repeats
+        it): its counts must equal the first's, or it fails as nondeterministic, and nothing of it is recorded."""
+        if result.status not in VERDICTS or not result.counts:
+            return  # not judged on its counts (failed, not-run, ...): nothing to compare
+        ran = that_ran(result.counts)
+        first = self._first_runs.setdefault((result.baseline, result.key), (report.nodeid, ran))
+        text = repetitions_differ(result.key, first, (report.nodeid, ran)) if first[0] != report.nodeid else None
+        if text is not None:
+            result.status, result.message, result.test_outcome = "nondeterministic", text, "failed"
+            if report.outcome == "passed":
+                report.outcome, report.longrepr = "failed", text
 
     def _not_recorded(self, report, result: TestResult) -> None:
         """The test's baseline could not be written: the test fails, and the summary names the file."""

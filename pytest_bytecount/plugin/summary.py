@@ -72,6 +72,8 @@ class Summary:
     options: tuple = ()  # the command line's options that a re-recording command repeats (arguments.py)
     loose: tuple = ()  # LooseDeep: tests whose deep counts were compared loosely, across two class libraries
     accepted: tuple = ()  # (nodeid, [lines]): what an update recorded beyond the baseline (regressions, worse orders)
+    ids: dict = field(default_factory=dict)  # nodeid -> the id its group shows, where they differ: the runs a
+    # plugin repeats (pytest-repeat) are one test, listed once
 
     def tally(self) -> dict:
         out = {s: 0 for s in STATUSES}
@@ -89,12 +91,23 @@ class Summary:
             parts.append(f"{self.stale} stale")
         return ", ".join(parts) if parts else "no counted tests"
 
-    def _ids(self, status: str) -> list:
-        return sorted(n for n, s in self.statuses.items() if s == status)
+    def _runs(self, status: str) -> dict:
+        """{the id shown: how many runs of it have ``status``}, sorted by id."""
+        runs: dict = {}
+        for n, s in self.statuses.items():
+            if s == status:
+                shown = self.ids.get(n, n)
+                runs[shown] = runs.get(shown, 0) + 1
+        return dict(sorted(runs.items()))
 
-    def _group(self, title: str, ids: list, command: Optional[str]) -> list:
-        lines = [f"{title} ({len(ids)}):"]
-        lines += [f"  {n}" for n in ids[:SHOWN]]
+    def _ids(self, status: str) -> list:
+        return list(self._runs(status))
+
+    def _group(self, title: str, ids: list, command: Optional[str], status: Optional[str] = None) -> list:
+        runs = self._runs(status) if status else {}
+        total = sum(runs.values())
+        lines = [f"{title} ({len(ids)} tests, {total} runs):" if total > len(ids) else f"{title} ({len(ids)}):"]
+        lines += [f"  {n}" + (f" ({runs[n]} runs)" if runs.get(n, 1) > 1 else "") for n in ids[:SHOWN]]
         if len(ids) > SHOWN:
             lines.append(f"  and {len(ids) - SHOWN} more")
         if command:
@@ -119,7 +132,8 @@ class Summary:
         for status, title, verb in groups:
             ids = self._ids(status)
             if ids:
-                out += self._group(title, ids, f"{verb}: {accept_command(ids, options=self.options)}" if verb else None)
+                out += self._group(title, ids, f"{verb}: {accept_command(ids, options=self.options)}" if verb else None,
+                                   status)
         out += self._loose_lines()
         if self.accepted:
             out.append(f"accepted beyond the baseline ({len(self.accepted)}): review these before committing the "
@@ -131,7 +145,8 @@ class Summary:
         if self.interrupted and self.updating:
             recorded = self._ids("recorded")
             if recorded:
-                out += self._group("interrupted: the baselines written before the interruption", recorded, None)
+                out += self._group("interrupted: the baselines written before the interruption", recorded, None,
+                                   "recorded")
                 out.append("  every other baseline is as it was before this run")
             else:
                 out.append("interrupted: no baseline was written before the interruption; every baseline is as it "

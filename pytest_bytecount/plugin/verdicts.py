@@ -19,7 +19,7 @@ from ..regression.results import TestResult
 from ..regression.counts_verdict import decide_scaling
 from ..regression.status import FAILING, VERDICTS, worse
 from .arguments import update_command
-from .baselines import baseline_key
+from .baseline_keys import baseline_key, command_id
 from .comparison import compare_with_baseline, fail
 from .fixture import BytecountFixture
 from .markers import BytecountMarker
@@ -134,7 +134,7 @@ class Verdicts:
             return  # unreadable: the counts verdict already failed the test or re-records the file
         decision = decide_scaling(entry, fixture.scaling_result,
                                   result.status, f"{result.baseline}, {result.key}",
-                                  update_command([item.nodeid], self.session.options))
+                                  update_command([command_id(item)], self.session.options))
         if decision.scaling is not None:
             result.scaling = decision.scaling
         text, status = decision.text, decision.status

@@ -148,20 +148,7 @@ class DeterminismCheck:
                  "class loader (--bytecount-check-determinism):"] if not self.in_place else [
             "bytecount: not deterministic: counts differ between two runs of this test in place, the second "
             "starting from the static state the first left (--bytecount-check-determinism):"]
-        by_method: dict = {}
-        for d in self.differences:
-            by_method.setdefault(d.method, []).append(d)
-        for method, diffs in by_method.items():
-            width = max(len(d.metric) for d in diffs[:top])
-            lines.append(f"{method}:")
-            lines.append(f"    {'':{width}}  {'first run':>12}  {'second run':>12}  {'difference':>12}")
-            for d in diffs[:top]:
-                change = f"{d.second - d.first:>+12,}" if isinstance(d.first, int) and isinstance(d.second, int) \
-                    else ""
-                lines.append(f"    {d.metric:{width}}  {_cell(d.first):>12}  {_cell(d.second):>12}  {change:>12}"
-                             .rstrip())
-            if len(diffs) > top:
-                lines.append(f"    and {len(diffs) - top} more")
+        lines += difference_table(self.differences, top)
         if self.in_place:
             lines.append("In place, the classes keep their static fields from test to test, so these counts "
                          "depend on what ran before (test order, -k, how xdist spreads the tests). Likely causes: "
@@ -175,6 +162,40 @@ class DeterminismCheck:
                          "between runs (module globals, caches, an object from a fixture that both runs share) "
                          "that changes what the test does.")
         return "\n".join(lines)
+
+
+def difference_table(found: list, top: int = 8, columns: tuple = ("first run", "second run")) -> list:
+    """The lines of a table of :class:`CountDifference`, per method, the ``top`` largest of each."""
+    lines = []
+    by_method: dict = {}
+    for d in found:
+        by_method.setdefault(d.method, []).append(d)
+    for method, diffs in by_method.items():
+        width = max(len(d.metric) for d in diffs[:top])
+        lines.append(f"{method}:")
+        lines.append(f"    {'':{width}}  {columns[0]:>12}  {columns[1]:>12}  {'difference':>12}")
+        for d in diffs[:top]:
+            change = f"{d.second - d.first:>+12,}" if isinstance(d.first, int) and isinstance(d.second, int) else ""
+            lines.append(f"    {d.metric:{width}}  {_cell(d.first):>12}  {_cell(d.second):>12}  {change:>12}".rstrip())
+        if len(diffs) > top:
+            lines.append(f"    and {len(diffs) - top} more")
+    return lines
+
+
+def repetitions_differ(key: str, first: tuple, second: tuple) -> Optional[str]:
+    """The failure text when two runs of one test, repeated by a plugin (pytest-repeat's ``--count``), and so
+    compared with one baseline entry ``key``, counted differently; None when they agree. ``first`` and
+    ``second``: ``(node id, {method: counts that ran})``."""
+    found = differences(first[1], second[1])
+    if not found:
+        return None
+    return "\n".join([
+        f"bytecount: not deterministic: {second[0]} counted otherwise than {first[0]}, an earlier repetition of "
+        f"the same test (both are compared with the one baseline entry {key}):",
+        *difference_table(found, columns=("earlier", "this run")),
+        f"Repetitions of a test must count the same. Likely causes: {CAUSES}, or state the repetitions share (a "
+        "shared or in-place class loader, a fixture of a wider scope, Python globals). Nothing of this run is "
+        "recorded."])
 
 
 def raised_inside_plugin(error: BaseException) -> Optional[traceback.FrameSummary]:

@@ -47,6 +47,14 @@ class TestResult:
     deep_runtime: Optional[dict] = None  # with deep counts: the runtime they depend on (jvm.deep.runtime)
     loose_deep: Optional[dict] = None  # deep counts compared loosely (another class library): deep_band.to_dict
 
+    @property
+    def test_id(self) -> str:
+        """The id commands name the test by: the node id's file part and the baseline key, one for every
+        repetition a plugin makes of the test (``plugin.baseline_keys``)."""
+        if "::" not in self.nodeid or not self.key:
+            return self.nodeid
+        return f"{self.nodeid.split('::', 1)[0]}::{self.key}"
+
     def to_dict(self) -> dict:
         out = {"nodeid": self.nodeid, "baseline": self.baseline, "key": self.key, "status": self.status,
                "counts": self.counts, "jvm": self.jvm, "plugin": self.plugin,

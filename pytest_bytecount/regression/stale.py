@@ -17,7 +17,7 @@ import fnmatch
 import os
 from dataclasses import dataclass
 from pathlib import Path
-from typing import Iterable, Iterator, List, Optional, Sequence
+from typing import Iterable, Iterator, List, Optional, Sequence, Set
 
 from .baseline import BaselineError, BaselineFile, _fsync_dir, folder_lock
 
@@ -60,6 +60,34 @@ def _is_venv(directory: Path) -> bool:
         return (directory / "pyvenv.cfg").is_file() or (directory / "conda-meta" / "history").is_file()
     except OSError:
         return False
+
+
+def _split(key: str) -> tuple:
+    """``(stem, ids)`` of a test key: ``("TestA::test_b", "10-x")`` for ``TestA::test_b[10-x]``, ids None
+    when the test has no parameters."""
+    last = key.rsplit("::", 1)[-1]
+    at = last.find("[")
+    if at < 0 or not last.endswith("]"):
+        return key, None
+    cut = len(key) - len(last) + at
+    return key[:cut], key[cut + 1:-1]
+
+
+def still_collected(stored: str, collected: Set[str]) -> bool:
+    """Whether the test of a stored key still exists among the collected keys: as it is, or with parameters
+    added (a plugin's repetitions, a new ``parametrize``): ``test_a`` by ``test_a[3]``, ``test_a[10]`` by
+    ``test_a[10-1-3]`` or ``test_a[x-10]``. An update never deletes the entry of a test that still runs."""
+    if stored in collected:
+        return True
+    stem, ids = _split(stored)
+    for key in collected:
+        other_stem, other_ids = _split(key)
+        if other_stem != stem or other_ids is None:
+            continue
+        if ids is None or other_ids.startswith(f"{ids}-") or other_ids.endswith(f"-{ids}") \
+                or f"-{ids}-" in other_ids:
+            return True
+    return False
 
 
 def is_full_run(args: Sequence[str], keyword: str, markexpr: str) -> bool:

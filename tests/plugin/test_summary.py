@@ -197,3 +197,25 @@ def test_an_update_names_every_regression_and_worse_order_it_accepted():
     assert lines[at + 1] == ("  tests/test_lists.py::test_unique: REGRESSED: deep 4,000 -> 103,040 (+99,040, +2476.0%); "
                              "COMPLEXITY GOT WORSE: n (exponent 1.00) -> n^2, exponent 1.99 in deep.total")
     assert not any("accepted" in line for line in Summary({"t.py::a": "recorded"}, updating="all").lines())
+
+
+def test_the_runs_a_plugin_repeats_are_listed_once_with_one_command_that_names_the_test():
+    """pytest-repeat's runs of one test (``[10-1-3]``, ``[10-2-3]``, ...) share its baseline entry: each is counted in
+    the headline, as pytest counts them, and listed once, by the id the accept command runs as printed."""
+    ids = {f"t.py::test_a[10-{i}-3]": "t.py::test_a[10]" for i in (1, 2, 3)}
+    ids.update({f"t.py::test_b[{i}-3]": "t.py::test_b" for i in (1, 2, 3)})
+    statuses = {n: "regressed" for n in ids}
+    statuses["t.py::test_c"] = "regressed"
+    lines = Summary(statuses, ids=ids).lines()
+    assert lines[0] == "7 regressed"
+    assert lines[1:6] == ["regressed (3 tests, 7 runs):", "  t.py::test_a[10] (3 runs)", "  t.py::test_b (3 runs)",
+                          "  t.py::test_c",
+                          "  to accept them: pytest 't.py::test_a[10]' t.py::test_b t.py::test_c --bytecount-update"]
+    # without repetitions the group reads as it always did
+    assert Summary({"t.py::test_c": "regressed"}).lines()[1] == "regressed (1):"
+
+
+def test_a_result_is_named_in_commands_by_its_file_and_baseline_key():
+    result = TestResult("tests/t.py::TestA::test_a[10-2-3]", "b.json", "TestA::test_a[10]", "passed")
+    assert result.test_id == "tests/t.py::TestA::test_a[10]"
+    assert TestResult("tests/t.py::test_b", "b.json", "test_b", "passed").test_id == "tests/t.py::test_b"

@@ -9,7 +9,7 @@ import textwrap
 import pytest
 
 from pytest_bytecount import __version__
-from pytest_bytecount.regression.determinism import CountDifference, DeterminismCheck, differences
+from pytest_bytecount.regression.determinism import CountDifference, DeterminismCheck, differences, repetitions_differ
 from pytest_bytecount.regression.status import FAILING
 from tests.support.pytest_project import java_project, run
 
@@ -394,3 +394,15 @@ def test_a_check_that_found_nothing_has_no_status_and_each_failure_a_status_of_i
              DeterminismCheck(internal_error="KeyError: 'x'").status}
     assert found == {"nondeterministic", "unchecked", "error"}
     assert found <= set(FAILING)
+
+
+def test_repetitions_of_one_test_that_count_otherwise_name_both_runs_and_what_moved():
+    first = ("t.py::test_a[1-2]", {"a.B#f()V": {"invocations": 1, "total": 10, "opcodes": {"nop": 10}, "calls": {}}})
+    second = ("t.py::test_a[2-2]", {"a.B#f()V": {"invocations": 1, "total": 7, "opcodes": {"nop": 7}, "calls": {}}})
+    text = repetitions_differ("test_a", first, second)
+    assert text.splitlines()[0] == ("bytecount: not deterministic: t.py::test_a[2-2] counted otherwise than "
+                                    "t.py::test_a[1-2], an earlier repetition of the same test (both are compared "
+                                    "with the one baseline entry test_a):")
+    assert "    total                 10             7            -3" in text.splitlines()
+    assert text.endswith("Nothing of this run is recorded.")
+    assert repetitions_differ("test_a", first, ("t.py::test_a[2-2]", first[1])) is None

@@ -1,0 +1,83 @@
+"""A test's key in its baseline file, and the id the printed commands name it by.
+
+The key is the node id without the file part (``TestCart::test_total[10]``), less the parameters a plugin adds
+to run a test several times: pytest-repeat's ``--count=N`` and ``@pytest.mark.repeat(N)``
+(``__pytest_repeat_step_number``, ids ``1-3``, ``2-3``, ...), pytest-flakefinder's ``__flakefinder_<name>``.
+Such a parameter has a private name (two leading underscores) that the test function does not take; each
+repetition is the same test, so every one of them is compared with, and recorded to, the one entry.
+"""
+
+from __future__ import annotations
+
+import re
+from typing import List, Optional, Sequence
+
+
+def repetition_params(item) -> List[str]:
+    """The names of the item's parameters that only repeat it: private to a plugin, not taken by the test."""
+    callspec = getattr(item, "callspec", None)
+    if callspec is None:
+        return []
+    info = getattr(item, "_fixtureinfo", None)
+    taken = set(getattr(info, "argnames", ()) or ())  # the test function's own arguments
+    return [name for name in callspec.params if name.startswith("__") and name not in taken]
+
+
+def _is_id_of(part: str, name: str, value: object) -> bool:
+    """Whether ``part`` is an id pytest (or a plugin) gives the parameter ``name`` for ``value``: ``str(value)``,
+    pytest-repeat's ``<value + 1>-<count>``, or pytest's fallback ``<name><index>``."""
+    if part == str(value):
+        return True
+    if isinstance(value, int) and re.fullmatch(rf"{value + 1}-\d+", part):
+        return True
+    return bool(re.fullmatch(rf"{re.escape(name)}\d+", part))
+
+
+def _repetition_positions(params: Sequence[str], idlist: Sequence[str], repeats: Sequence[str],
+                          values: dict) -> Optional[List[int]]:
+    """Where in ``idlist`` (one id per parametrize call) the repetitions' ids are, or None when that cannot be
+    told. One id per parameter maps by position; otherwise a repetition parameter added first (flakefinder
+    parametrizes first) or last (pytest-repeat last) has the first or last id, when that id is one of its own."""
+    if len(idlist) == len(params):
+        positions = [params.index(name) for name in repeats]
+    else:
+        positions = []
+        for name in repeats:
+            at = {params[0]: 0, params[-1]: len(idlist) - 1}.get(name)
+            if at is None:
+                return None
+            positions.append(at)
+    if len(set(positions)) != len(positions):
+        return None
+    if not all(_is_id_of(idlist[p], name, values[name]) for p, name in zip(positions, repeats)):
+        return None
+    return positions
+
+
+def baseline_key(item) -> str:
+    """The test's key in its baseline file: the node id without the file part, and without the ids of the
+    parameters that only repeat the test (:func:`repetition_params`)."""
+    key = item.nodeid.split("::", 1)[1] if "::" in item.nodeid else item.name
+    repeats = repetition_params(item)
+    if not repeats:
+        return key
+    callspec = item.callspec
+    idlist = list(getattr(callspec, "_idlist", ()) or ())
+    full = "-".join(idlist)
+    if not idlist or not key.endswith(f"[{full}]"):
+        return key  # a name pytest did not build from the ids: left as it is
+    positions = _repetition_positions(list(callspec.params), idlist, repeats, callspec.params)
+    if positions is None:
+        return key
+    kept = [part for i, part in enumerate(idlist) if i not in positions]
+    stem = key[:-len(full) - 2]
+    return f"{stem}[{'-'.join(kept)}]" if kept else stem
+
+
+def command_id(item) -> str:
+    """The id a printed command gives pytest for this test: its file part and :func:`baseline_key`, so that one
+    command re-records every repetition's entry, and runs without the repeating plugin's options."""
+    if "::" not in item.nodeid:
+        return item.nodeid
+    return f"{item.nodeid.split('::', 1)[0]}::{baseline_key(item)}"
+

@@ -1,0 +1,204 @@
+"""Beside the pytest plugins people already use, each run for real in a child pytest.
+
+pytest-repeat (``--count=N``, ``@pytest.mark.repeat(N)``) runs a test N times under ids such as ``[10-2-3]``: every
+run is the same test, compared with and recorded to its one baseline entry, and an update never deletes the entries
+of tests that still run.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from tests.support.pytest_project import java_project, run
+
+SOURCES = {
+    "rp/Calc.java": """
+package rp;
+
+public class Calc {
+    public static int twice(int x) {
+        return x + x;
+    }
+}
+""",
+    # the first call fills a static table that later calls reuse: runs that share a loader count otherwise
+    "rp/Table.java": """
+package rp;
+
+public class Table {
+    private static int[] squares;
+
+    public static int square(int x) {
+        if (squares == null) {
+            squares = new int[64];
+            for (int i = 0; i < squares.length; i++) {
+                squares[i] = i * i;
+            }
+        }
+        return squares[x];
+    }
+}
+""",
+}
+
+TESTS = '''
+import pytest
+
+@pytest.mark.bytecount("rp.Calc#twice")
+@pytest.mark.parametrize("x", [3, 10])
+def test_twice(bytecount, x):
+    assert bytecount.jclass("rp.Calc").twice(x) == 2 * x
+
+@pytest.mark.bytecount("rp.Calc#twice")
+def test_once(bytecount):
+    assert bytecount.jclass("rp.Calc").twice(1) == 2
+
+class TestGrouped:
+    @pytest.mark.bytecount("rp.Calc")
+    def test_in_class(self, bytecount):
+        assert bytecount.jclass("rp.Calc").twice(2) == 4
+'''
+
+KEYS = ["TestGrouped::test_in_class", "test_once", "test_twice[10]", "test_twice[3]"]
+
+
+def project(pytester, tests: str = TESTS):
+    return java_project(pytester, SOURCES, {"test_rep": tests})
+
+
+def baseline(pytester) -> dict:
+    return json.loads((pytester.path / "bytecount" / "test_rep.json").read_text())
+
+
+def summary(result) -> list:
+    lines = result.outlines
+    start = next(i for i, line in enumerate(lines) if re.match(r"^=+ bytecount =+$", line)) + 1
+    end = next((i for i in range(start, len(lines)) if re.match(r"^={3,} ", lines[i])), len(lines))
+    return [line for line in lines[start:end] if line.strip()]
+
+
+def test_repeated_runs_compare_with_the_one_entry_and_an_update_keeps_every_entry(pytester):
+    project(pytester)
+    run(pytester, "--bytecount-update").assert_outcomes(passed=4)
+    recorded = (pytester.path / "bytecount" / "test_rep.json").read_bytes()
+    assert sorted(baseline(pytester)["tests"]) == KEYS
+
+    repeated = run(pytester, "--count=3")
+    repeated.assert_outcomes(passed=12)
+    assert summary(repeated)[0] == "12 passed"  # nothing new, nothing stale
+
+    update = run(pytester, "--count=3", "--bytecount-update")
+    update.assert_outcomes(passed=12)
+    assert not [line for line in summary(update) if "stale" in line or "no such test" in line], summary(update)
+    assert (pytester.path / "bytecount" / "test_rep.json").read_bytes() == recorded  # not one entry lost or added
+
+    run(pytester).assert_outcomes(passed=4)
+
+
+def test_an_update_from_scratch_under_repeats_records_each_test_once_under_its_own_key(pytester):
+    project(pytester)
+    update = run(pytester, "--count=2", "--bytecount-update")
+    update.assert_outcomes(passed=8)
+    assert summary(update)[0] == "8 recorded"
+    assert sorted(baseline(pytester)["tests"]) == KEYS
+    run(pytester).assert_outcomes(passed=4)
+
+
+def test_the_repeat_marker_shares_the_entry_and_a_regression_is_listed_once_with_a_command_that_runs(pytester):
+    marked = TESTS.replace('@pytest.mark.bytecount("rp.Calc#twice")\ndef test_once',
+                           '@pytest.mark.repeat(3)\n@pytest.mark.bytecount("rp.Calc#twice")\ndef test_once')
+    project(pytester, marked)
+    run(pytester, "-p", "no:repeat", "--bytecount-update").assert_outcomes(passed=4)  # without it: one run each
+    assert sorted(baseline(pytester)["tests"]) == KEYS
+    calc = pytester.path / "src" / "rp" / "Calc.java"
+    calc.write_text(calc.read_text().replace("return x + x;", "int y = x;\n        return y + x;"))
+
+    regressed = run(pytester)
+    regressed.assert_outcomes(failed=6)
+    lines = summary(regressed)
+    assert lines[0] == "6 regressed"
+    assert lines[1] == "regressed (4 tests, 6 runs):"
+    assert "  test_rep.py::test_once (3 runs)" in lines
+    command = next(line for line in lines if line.startswith("  to accept them: "))
+    assert command == ("  to accept them: pytest test_rep.py::TestGrouped::test_in_class test_rep.py::test_once "
+                       "'test_rep.py::test_twice[10]' 'test_rep.py::test_twice[3]' --bytecount-update")
+    # each failure's own accept line names the test as the baseline knows it, not one of its runs
+    assert "to accept: pytest test_rep.py::test_once --bytecount-update" in regressed.stdout.str()
+    assert "test_once[1-3] --bytecount" not in regressed.stdout.str()
+
+    # the printed command, run as printed, with the repeating plugin still on: every entry re-recorded, none lost
+    accepted = run(pytester, "test_rep.py::TestGrouped::test_in_class", "test_rep.py::test_once",
+                   "test_rep.py::test_twice[10]", "test_rep.py::test_twice[3]", "--bytecount-update")
+    accepted.assert_outcomes(passed=6)
+    assert summary(accepted)[0] == "6 recorded"
+    assert sorted(baseline(pytester)["tests"]) == KEYS
+    run(pytester).assert_outcomes(passed=6)
+
+
+def test_repetitions_that_count_otherwise_fail_as_nondeterministic_and_record_nothing_of_the_later_run(pytester):
+    tests = '''
+import pytest
+
+@pytest.mark.bytecount("rp.Table#square", loader_scope="module")
+def test_square(bytecount):
+    assert bytecount.jclass("rp.Table").square(7) == 49
+'''
+    project(pytester, tests)
+    update = run(pytester, "--count=2", "--bytecount-update")
+    update.assert_outcomes(passed=1, failed=1)
+    out = update.stdout.str()
+    assert ("bytecount: not deterministic: test_rep.py::test_square[2-2] counted otherwise than "
+            "test_rep.py::test_square[1-2], an earlier repetition of the same test") in out
+    assert re.search(r"rp\.Table#square\(I\)I:\n +earlier +this run +difference\n +total +\d[\d,]* +\d+ +-\d", out), out
+    lines = summary(update)
+    assert lines[0] == "1 recorded, 1 nondeterministic"
+    # the entry holds the first run's counts: the table filled (a loop of 64), which a later run skips
+    entry = baseline(pytester)["tests"]["test_square"]["methods"]["rp.Table#square(I)I"]
+    assert entry["invocations"] == 1 and entry["total"] > 64 * 5
+
+
+def test_a_repetition_parameter_a_plugin_adds_first_or_last_leaves_the_key_as_the_baseline_knows_it(pytester):
+    """pytest-flakefinder parametrizes first (``__flakefinder_<name>``, ids ``0``, ``1``), pytest-repeat last; a
+    parameter the test itself takes, even a private one, stays part of the key."""
+    pytester.makeconftest('''
+import json
+import pytest
+from pytest_bytecount.plugin.baseline_keys import baseline_key, command_id
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_generate_tests(metafunc):
+    name = "__finder_" + metafunc.function.__name__
+    metafunc.fixturenames.append(name)
+    metafunc.parametrize(name, [0, 1])
+
+@pytest.fixture
+def __own(request):
+    return request.param
+
+def pytest_collection_modifyitems(items):
+    with open("keys.json", "w") as out:
+        json.dump({i.nodeid: [baseline_key(i), command_id(i)] for i in items}, out)
+''')
+    pytester.makepyfile(test_keys='''
+import pytest
+
+@pytest.mark.parametrize("n", [10, 20])
+@pytest.mark.parametrize("s", ["a-b"])
+def test_sizes(n, s):
+    pass
+
+@pytest.mark.parametrize("__own", ["x"], indirect=True)
+def test_own(__own):
+    pass
+
+@pytest.mark.parametrize("p, q", [(1, 2)])  # one id for two parameters: placed by their order alone
+def test_pair(p, q):
+    pass
+''')
+    run(pytester, "--count=2", "--collect-only", "-q").stdout.fnmatch_lines(["*16 tests collected*"])
+    keys = json.loads((pytester.path / "keys.json").read_text())
+    assert keys["test_keys.py::test_sizes[0-a-b-10-2-2]"] == ["test_sizes[a-b-10]", "test_keys.py::test_sizes[a-b-10]"]
+    assert keys["test_keys.py::test_own[1-x-1-2]"][0] == "test_own[x]"
+    assert keys["test_keys.py::test_pair[1-1-2-2-2]"][0] == "test_pair[1-2]"
+    assert {k for k, _ in keys.values()} == {"test_sizes[a-b-10]", "test_sizes[a-b-20]", "test_own[x]", "test_pair[1-2]"}
