@@ -95,8 +95,9 @@ def deep_jvm_options(variant: str, libjvm: Optional[Path] = None) -> list:
 
 WHY = ("Class-data sharing changes the JDK's work (archived strings carry their hash codes), and the JIT's "
         "intrinsics replace counted JDK methods in compiled code. pytest-bytecount starts its JVM so when a collected "
-        "test is marked deep=True, or with deep = true in [tool.bytecount]; a JVM started by "
-        "pytest_bytecount.start_jvm(...) needs deep = true, one started otherwise these options.")
+        "test takes deep counts (every marked test, unless deep=False), and so does an application's own "
+        "jpype.startJVM after collection; a JVM started by pytest_bytecount.start_jvm(...) needs deep=True, one "
+        "started otherwise these options.")
 
 
 def lacking_options(arguments: Sequence[str] = ()) -> list:

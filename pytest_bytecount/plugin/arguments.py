@@ -3,6 +3,7 @@ for its root folder before it knows this plugin's options, takes the value for a
 
 from __future__ import annotations
 
+import argparse
 import shlex
 from pathlib import Path
 from typing import Optional, Sequence
@@ -50,12 +51,26 @@ def misplaced_value(args: Sequence[str], cwd: Path) -> Optional[str]:
     return None
 
 
+DEEP_VALUES = {"yes": True, "true": True, "no": False, "false": False}
+
+
+def deep_choice(value: str) -> bool:
+    """``--bytecount-deep=VALUE``: yes or no. After a space pytest's parser takes the next word for the value, so a
+    path there is named as such."""
+    chosen = DEEP_VALUES.get(str(value).strip().lower())
+    if chosen is None:
+        raise argparse.ArgumentTypeError(
+            f"expected yes or no, got {value!r}; give it with '=' (--bytecount-deep=no), and a path to test before "
+            f"the flag alone, not after it")
+    return chosen
+
+
 # the options that decide what a re-recording counts and where it writes: a command the summary prints for
 # re-recording repeats those given on the command line (addopts apply by themselves)
 RECORDING_OPTIONS = ("--bytecount-classpath", "--bytecount-classpath-file", "--bytecount-sources",
                      "--bytecount-javac-option", "--bytecount-compile-classpath", "--bytecount-java-home",
                      "--bytecount-jvm", "--bytecount-jvm-option", "--bytecount-baseline-dir", "--bytecount-weights")
-RECORDING_FLAGS = ("--bytecount-in-place", "--bytecount-deep")  # the same, without a value
+RECORDING_FLAGS = ("--bytecount-in-place", "--bytecount-deep")  # the same, without a value (or with one after '=')
 
 
 def recording_options(args: Sequence[str]) -> tuple:
@@ -65,7 +80,7 @@ def recording_options(args: Sequence[str]) -> tuple:
     args = list(args)
     for i, arg in enumerate(args):
         name, eq, value = str(arg).partition("=")
-        if str(arg) in RECORDING_FLAGS:
+        if str(arg) in RECORDING_FLAGS or (name in RECORDING_FLAGS and eq):
             out.append(str(arg))
         elif name in RECORDING_OPTIONS and eq:
             out.append(f"{name}={value}")

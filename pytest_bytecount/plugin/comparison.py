@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..regression.baseline import BaselineError, BrokenEntry
-from ..regression.compare import parse_tolerances
+from ..regression.compare import bound_deep_work, parse_tolerances
 from ..regression.counts_verdict import Stored, decide
 from ..regression.results import TestResult
 from .arguments import update_command
@@ -27,7 +27,8 @@ def fail(report, result: TestResult, status: str, text: str) -> TestResult:
     return result
 
 
-def compare_with_baseline(session, item, marker, result: TestResult, report) -> TestResult:
+def compare_with_baseline(session, item, marker, result: TestResult, report,
+                          deep_by_default: bool = False) -> TestResult:
     """The counts against the baseline's, within the marker's tolerances (``session``: the plugin's
     :class:`~.session.BytecountSession`): the verdict is :func:`~..regression.counts_verdict.decide`'s, applied
     here to the result and the report."""
@@ -45,9 +46,16 @@ def compare_with_baseline(session, item, marker, result: TestResult, report) -> 
     if stored.counts is not None and weights is not None:  # from the stored counts: a new table never stales baselines
         stored = replace(stored, counts=weights.with_costs(stored.counts))
     tolerances = parse_tolerances(marker.tolerance, session.default_tolerances)
+    carried = None
+    if deep_by_default:  # not asked for deep counts: a tolerance written for total or inclusive bounds the deep work
+        tolerances, carried = bound_deep_work(marker.tolerance, tolerances)
     verdict = decide(stored, result.counts, result.mode, result.deep_runtime, tolerances,
                      session.strict or marker.strict, key, path, accept, source=session.java.source_lines())
     result.status, result.message = verdict.status, verdict.message
+    result.flat_only = verdict.flat_only
+    if carried is not None and verdict.message and verdict.flat_only is None and verdict.loose is None:
+        result.message += (f"\nthe tolerance on {carried} ({tolerances[carried]}) bounds the deep work too: the test "
+                           f"takes deep counts by default (name deep= in the tolerance to bound it otherwise)")
     # for the HTML report: the stored counts, each method's own verdict and the figures that decided it
     result.baseline_counts, result.method_status, result.tripped = \
         verdict.baseline_counts, verdict.method_status, verdict.tripped

@@ -16,7 +16,8 @@
     weights = "default"                               # optional cost weights: "default" or a TOML file
     html = "build/bytecount-report"                   # optional: write the HTML report there (index.html)
     in-place = false                                  # true: count where the application loads the classes
-    deep = false                                      # true: every test also counts the JDK's work (docs/deep.md)
+    deep = false                                      # no deep counts unless a marker asks (default: deep
+                                                      # where the JVM can take them; true: an error where not)
     source-path = ["src/main/java", "lib/dep-sources.jar"]  # optional: where failures find source lines
 """
 
@@ -66,7 +67,7 @@ class Settings:
     weights: Optional[str] = None  # "default", a TOML file's path, or None (no cost)
     html: Optional[Path] = None
     in_place: bool = False  # count the matched classes where the application loads them (marker: in_place)
-    deep: bool = False  # deep counts for every test (marker: deep)
+    deep: Optional[bool] = None  # deep counts (marker: deep): None, where the JVM can take them; True, asked for
     source_path: list = field(default_factory=list)  # folders and -sources.jar files, absolute
     source_file: Optional[Path] = None
 
@@ -173,8 +174,8 @@ def load_settings(rootdir: Path, option) -> Settings:
     s.in_place = table.get("in-place", False)
     if not isinstance(s.in_place, bool):
         raise ConfigError(f"{pyproject}: [tool.bytecount] in-place must be true or false")
-    s.deep = table.get("deep", False)
-    if not isinstance(s.deep, bool):
+    s.deep = table.get("deep")
+    if s.deep is not None and not isinstance(s.deep, bool):
         raise ConfigError(f"{pyproject}: [tool.bytecount] deep must be true or false")
     weights = table.get("weights")
     if weights is not None:
@@ -206,8 +207,8 @@ def _apply_command_line(s: Settings, option, base: Path) -> None:
         s.compile_classpath = [_as_given(p, Path.cwd()) for p in split_entries(option.bytecount_compile_classpath)]
     if getattr(option, "bytecount_in_place", False):
         s.in_place = True
-    if getattr(option, "bytecount_deep", False):
-        s.deep = True
+    if getattr(option, "bytecount_deep", None) is not None:
+        s.deep = option.bytecount_deep
     if option.bytecount_java_home:
         s.java_home = option.bytecount_java_home
     if option.bytecount_jvm:

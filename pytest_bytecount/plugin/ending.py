@@ -69,6 +69,9 @@ class SessionEnd:
                        html_report=s.html_report(),
                        options=s.options,
                        ids={n: r.test_id for n, r in s.results.items() if r.test_id != n},
+                       flat_only={side: tuple(n for n, r in sorted(s.results.items())
+                                              if r.flat_only == side and r.status != "recorded")
+                                  for side in ("baseline", "run")},
                        accepted=tuple(dict((r.test_id, accepted_lines(r.message)) for _, r in sorted(s.results.items())
                                            if r.status == "recorded" and accepted_lines(r.message)).items()),
                        loose=tuple(LooseDeep(n, r.loose_deep["baseline_runtime"], r.deep_runtime, r.loose_deep["band"])

@@ -4,6 +4,7 @@ counts so far, and the complexity check."""
 from __future__ import annotations
 
 import warnings
+from dataclasses import replace
 from typing import Callable, Optional
 
 import pytest
@@ -24,9 +25,8 @@ class BytecountFixture:
     """What a test sees as ``bytecount``: classes loaded with its targets counted, and the counts so far."""
 
     def __init__(self, java: JavaContext, options: CountingOptions, weights: Callable[[], Optional[WeightTable]],
-                 shared: Optional[str] = None, deep_implied: bool = False):
+                 shared: Optional[str] = None, deep_asked: bool = False):
         self._java = java
-        deep = options.deep
         self.in_place = options.in_place  # counted where the application loads the classes (jvm.in_place)
         self._weights = weights  # known once the settings are: instrumenting reads them first
         self.targets = options.targets
@@ -34,26 +34,38 @@ class BytecountFixture:
         self._inclusive = options.inclusive
         if java.unusable:
             pytest.fail(java.unusable, pytrace=False)
-        self._loaders = java.loaders_for(options)
-        self.deep = deep
         # deep counts (jvm.deep) run on for the JVM's life: a loader's are what its targets' windows added from when
         # it began to when reload() replaced it (id of the handle -> [snapshot at its start, at its end or None])
-        try:
-            self._deep = java.deep_counting() if deep else None
-            if deep and self._deep.close_stale_windows():  # no target runs between tests: an earlier one's never closed
-                warnings.warn("bytecount: a deep-count window an earlier test opened was never closed (its target's exit "
-                              "did not run, e.g. after a StackOverflowError inside its own exception handler); it was "
-                              "closed uncounted", pytest.PytestWarning)
-            start = self._deep.snapshot() if deep else None
-        except DeepUnavailable as e:
-            why = (" (this test calls bytecount.scaling(), whose complexity check takes deep counts unless the "
-                   "marker says deep=False)") if deep_implied else ""
-            pytest.fail(f"bytecount: {e}{why}", pytrace=False)
+        self._deep, start = self._open_deep(options.deep, deep_asked)
+        self.deep = self._deep is not None
+        self.deep_asked = deep_asked  # deep counts asked for (deep=True), not taken by default
+        if options.deep and not self.deep:  # taken by default, and this JVM cannot: counted flat
+            options = replace(options, deep=False)
+        self._loaders = java.loaders_for(options)
         self._abrupt = options.abrupt
         # shared: the module or session whose tests share one loader (loader_scope); None: the test's own
         self._handle = java.new_loader(self._loaders, shared)
-        self._deep_marks: dict = {id(self._handle): [start, None]} if deep else {}
+        self._deep_marks: dict = {id(self._handle): [start, None]} if self.deep else {}
         self.scaling_result: Optional[ScalingResult] = None  # set by scaling(), checked after the test
+
+    def _open_deep(self, deep: bool, asked: bool) -> tuple:
+        """(the JVM's deep counting and its snapshot now) for a test that takes deep counts, (None, None) for one that
+        does not, or takes them by default where the JVM cannot (the session says once why, :meth:`JavaContext.
+        ran_flat`); a test that asked for them fails there."""
+        if not deep:
+            return None, None
+        try:
+            counting = self._java.deep_counting()
+        except DeepUnavailable as e:
+            if asked:
+                pytest.fail(f"bytecount: {e}", pytrace=False)
+            self._java.ran_flat(str(e))
+            return None, None
+        if counting.close_stale_windows():  # no target runs between tests: an earlier one's never closed
+            warnings.warn("bytecount: a deep-count window an earlier test opened was never closed (its target's exit "
+                          "did not run, e.g. after a StackOverflowError inside its own exception handler); it was "
+                          "closed uncounted", pytest.PytestWarning)
+        return counting, counting.snapshot()
 
     def jclass(self, name: str):
         """The class ``name`` (``pkg.Cls`` or ``pkg.Outer$Inner``) from this test's own class loader (in place:

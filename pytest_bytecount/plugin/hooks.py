@@ -11,7 +11,7 @@ from typing import Optional
 import pytest
 
 from ..jvm.session import JvmError
-from .arguments import VALUE_OPTIONS, misplaced_value
+from .arguments import VALUE_OPTIONS, deep_choice, misplaced_value
 from .markers import MARKER_HELP
 from .jvm_guard import JvmGuard, guard_signals
 from .outputs import register_outputs
@@ -61,8 +61,10 @@ def _add_setting_options(g) -> None:
                 metavar=m["--bytecount-jvm-option"], help="extra JVM option (repeatable)")
     g.addoption("--bytecount-in-place", action="store_true",
                 help="count the marked classes where the application loads them (every marked test)")
-    g.addoption("--bytecount-deep", action="store_true",
-                help="deep counts for every marked test: the work done anywhere, the JDK included")
+    g.addoption("--bytecount-deep", nargs="?", const=True, default=None, type=deep_choice, metavar="yes|no",
+                help="--bytecount-deep=no: flat counts for every marked test whose marker does not say deep=True; "
+                     "yes (or the flag alone): deep counts, and a JVM that cannot take them is an error "
+                     "(default: deep where the JVM can take them)")
     g.addoption("--bytecount-baseline-dir", metavar=m["--bytecount-baseline-dir"],
                 help="where baselines live (default: bytecount/ next to each test file)")
     g.addoption("--bytecount-tolerance", default=None, metavar=m["--bytecount-tolerance"],

@@ -57,6 +57,7 @@ class JavaContext:
         self._source_lines: Optional[SourceLines] = None
         self._status: Optional[StatusLine] = None  # progress of long work, on a terminal
         self._adoption_in_header = False  # the pytest header named the JVM as one found running
+        self._flat_because: Optional[str] = None  # why tests that take deep counts by default ran flat
         # the JVM and every decision about it; the crash note made now, while pytest captures nothing: a JVM that
         # crashes later says so on this stderr
         self.runtime = JvmRuntime(self._wanted, CrashNote(Path(config.rootpath)), self.say, self._warn, self.status)
@@ -98,7 +99,7 @@ class JavaContext:
 
     def _wanted(self) -> JvmWanted:
         s = self._settings()
-        return JvmWanted(s.java_home, s.jvm, tuple(s.jvm_options), s.deep)
+        return JvmWanted(s.java_home, s.jvm, tuple(s.jvm_options), s.deep is True)
 
     def _warn(self, line: str) -> None:
         """A line a worker's terminal would lose: a warning, which reaches the controller."""
@@ -215,11 +216,24 @@ class JavaContext:
                 lines.append("bytecount: classpath of the running JVM (no classpath is configured)")
         return lines
 
+    def ran_flat(self, why: str) -> None:
+        """A test that takes deep counts by default ran flat: this JVM cannot take them (said once, at the end)."""
+        if self._flat_because is None:
+            self._flat_because = why
+            self._warn(self.flat_note()[0])  # an xdist worker's summary is lost: its warning reaches the controller
+
+    def flat_note(self) -> list:
+        """The summary's line when tests that take deep counts by default ran flat."""
+        if self._flat_because is None:
+            return []
+        return [f"the tests that take deep counts by default ran flat (their flat figures decide, and deep=True "
+                f"would fail them): {self._flat_because}"]
+
     def late_notes(self) -> list:
-        """What the summary says that the header could not: a JVM adopted later, and what an application's
-        own jpype.startJVM asked for that could not apply."""
+        """What the summary says that the header could not: a JVM adopted later, what an application's own
+        jpype.startJVM asked for that could not apply, and tests that ran flat for want of deep counts."""
         return self.adopted_after_header() + self.app_start.notes + self.runtime.unpinned_hashes() + \
-            ([] if self._is_worker else self.runtime.cold_cache())
+            self.flat_note() + ([] if self._is_worker else self.runtime.cold_cache())
 
     def adopted_after_header(self) -> list:
         """Lines for a JVM adopted that the header did not name (it started later, from a fixture say): what

@@ -20,8 +20,8 @@ MARKER_HELP = (
     "methods (pkg.Cls#method, pkg.Cls, pkg.**) and compare it with the stored baseline; every target must run, "
     "unless max_invocations caps it; in_place=True counts the classes where the application loads them, "
     "loader_scope='module' or 'session' shares one class loader among tests (static state carries over in both); "
-    "deep=True also counts, per target, the work it does anywhere, the JDK included (docs/deep.md); a test that calls "
-    "bytecount.scaling() takes deep counts unless deep=False")
+    "every test also counts, per target, the work it does anywhere, the JDK included (deep counts, docs/deep.md), "
+    "unless deep=False; deep=True makes a JVM that cannot take them an error instead of a flat run")
 NO_WEIGHTS = ("sets a cost tolerance, but no weight table is active: set [tool.bytecount] weights = \"default\" "
               "(or a TOML file) or pass --bytecount-weights=default")
 
@@ -39,14 +39,12 @@ class BytecountMarker:
     max_invocations: Optional[int] = None
     in_place: Optional[bool] = None  # None: as the in-place setting says
     loader_scope: str = "test"  # how widely a loader is shared: test, module or session
-    deep: Optional[bool] = None  # None: as the deep setting says (deep for a complexity check: deep_implied)
-    deep_implied: bool = False  # deep, though the marker does not say so: the test makes a complexity check
+    deep: Optional[bool] = None  # as the marker says; None: as the deep setting says, deep by default
+    deep_implied: bool = False  # the test makes a complexity check (which fits the deep work when it takes it)
 
     @classmethod
     def of(cls, item) -> Optional["BytecountMarker"]:
-        """The closest ``bytecount`` marker of ``item``, or None for an unmarked test. A test that makes a
-        complexity check (:func:`checks_scaling`) takes deep counts unless its marker says ``deep=False``: the
-        order of the work is judged wherever the work is done."""
+        """The closest ``bytecount`` marker of ``item``, or None for an unmarked test."""
         marker = item.get_closest_marker(MARKER)
         if marker is None:
             return None
@@ -56,14 +54,23 @@ class BytecountMarker:
         return cls(tuple(marker.args), kw.get("tolerance") or "", bool(kw.get("strict")), bool(kw.get("abrupt")),
                    bool(kw.get("allocations")), bool(kw.get("inclusive")), kw.get("max_invocations"),
                    None if kw.get("in_place") is None else bool(kw.get("in_place")), kw.get("loader_scope") or "test",
-                   True if implied else deep, implied)
+                   deep, implied)
+
+    def takes_deep(self, setting: Optional[bool]) -> bool:
+        """Whether the test takes deep counts: as its marker says, else as the ``deep`` setting says (None: not
+        set), else yes: every marked test sees all the work by default."""
+        return self.deep if self.deep is not None else setting if setting is not None else True
+
+    def asks_deep(self, setting: Optional[bool]) -> bool:
+        """Whether deep counts were asked for (the marker's ``deep=True``, or ``deep = true`` set where the marker
+        says nothing): a JVM that cannot take them is then an error. Taken by default, they fall back to flat."""
+        return self.deep is True or (self.deep is None and setting is True)
 
     def counting_options(self, in_place: bool, deep: bool) -> CountingOptions:
-        """How its targets are counted: the marker's options, and the settings' ``in_place`` and ``deep`` where the
-        marker leaves them open (None)."""
+        """How its targets are counted: the marker's options, the settings' ``in_place`` where the marker leaves it
+        open (None), and ``deep``, whether the test takes deep counts (:meth:`takes_deep`)."""
         return CountingOptions(self.targets, abrupt=self.abrupt, allocations=self.allocations, inclusive=self.inclusive,
-                               in_place=in_place if self.in_place is None else self.in_place,
-                               deep=deep if self.deep is None else self.deep)
+                               in_place=in_place if self.in_place is None else self.in_place, deep=deep)
 
 
 def checks_scaling(function) -> bool:

@@ -92,12 +92,16 @@ class BytecountSession:
             self.settings()  # loads the weight table, if any
             return self._weights is not None
 
+        try:
+            setting = self.settings().deep
+        except pytest.UsageError:
+            setting = None  # said once after collection
         for item in items:
             problems = marker_problems(item, weights_active)
             if problems:
                 item.stash[_misuse_key] = problems
             marker = BytecountMarker.of(item)
-            if marker is not None and marker.deep:
+            if marker is not None and marker.takes_deep(setting):
                 self.java.runtime.wants_deep = True  # the JVM starts with what deep counts need
         self.baselines.collect([item for item in items if is_marked(item)])
 
@@ -131,10 +135,11 @@ class BytecountSession:
         marker = BytecountMarker.of(node)
         if marker is None:  # reached only through request.getfixturevalue: collection catches the rest
             pytest.fail(f"bytecount: {unmarked(node.nodeid)}", pytrace=False)
-        options = marker.counting_options(self.settings().in_place, self.settings().deep)
+        setting = self.settings().deep
+        options = marker.counting_options(self.settings().in_place, marker.takes_deep(setting))
         shared = {"module": node.nodeid.split("::")[0], "session": "session"}.get(marker.loader_scope)
         fixture = node.stash[fixture_key] = BytecountFixture(self.java, options, self.weights, shared,
-                                                             deep_implied=marker.deep_implied)
+                                                             deep_asked=marker.asks_deep(setting))
         return fixture
 
     def first_run(self, item) -> None:

@@ -72,6 +72,8 @@ class Summary:
     options: tuple = ()  # the command line's options that a re-recording command repeats (arguments.py)
     loose: tuple = ()  # LooseDeep: tests whose deep counts were compared loosely, across two class libraries
     accepted: tuple = ()  # (nodeid, [lines]): what an update recorded beyond the baseline (regressions, worse orders)
+    flat_only: dict = field(default_factory=dict)  # "baseline" or "run" -> node ids compared on flat counts only,
+    # that side holding no deep counts
     ids: dict = field(default_factory=dict)  # nodeid -> the id its group shows, where they differ: the runs a
     # plugin repeats (pytest-repeat) are one test, listed once
 
@@ -135,6 +137,13 @@ class Summary:
                 out += self._group(title, ids, f"{verb}: {accept_command(ids, options=self.options)}" if verb else None,
                                    status)
         out += self._loose_lines()
+        for side, title, verb in (
+                ("baseline", "compared on flat counts only: the baselines were recorded without deep counts",
+                 "to re-record them with all the work"),
+                ("run", "compared on flat counts only: this run took no deep counts, the baselines hold them", None)):
+            ids = sorted({self.ids.get(n, n) for n in self.flat_only.get(side, ())})
+            if ids:
+                out += self._group(title, ids, f"{verb}: {accept_command(ids, options=self.options)}" if verb else None)
         if self.accepted:
             out.append(f"accepted beyond the baseline ({len(self.accepted)}): review these before committing the "
                        f"baselines")

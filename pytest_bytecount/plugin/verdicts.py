@@ -115,7 +115,8 @@ class Verdicts:
             over = over_limit(now, marker.max_invocations)
             if over:
                 return fail(report, result, "over-limit", render_over_limit(over, marker.max_invocations))
-        return compare_with_baseline(self.session, item, marker, result, report)
+        return compare_with_baseline(self.session, item, marker, result, report,
+                                     deep_by_default=fixture.deep and not fixture.deep_asked)
 
     def judge_scaling(self, item, when: str, report) -> None:
         """The complexity verdict (``bytecount.scaling``), after the counts verdict: the test shows the

@@ -2,79 +2,14 @@
 
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Optional
 
-from ..counting.counts import METRICS, diff, metric
+from ..counting.counts import diff, metric
 from .lines import line_changes, render_line_changes
 from .status import worse
-
-class ToleranceError(ValueError):
-    """A tolerance spec such as ``total=5%|100`` that cannot be parsed."""
-
-
-@dataclass(frozen=True)
-class Tolerance:
-    """An increase is allowed up to ``max(absolute, relative * baseline)``."""
-
-    absolute: int = 0
-    relative: float = 0.0
-
-    def allows(self, base: int, now: int) -> bool:
-        return now - base <= max(self.absolute, self.relative * base)
-
-    def __str__(self) -> str:
-        parts = []
-        if self.relative:
-            parts.append(f"{self.relative * 100:g}%")
-        if self.absolute or not parts:
-            parts.append(str(self.absolute))
-        return "|".join(parts)
-
-
-_ONE = re.compile(r"^\s*(\d+(?:\.\d+)?%|\d+)\s*$")
-
-
-ALL = "all"  # a tolerance for every metric at once; one named beside it wins
-
-
-def parse_tolerances(spec: str, base: Optional[dict] = None) -> dict:
-    """``"total=5%|100, calls=2"`` -> {metric: Tolerance}, for any of the metrics in ``METRICS``; ``all=5%``
-    sets every metric, except those the same spec names."""
-    out = dict(base or {})
-    if not spec or not spec.strip():
-        return out
-    named, every = {}, None
-    for item in spec.split(","):
-        if "=" not in item:
-            raise ToleranceError(f"bad tolerance {item.strip()!r}: expected METRIC=VALUE such as total=5%|100")
-        metric, value = (x.strip() for x in item.split("=", 1))
-        if metric != ALL and metric not in METRICS:
-            raise ToleranceError(f"bad tolerance metric {metric!r}: expected one of {', '.join(METRICS)}, or {ALL} "
-                                 f"for every metric")
-        absolute, relative = 0, 0.0
-        for part in value.split("|"):
-            m = _ONE.match(part)
-            if not m:
-                raise ToleranceError(f"bad tolerance value {value!r} for {metric}: expected N, N% or N%|M")
-            if part.strip().endswith("%"):
-                relative = float(part.strip()[:-1]) / 100
-            else:
-                absolute = int(part)
-        if metric == ALL:
-            every = Tolerance(absolute, relative)
-        else:
-            named[metric] = Tolerance(absolute, relative)
-    if every is not None:
-        out.update(dict.fromkeys(METRICS, every))
-    out.update(named)
-    return out
-
-
-def named_metrics(spec: str) -> set:
-    """The metrics a tolerance spec names itself (``all`` names none): a ``cost`` tolerance needs weights."""
-    return {item.split("=", 1)[0].strip() for item in (spec or "").split(",") if "=" in item} - {ALL}
+from .tolerances import (ALL, DEEP_WORK, WORK, Tolerance, ToleranceError, bound_deep_work,  # noqa: F401 - re-exported
+                         named_metrics, parse_tolerances)
 
 
 def ran(entry: Optional[dict]) -> bool:
@@ -205,9 +140,6 @@ def widest_work(b: Optional[dict], n: Optional[dict]) -> str:
 # Figures the counts have only because the marker asked for them (a weight table, allocation recording,
 # exits by exception tallied): each decides on its own, as asked.
 ASKED_FOR = ("cost", "allocated", "elements", "abrupt")
-# The figures that make up the deep work: the instructions run anywhere, and the elements native copies moved,
-# one unit each.
-DEEP_WORK = ("deep", "copied")
 
 
 @dataclass(frozen=True)
@@ -236,7 +168,10 @@ def judge(b: Optional[dict], n: Optional[dict], now: dict, changes, tolerances: 
     that moved fell. ``reshaped``: the work stayed within tolerance while narrower figures rose (work moved
     between the method, its callees and the JDK). Else ``same``, with the figures that rose within tolerance."""
     widest = widest_work(b, n)
-    tol = lambda m: tolerances.get(m, Tolerance())  # noqa: E731 - one look-up, named
+    deciding = DEEP_WORK if widest == "deep" else (widest,)
+
+    def tol(m: str) -> Tolerance:  # a bare tolerance ("5%") is the deciding figure's, unless that one is named
+        return tolerances.get(m) or (tolerances.get(WORK) if m == deciding[0] else None) or Tolerance()
     rises = [Change(m, bv, nv, tol(m)) for m, bv, nv in changes.scalars]
     calls = [Change(f"calls {k}", bv, nv, tol("calls"), counted_in(n, k) or counted_method(k, now))
              for k, bv, nv in changes.calls]
@@ -248,7 +183,6 @@ def judge(b: Optional[dict], n: Optional[dict], now: dict, changes, tolerances: 
         calls = list(by_key.values())
     figures = {c.metric: c for c in rises}
     base_work, now_work = _work(b, widest), _work(n, widest)
-    deciding = DEEP_WORK if widest == "deep" else (widest,)
     work = (widest, base_work, now_work)
     explicit = [c for c in rises + calls if c.metric.split(" ")[0] in tolerances and c.metric not in deciding]
     decides = [c for c in rises if c.metric in ASKED_FOR] + \

@@ -41,12 +41,13 @@ class CountsVerdict:
     method_status: dict = field(default_factory=dict)  # method id -> its own status
     tripped: dict = field(default_factory=dict)  # method id -> the figures that decided it, as text
     loose: Optional[LooseVerdict] = None  # the deep figures, when compared across class libraries
+    flat_only: Optional[str] = None  # the side without deep counts ("baseline" or "run"), when one side has them
 
     @property
     def says_why(self) -> bool:
         """A passing verdict whose text the test's report shows: improved, reshaped, compared loosely, or a rise
         within tolerance."""
-        return self.status in ("improved", "reshaped") or self.loose is not None or \
+        return self.status in ("improved", "reshaped") or self.loose is not None or self.flat_only is not None or \
             (self.status == "passed" and bool(self.message))
 
 
@@ -57,6 +58,9 @@ def decide(stored: Stored, counts: dict, mode: Optional[str], deep_runtime: Opti
     stored_counts, now, loose = stored.counts, counts, None
     if across_class_libraries(stored_counts, stored.deep_runtime, deep_runtime):
         loose = compare_loosely(stored_counts, now, stored.deep_runtime, deep_runtime, tolerances)
+        stored_counts, now = without_deep(stored_counts), without_deep(now)
+    flat_only = flat_side(stored_counts, now)
+    if flat_only is not None:  # deep counts on one side only: the flat figures both hold decide
         stored_counts, now = without_deep(stored_counts), without_deep(now)
     verdict = compare(stored_counts, now, tolerances, strict)
     status, message = verdict.status, ""
@@ -78,13 +82,36 @@ def decide(stored: Stored, counts: dict, mode: Optional[str], deep_runtime: Opti
     if other is not None and status != "new":  # the deciding figure is not in the baseline: never "same"
         status = "changed"
         message = figures_changed(*other, key, path, accept) + ("\n" + message if message else "")
+    if flat_only is not None and status != "new":
+        message = "\n".join(t for t in (message, flat_only_line(flat_only, key, accept)) if t)
     if loose is not None:
         for f in loose.beyond:
             current = method_status.get(f.method, "same")
             method_status[f.method] = f.status if current == "same" else worse(current, f.status)
             tripped.setdefault(f.method, []).append(f.text(loose.band))
         status, message = _with_loose(status, message, loose, accept)
-    return CountsVerdict(status, message, stored_counts, method_status, tripped, loose)
+    return CountsVerdict(status, message, stored_counts, method_status, tripped, loose, flat_only)
+
+
+def flat_side(stored: Optional[dict], now: dict) -> Optional[str]:
+    """Which side holds no deep counts where the other does, over the methods that ran on both: ``"baseline"``
+    (recorded flat, before deep counts were taken by default), ``"run"`` (``deep=False`` since, or a JVM that could not
+    take them), or None."""
+    before, after = that_ran(stored or {}), that_ran(now)
+    both = set(before) & set(after)
+    had, has = (any("deep" in side[m] for m in both) for side in (before, after))
+    if had == has or not both:
+        return None
+    return "run" if had else "baseline"
+
+
+def flat_only_line(side: str, key: str, accept: str) -> str:
+    """The line a verdict made on the flat figures alone carries: why, and how to compare all the work again."""
+    if side == "baseline":
+        return (f"compared on flat counts only: the baseline of {key} was recorded without deep counts, which this run "
+                f"takes; re-record it to judge all the work, the JDK's included: {accept}")
+    return (f"compared on flat counts only: this run took no deep counts (deep=False, or a JVM that cannot take them) "
+            f"and the baseline of {key} holds them; if the test is meant to run flat, re-record it: {accept}")
 
 
 def other_figures(stored: Optional[dict], now: dict) -> Optional[tuple]:

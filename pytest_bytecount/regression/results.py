@@ -46,6 +46,7 @@ class TestResult:
     accept: Optional[str] = None  # the command that re-records this test, with the options in force
     deep_runtime: Optional[dict] = None  # with deep counts: the runtime they depend on (jvm.deep.runtime)
     loose_deep: Optional[dict] = None  # deep counts compared loosely (another class library): deep_band.to_dict
+    flat_only: Optional[str] = None  # compared on flat counts only: the side without deep counts (counts_verdict)
 
     @property
     def test_id(self) -> str:
@@ -62,7 +63,7 @@ class TestResult:
                "tripped": self.tripped, "message": self.message}
         optional = {"weights": self.weights, "scaling": self.scaling, "test_outcome": self.test_outcome,
                     "hints": self.hints or None, "mode": self.mode, "accept": self.accept,
-                    "deep_runtime": self.deep_runtime, "loose_deep": self.loose_deep}
+                    "deep_runtime": self.deep_runtime, "loose_deep": self.loose_deep, "flat_only": self.flat_only}
         out.update((name, value) for name, value in optional.items() if value is not None)  # only when set
         return out
 

@@ -166,14 +166,16 @@ def check(case: CaseFiles) -> None:
 
 
 def write_project(root: Path, cases: Sequence[CaseFiles] = CASES, java_home: Optional[str] = None,
-                  test_text: Optional[Callable[[CaseFiles], str]] = None) -> Path:
+                  test_text: Optional[Callable[[CaseFiles], str]] = None, deep: Optional[bool] = None) -> Path:
     """One project in ``root`` holding ``cases``: the BEFORE sources under src/, the test modules under
     tests/ (copied, or each as ``test_text(case)`` gives it), a pyproject.toml that compiles src/ (with
-    ``java_home``'s JDK, when given) and collects tests/."""
+    ``java_home``'s JDK, when given; with the ``deep`` setting, when given) and collects tests/."""
     root = Path(root)
     for case in cases:
         check(case)
     java = f'java-home = "{java_home}"\n' if java_home else ""
+    if deep is not None:
+        java += f"deep = {str(deep).lower()}\n"
     (root / "pyproject.toml").write_text(
         f'[tool.bytecount]\nsources = ["src"]\n{java}\n[tool.pytest.ini_options]\ntestpaths = ["tests"]\n')
     tests = root / "tests"

@@ -1,6 +1,6 @@
 """A complexity check sees all the work by default: a test that calls ``bytecount.scaling()`` takes deep counts
-unless its marker says ``deep=False``, with the marker as users write it; a test that makes no such check stays
-flat."""
+unless its marker says ``deep=False``, with the marker as users write it, and so does a test that makes no such
+check."""
 
 from __future__ import annotations
 
@@ -47,9 +47,9 @@ def test_counts_only(bytecount):
 """
 
 
-def test_a_complexity_check_takes_deep_counts_unless_the_marker_says_deep_false(pytester, tmp_path, monkeypatch):
+def test_a_plain_marker_takes_deep_counts_unless_it_says_deep_false(pytester, tmp_path, monkeypatch):
     monkeypatch.setenv("BYTECOUNT_CACHE_DIR", str(tmp_path / "deep-cache"))
-    java_project(pytester, {"cases/Dedup.java": DEDUP}, {"test_default": TESTS})
+    java_project(pytester, {"cases/Dedup.java": DEDUP}, {"test_default": TESTS}, pinned=False)
     result = run(pytester, "--bytecount-update", "--bytecount-json=results.json")
     assert result.ret == 0, result.stdout.str()
     data = {k.split("::", 1)[1]: v for k, v in json.loads((pytester.path / "results.json").read_text()).items()}
@@ -63,8 +63,8 @@ def test_a_complexity_check_takes_deep_counts_unless_the_marker_says_deep_false(
     flat = data["test_flat"]
     assert flat["scaling"]["metric"] == "total" and flat["scaling"]["methods"][method]["order"] == "n"
     assert "deep" not in flat["counts"][method]
-    # no complexity check: the counts stay flat
-    assert "deep" not in data["test_counts_only"]["counts"][method] and "scaling" not in data["test_counts_only"]
+    # no complexity check: deep counts all the same, by default
+    assert "deep" in data["test_counts_only"]["counts"][method] and "scaling" not in data["test_counts_only"]
 
 
 def test_a_complexity_check_is_found_in_the_test_code_and_the_functions_defined_in_it():

@@ -5,11 +5,14 @@ to end in tests/plugin/test_plugin.py and tests/plugin/test_security.py."""
 
 from __future__ import annotations
 
+import argparse
 from pathlib import Path
 
 import pytest
 
+from pytest_bytecount.plugin.arguments import deep_choice
 from pytest_bytecount.plugin.config import ConfigError, load_settings
+from pytest_bytecount.plugin.markers import BytecountMarker
 from tests.support.settings import option
 
 
@@ -66,10 +69,29 @@ def test_the_command_line_sets_what_a_setting_sets_and_wins(tmp_path, monkeypatc
     root = project(tmp_path, 'javac-options = ["-g"]\ncompile-classpath = ["lib/a.jar"]')
     monkeypatch.chdir(root)  # the command line's paths are relative to where pytest runs
     table = load_settings(root, option())
-    assert (table.deep, table.in_place, table.javac_options, table.compile_classpath) == (False, False, ["-g"],
+    assert (table.deep, table.in_place, table.javac_options, table.compile_classpath) == (None, False, ["-g"],
                                                                                          ["lib/a.jar"])
+    assert load_settings(project(tmp_path, "deep = true"), option(bytecount_deep=False)).deep is False  # =no wins
     given = load_settings(root, option(bytecount_deep=True, bytecount_in_place=True,
                                        bytecount_javac_options=["--release", "17"],
                                        bytecount_compile_classpath="x.jar:pkg:mpxj/lib/*"))
     assert (given.deep, given.in_place, given.javac_options, given.compile_classpath) == (
         True, True, ["--release", "17"], [str(root / "x.jar"), "pkg:mpxj/lib/*"])
+
+
+def test_every_marked_test_takes_deep_counts_unless_its_marker_or_the_project_says_otherwise():
+    """A plain marker takes them, and a JVM that cannot gives flat counts; asked for (deep=True, or deep = true with
+    the marker silent), they are required."""
+    plain, flat, asked = (BytecountMarker(("a.B#f",)), BytecountMarker(("a.B#f",), deep=False),
+                          BytecountMarker(("a.B#f",), deep=True))
+    assert [m.takes_deep(None) for m in (plain, flat, asked)] == [True, False, True]
+    assert [m.takes_deep(False) for m in (plain, flat, asked)] == [False, False, True]
+    assert [m.asks_deep(None) for m in (plain, flat, asked)] == [False, False, True]
+    assert [m.asks_deep(True) for m in (plain, flat, asked)] == [True, False, True]
+    assert plain.counting_options(False, plain.takes_deep(None)).deep is True
+
+
+def test_the_deep_option_takes_yes_or_no_after_an_equals_sign_and_names_a_path_given_after_a_space():
+    assert (deep_choice("no"), deep_choice("YES"), deep_choice("false")) == (False, True, False)
+    with pytest.raises(argparse.ArgumentTypeError, match=r"expected yes or no, got 'tests/test_x.py'; give it with '='"):
+        deep_choice("tests/test_x.py")

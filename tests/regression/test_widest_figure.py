@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pytest_bytecount.regression.compare import parse_tolerances
+from pytest_bytecount.regression.compare import bound_deep_work, parse_tolerances
 from pytest_bytecount.regression.counts_verdict import Stored, decide
 
 M = "app.Lists#subtract(Ljava/util/List;Ljava/util/List;)Ljava/util/List;"
@@ -116,17 +116,23 @@ def test_a_counted_callee_that_starts_calling_into_the_jdk_fails_under_inclusive
     assert "improved" not in v.message.splitlines()[0]
 
 
-def test_a_baseline_without_the_deciding_figure_never_passes_as_same():
-    """deep=True switched on since the baseline was recorded (or off): the deciding figure was never compared."""
+def test_deep_counts_on_one_side_only_are_judged_on_the_flat_figures_and_say_so_never_silently():
+    """A baseline recorded flat, before deep counts were the default (or a run without them): the flat figures both
+    sides hold decide, exactly, and the verdict says the deep work was not compared and how to compare it."""
     flat, deep = entry(300, {}), entry(300, {}, deep=50_000)
     on = verdict(flat, deep)
-    assert on.status == "changed"
-    assert on.message.startswith("CHANGED: the baseline of test_subtract in tests/bytecount/test_lists.json holds total "
-                                 "as its widest work figure, and this run decides by deep")
-    assert on.message.rstrip().endswith(ACCEPT)
+    assert (on.status, on.flat_only, on.says_why) == ("passed", "baseline", True)
+    assert on.message == ("compared on flat counts only: the baseline of test_subtract was recorded without deep "
+                          f"counts, which this run takes; re-record it to judge all the work, the JDK's included: {ACCEPT}")
     off = verdict(deep, flat)
-    assert off.status == "changed" and "holds deep as its widest work figure, and this run decides by total" in off.message
-    assert verdict(deep, deep).status == "passed"
+    assert (off.status, off.flat_only) == ("passed", "run")
+    assert off.message.startswith("compared on flat counts only: this run took no deep counts")
+    # the flat figures decide exactly: a rise of the method's own work fails, whichever side lacks deep counts
+    worse = verdict(flat, entry(301, {}, deep=50_000))
+    assert worse.status == "regressed" and worse.message.startswith("REGRESSED: total 300 -> 301")
+    assert worse.message.splitlines()[-1].startswith("compared on flat counts only: the baseline")
+    assert verdict(deep, entry(290, {})).status == "improved"
+    assert verdict(deep, deep).flat_only is None and verdict(deep, deep).status == "passed"
 
 
 def test_a_deep_failure_says_where_the_work_went():
@@ -141,3 +147,26 @@ def test_a_deep_failure_says_where_the_work_went():
     assert lines[at + 1].split() == [scan, "0", "->", "2,689,963", "+2,689,963"]
     assert lines[at + 2].split()[0].startswith("java.util.HashMap#putVal") and lines[at + 2].split()[-1] == "-3,700"
     assert len([line for line in lines if line.startswith("      ")]) == 2  # the target's own work did not move
+
+
+def test_a_bare_tolerance_bounds_the_figure_that_decides_whichever_it_is():
+    deep_before, deep_after = entry(300, {}, deep=100_000), entry(300, {}, deep=104_000)
+    assert verdict(deep_before, deep_after).status == "regressed"
+    within = verdict(deep_before, deep_after, "5%")
+    assert within.status == "passed" and within.message == "within tolerance: deep +4.0% (tolerance 5%)"
+    assert verdict(deep_before, entry(300, {}, deep=106_000), "5%").status == "regressed"
+    # flat, the same spec bounds total; a tolerance named beside it wins for its own figure
+    assert verdict(entry(300, {}), entry(310, {}), "5%").status == "passed"
+    assert verdict(deep_before, deep_after, "5%, deep=1%").status == "regressed"
+
+
+def test_a_tolerance_written_for_total_or_inclusive_bounds_the_deep_work_taken_by_default():
+    tolerances, carried = bound_deep_work("total=5%", parse_tolerances("total=5%"))
+    assert carried == "total" and tolerances["deep"] == tolerances["total"]
+    assert bound_deep_work("inclusive=2%, calls=1", parse_tolerances("inclusive=2%, calls=1"))[1] == "inclusive"
+    # named for deep itself, or a bare one, or none at all: nothing is carried over
+    for spec in ("total=5%, deep=1%", "5%", "", "calls=3"):
+        assert bound_deep_work(spec, parse_tolerances(spec))[1] is None, spec
+    before, after = entry(300, {}, deep=100_000), entry(300, {}, deep=103_000)
+    assert decide(Stored({M: before}), {M: after}, None, None, tolerances, False, "t", Path("b.json"),
+                  ACCEPT).status == "passed"

@@ -7,12 +7,14 @@ pyproject.toml pointing at them, so no test pays for javac unless it is about ``
 from __future__ import annotations
 
 import json
+import re
 import shutil
 import textwrap
 from pathlib import Path
 
 from .javac import compile_java
 from .jdk import JDK17
+from .pytest_project import PINNED_FLAT
 
 GUARD_SRC = Path(__file__).resolve().parent.parent / "java-guarantees"
 
@@ -30,7 +32,8 @@ def work_total(n: int) -> int:
 def make_project(pytester, classpath, *, extra: str = "", **modules: str):
     """pyproject.toml with ``[tool.bytecount]`` (JDK 17, the given classpath) and the test modules."""
     entries = ", ".join(json.dumps(str(p)) for p in ([classpath] if isinstance(classpath, (str, Path)) else classpath))
-    pytester.makepyprojecttoml(f'[tool.bytecount]\nclasspath = [{entries}]\njava-home = "{JDK17}"\n{extra}')
+    pinned = "" if re.search(r"^deep\s*=", extra, re.M) else f"{PINNED_FLAT}\n"
+    pytester.makepyprojecttoml(f'[tool.bytecount]\nclasspath = [{entries}]\njava-home = "{JDK17}"\n{pinned}{extra}')
     for name, text in modules.items():
         (pytester.path / f"{name}.py").write_text(textwrap.dedent(text))
     return pytester

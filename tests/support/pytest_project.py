@@ -19,6 +19,11 @@ public class Calc {
 }
 """
 
+# Deep counts are the default; the stories about the plugin itself pin flat counts, which are the same on every JDK
+# and need no deep set-up. Those about deep counts, and about the default, say so themselves (a marker's deep=True, a
+# project of their own, or the settings they give).
+PINNED_FLAT = "deep = false"
+
 DEMO_IGNORED = shutil.ignore_patterns(".bytecount-cache", ".pytest_cache", "__pycache__", "*.bak")
 
 
@@ -27,9 +32,10 @@ def run(pytester, *args):
     return pytester.runpytest_subprocess("-p", "no:cacheprovider", *args, timeout=600)
 
 
-def java_project(pytester, sources: dict, tests: dict):
+def java_project(pytester, sources: dict, tests: dict, pinned: bool = True):
     """A pytester project compiling ``sources`` ({"pkg/Cls.java": text} under src/) with JDK 17, with the
-    test modules ``tests`` ({module name: text}, possibly none)."""
+    test modules ``tests`` ({module name: text}, possibly none); flat counts unless a marker asks for deep ones, or
+    as a user's project has it with ``pinned=False`` (deep by default)."""
     for rel, text in sources.items():
         path = pytester.path / "src" / rel
         path.parent.mkdir(parents=True, exist_ok=True)
@@ -38,6 +44,7 @@ def java_project(pytester, sources: dict, tests: dict):
         [tool.bytecount]
         sources = ["src"]
         java-home = "{JDK17}"
+        {PINNED_FLAT if pinned else ""}
     """)
     if tests:
         pytester.makepyfile(**tests)

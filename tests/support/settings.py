@@ -10,5 +10,5 @@ def option(**given) -> argparse.Namespace:
     names = ("classpath", "classpath_file", "sources", "compile_classpath", "java_home", "jvm", "source_path",
              "baseline_dir", "tolerance", "weights")
     values = {f"bytecount_{name}": None for name in names} | {"bytecount_jvm_options": [], "bytecount_javac_options": [],
-                                                             "bytecount_in_place": False, "bytecount_deep": False}
+                                                             "bytecount_in_place": False, "bytecount_deep": None}
     return argparse.Namespace(**(values | given))

@@ -19,7 +19,7 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
-from .pytest_project import JDK17
+from .pytest_project import JDK17, PINNED_FLAT
 
 
 def write_project(folder: Path, sources: dict, tests: dict, pyproject: str = "") -> Path:
@@ -34,8 +34,10 @@ def write_project(folder: Path, sources: dict, tests: dict, pyproject: str = "")
         path = folder / rel
         path.parent.mkdir(parents=True, exist_ok=True)
         path.write_text(textwrap.dedent(text))
+    extra = textwrap.dedent(pyproject)
+    pinned = "" if re.search(r"^deep\s*=", extra, re.M) else f"{PINNED_FLAT}\n"
     (folder / "pyproject.toml").write_text(
-        f'[tool.bytecount]\nsources = ["src"]\njava-home = "{JDK17}"\n{textwrap.dedent(pyproject)}')
+        f'[tool.bytecount]\nsources = ["src"]\njava-home = "{JDK17}"\n{pinned}{extra}')
     return folder
 
 
