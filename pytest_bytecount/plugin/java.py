@@ -298,9 +298,18 @@ class JavaContext:
             self._status.show(text)
 
     def deep_counting(self):
-        """The JVM's deep counting, set up on first use (:meth:`JvmRuntime.deep_counting`)."""
+        """The JVM's deep counting, set up on first use (:meth:`JvmRuntime.deep_counting`); a JVM it starts has the
+        configured classpath on its own class path, as one the loaders start has."""
         self.jvm_choice()
+        self._prepared_jvm()
         return self.runtime.deep_counting()
+
+    def _prepared_jvm(self):
+        """The plugin's JVM: when the plugin is to start it, the system class loader sees the configured classes."""
+        jvm, entries = self.jvm(), self.classpath().entries
+        if not jvm.started and not jvm.classpath:
+            jvm.configured_classpath = [str(e) for e in entries]
+        return jvm, entries
 
     def reseed_identity_hashes(self, key: str) -> None:
         """Under deep counts, the current thread's identity hashes start where ``key``'s always do
@@ -330,9 +339,7 @@ class JavaContext:
         except (TargetError, ClassFormatError) as e:
             return None, f"bytecount: {e}"
         try:
-            jvm, entries = self.jvm(), self.classpath().entries
-            if not jvm.started and not jvm.classpath:  # the plugin starts it: the system class loader sees them too
-                jvm.configured_classpath = [str(e) for e in entries]
+            jvm, entries = self._prepared_jvm()
             return counting_loaders(jvm, made, entries, options.in_place,
                                     self.deep_counting if options.deep else None), None
         except DeepUnavailable as e:

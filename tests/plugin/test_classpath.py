@@ -24,7 +24,7 @@ from types import SimpleNamespace
 import pytest
 
 from pytest_bytecount.plugin.config import classpath_entries, load_settings
-from tests.support.pytest_project import JDK17, run
+from tests.support.pytest_project import JDK17, PINNED_FLAT, run
 from tests.support.settings import option
 from tests.support.shared_run import run_session
 
@@ -72,7 +72,7 @@ def shop(root: Path, classes: str = "target/classes", jar_dir: str = "lib") -> P
 
 
 def settings(root: Path, text: str) -> None:
-    (root / "pyproject.toml").write_text(f'[tool.bytecount]\njava-home = "{JDK17}"\n{text}')
+    (root / "pyproject.toml").write_text(f'[tool.bytecount]\njava-home = "{JDK17}"\n{PINNED_FLAT}\n{text}')
 
 
 def recorded_calls(root: Path) -> dict:

@@ -9,7 +9,7 @@ import json
 import textwrap
 
 import pytest
-from tests.support.pytest_project import JDK17, run
+from tests.support.pytest_project import JDK17, PINNED_FLAT, run
 
 
 SCALE = '''
@@ -56,7 +56,7 @@ def test_plain(bytecount):
 def make_project(pytester, tests: str, weights: str = 'weights = "default"'):
     (pytester.path / "src" / "cost").mkdir(parents=True)
     (pytester.path / "src" / "cost" / "Scale.java").write_text(textwrap.dedent(SCALE))
-    pytester.makepyprojecttoml(f'[tool.bytecount]\nsources = ["src"]\njava-home = "{JDK17}"\n{weights}\n')
+    pytester.makepyprojecttoml(f'[tool.bytecount]\nsources = ["src"]\njava-home = "{JDK17}"\n{PINNED_FLAT}\n{weights}\n')
     pytester.makepyfile(test_cost=tests)
     return pytester
 

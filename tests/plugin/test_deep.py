@@ -383,7 +383,36 @@ def test_a_jvm_started_without_what_deep_counts_need_gets_a_clear_error(pytester
     assert result.ret == 1
     text = result.stdout.str()
     assert "deep counts need a JVM started with -Xshare:off" in text
-    assert "class-data sharing" in text and "deep = true" in text
+    assert "class-data sharing" in text and "start_jvm(...) needs deep=True" in text
+
+
+def test_a_plain_marker_on_a_jvm_that_cannot_take_deep_counts_runs_flat_and_the_session_says_why_once(
+        pytester, tmp_path, monkeypatch):
+    """Deep counts by default are never an error: the application's JVM started before the plugin could give it the
+    options deep counts need, so the tests run flat (their flat figures recorded and judged), and the summary says
+    once why, and what gives deep counts."""
+    monkeypatch.setenv("BYTECOUNT_CACHE_DIR", str(tmp_path / "deep-cache"))
+    plain = TARGET_TEST.replace(", deep=True", "")
+    java_project(pytester, HISTORY_JAVA, {"test_history": "import pytest\n" + plain + plain.replace("test_target",
+                                                                                                     "test_again")},
+                 pinned=False)
+    pytester.makeconftest(f"""
+        import jpype
+        from pytest_bytecount.jvm.agent import agent_jar
+
+        def pytest_configure(config):
+            jpype.startJVM("{JDK17}/lib/server/libjvm.so", "-javaagent:" + str(agent_jar()), convertStrings=False)
+    """)
+    result = run(pytester, "--bytecount-update")
+    assert result.ret == 0, result.stdout.str()
+    notes = [line for line in result.outlines if "ran flat" in line]
+    assert len(notes) == 1 and notes[0].startswith(
+        "bytecount: the tests that take deep counts by default ran flat (their flat figures decide, and deep=True "
+        "would fail them): deep counts need a JVM started with -Xshare:off"), notes
+    baseline = json.loads((pytester.path / "bytecount" / "test_history.json").read_text())
+    for entry in baseline["tests"].values():
+        assert "deep" not in entry["methods"]["hist.Target#work(I)I"] and "deep_runtime" not in entry
+    run(pytester).assert_outcomes(passed=2)
 
 
 def test_deep_and_flat_tests_under_xdist_pass_twice_with_the_same_counts(pytester, tmp_path, monkeypatch):
@@ -456,7 +485,8 @@ def test_target(bytecount):
     assert bytecount.jclass("hist.Target").work(300) > 0
 '''})
     pyproject = pytester.path / "pyproject.toml"
-    pyproject.write_text(pyproject.read_text().replace("[tool.bytecount]\n", "[tool.bytecount]\ndeep = true\n"))
+    assert "deep = false" in pyproject.read_text()  # the stories' pinned setting, asked for here instead
+    pyproject.write_text(pyproject.read_text().replace("deep = false", "deep = true"))
     pytester.makeconftest("""
         import os
         from pathlib import Path
