@@ -96,3 +96,42 @@ def test_regressions_fail_and_unchanged_bytecode_passes(pytester):
         "REGRESSED: new call java/util/List.contains(...) 0 -> 2,000 (+2,000; its own work is not counted)")
     # the renamed and reordered code: not judged at all, since nothing moved
     assert results["rename"]["status"] == results["reorder"]["status"] == "passed"
+
+
+# With the markers as users write them and deep counts taken by default: what each case's verdict must be, and the
+# words its first line starts with (the reason). None: not asserted, for the same reasons as above.
+DEEP_EXPECTED = {
+    **{case.name: ("regressed", "REGRESSED: deep ") for case in CASES if case.kind == "regression"},
+    "rename": ("passed", None), "reorder": ("passed", None),
+    "bagfix": ("improved", "improved: deep "), "retainfix": ("improved", "improved: deep "),
+    "extract": (None, None),  # the helper's call adds a few instructions to the deep work; inclusive=5% bounds it
+    "linkedset": (None, None), "appendonly": (None, None), "foreach": (None, None),
+}
+
+
+def test_with_plain_markers_deep_counts_fail_every_regression_on_the_work_and_pass_every_fix(pytester):
+    """The same catalogue with deep counts taken by default (no deep=False anywhere): every regression fails on the
+    deep work itself, the JDK's included, whether its work is the target's own, a callee's or inside a JDK call,
+    and the deep methods that grew are named; the fixes pass as improved; unchanged bytecode passes."""
+    write_project(pytester.path, CASES, java_home=JDK17)
+    record = run(pytester, "--bytecount-update", "--junitxml=record.xml")
+    assert outcomes(pytester.path / "record.xml") == {case.name: "passed" for case in CASES}, record.stdout.str()
+    use_sources(pytester.path, "after", CASES)
+    run(pytester, "--bytecount-json=results.json", "--junitxml=judge.xml")
+    judged = outcomes(pytester.path / "judge.xml")
+    results = verdicts(pytester.path / "results.json")
+    wrong = {}
+    for name, (status, start) in DEEP_EXPECTED.items():
+        line = first_line(results.get(name, {}).get("message", ""))
+        if status is not None and results.get(name, {}).get("status") != status:
+            wrong[name] = f"{results.get(name, {}).get('status')}, expected {status}: {line}"
+        elif start is not None and not line.startswith(start):
+            wrong[name] = f"first line {line!r}, expected {start!r}..."
+    assert wrong == {}
+    assert {name for name, outcome in judged.items() if outcome == "failed"} >= {
+        case.name for case in CASES if case.kind == "regression"}
+    # where the work went: each regression that is JDK work names the JDK method that grew
+    for name in ("dedupe", "lookup", "linked", "queue"):
+        assert "where the work went (deep.methods, most growth first):" in results[name]["message"], name
+    # the extracted helper: inclusive=5% was written for the work before deep counts; it bounds the deep work too
+    assert results["extract"]["status"] in ("passed", "reshaped"), results["extract"]["message"]
