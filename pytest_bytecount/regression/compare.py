@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Optional
 
@@ -245,6 +246,7 @@ class MethodDiff:
     renamed: Optional[str] = None  # the method of the other side with the same code (a rename, it seems)
     within: list = field(default_factory=list)  # [Change] that rose, within a tolerance the user gave
     deep_moves: list = field(default_factory=list)  # [(method, base, now)] of deep.methods, most growth first
+    inside: Optional[str] = None  # the target whose deep work holds all of this one's: it is judged as part of it
 
 
 @dataclass
@@ -260,7 +262,7 @@ class Verdict:
     def headline(self, limit: int = 3) -> str:
         """The first line of the verdict: the status, the figures that decided it (baseline -> now), and
         each deciding method's work figure (its ``total``, or ``inclusive``) when that is not among them."""
-        decisive = [d for d in self.diffs if d.status == self.status]
+        decisive = [d for d in self.diffs if d.status == self.status and d.inside is None]
         renamed = [f"renamed? {d.renamed.partition('(')[0]} -> {d.method.partition('(')[0]} (the same code and counts)"
                    for d in decisive if d.renamed and not d.tripped and d.presence == "started"]
         decisive = [d for d in decisive if not (d.renamed and not d.tripped)]
@@ -320,6 +322,7 @@ def compare(baseline: Optional[dict], now: dict, tolerances: dict, strict: bool 
     diffs = []
     worst = "passed"
     renamed = renames(baseline, now)
+    inner, inner_before = nested_targets(now), nested_targets(baseline)
     for method in sorted(set(baseline) | set(now)):
         b, n = baseline.get(method), now.get(method)
         other = renamed.get(method)
@@ -342,9 +345,31 @@ def compare(baseline: Optional[dict], now: dict, tolerances: dict, strict: bool 
                                 if status != "same" else [], judged.work, other, judged.within,
                                 deep_moves(b, n) if status in ("regressed", "improved") and judged.work[0] == "deep"
                                 else []))
-        if status != "same":  # a method's "same" is the test's "passed"
+        if method in inner and (b is None or method in inner_before):  # its work is counted in the outer's already
+            diffs[-1].inside = inner[method]
+        elif status != "same":  # a method's "same" is the test's "passed"
             worst = worse(worst, status)
     return Verdict(worst, diffs, strict)
+
+
+def nested_targets(counts: dict) -> dict:
+    """{target: the target whose deep windows ran every instruction of its own} among a test's counted methods:
+    an overload the other calls, a helper two patterns match. Its work is already in that target's deep work,
+    where the test's verdict counts it once. The largest deep work is looked at first, and an outer target is
+    never itself nested."""
+    deep = {m: c["deep"] for m, c in counts.items() if isinstance(c.get("deep"), dict)}
+    out: dict = {}
+    for outer in sorted(deep, key=lambda m: (-deep[m].get("total", 0), m)):
+        if outer in out:
+            continue
+        ran_inside = deep[outer].get("methods", {})
+        for inner, c in sorted(counts.items()):
+            if inner == outer or inner in out or inner in out.values():
+                continue
+            own = c.get("total", 0)
+            if own and ran_inside.get(inner, 0) >= own:
+                out[inner] = outer
+    return out
 
 
 def renames(baseline: dict, now: dict) -> dict:
@@ -370,7 +395,16 @@ def _listed(items: list, limit: int = 3) -> str:
 def _pct(base: int, now: int) -> str:
     if base == 0:
         return "new" if now else "0%"
-    return f"{(now - base) / base * 100:+.1f}%"
+    return percent_change(base, now)
+
+
+def percent_change(base: int, now: int) -> str:
+    """``+7.2%``; a change too small for one decimal gets the digits that show it (``+0.00065%``), never ``+0.0%``."""
+    pct = (now - base) / base * 100
+    if now == base or abs(pct) >= 0.05:
+        return f"{pct:+.1f}%"
+    digits = 1 - math.floor(math.log10(abs(pct)))
+    return f"{pct:+.{digits}f}%"
 
 
 def render_verdict(verdict: Verdict, accept_command: str, top: int = 5,
@@ -388,6 +422,9 @@ def render_verdict(verdict: Verdict, accept_command: str, top: int = 5,
             continue
         label = {"regressed": "REGRESSED", "improved": "improved", "changed": "changed", "reshaped": "reshaped"}[d.status]
         lines.append(f"{d.method}: {label}")
+        if d.inside is not None:
+            lines.append(f"    runs only inside {d.inside}, whose deep work counts all of its own: judged as part "
+                         f"of it, not again on its own")
         if d.status == "reshaped":
             lines.append(f"    its work ({d.work[0]}) stayed within tolerance; what rose moved the work between the "
                          f"method, the methods it calls and the JDK: the test passes (strict checking fails it)")

@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Optional
 
 from .baseline import mode_changed
-from .compare import compare, render_verdict, that_ran, work_metric
+from .compare import compare, percent_change, render_verdict, that_ran, work_metric
 from .deep_band import LooseVerdict, across_class_libraries, compare_loosely, loose_line, render_loose, without_deep
 from .scaling import ScalingError, ScalingResult, check_stored, compare_scaling, render_scaling
 from .status import FAILING, VERDICTS, worse
@@ -143,7 +143,7 @@ def within_tolerance(verdict) -> str:
 
 
 def _rise(base: int, now: int) -> str:
-    return f"{now - base:+,}" if not base else f"{(now - base) / base * 100:+.1f}%"
+    return f"{now - base:+,}" if not base else percent_change(base, now)
 
 
 def _with_loose(status: str, message: str, loose: LooseVerdict, accept: str) -> tuple:

@@ -18,7 +18,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Optional
 
 from ..counting.counts import diff, metric as metric_of
-from .compare import deep_moves, widest_work
+from .compare import deep_moves, percent_change, widest_work
 from ..wording import counted
 from .report_lines import HEAT_CSS, annotated_source
 from .status import MEANING, STATUSES
@@ -83,7 +83,7 @@ def _n(value) -> str:
 
 def _delta(base: int, now: int) -> str:
     d = now - base
-    pct = "" if base == 0 else f" ({d / base * 100:+.1f}%)"
+    pct = "" if base == 0 else f" ({percent_change(base, base + d)})"
     return f"{d:+,}{pct}"
 
 

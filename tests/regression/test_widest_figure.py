@@ -9,7 +9,7 @@ from __future__ import annotations
 
 from pathlib import Path
 
-from pytest_bytecount.regression.compare import bound_deep_work, parse_tolerances
+from pytest_bytecount.regression.compare import bound_deep_work, nested_targets, parse_tolerances, percent_change
 from pytest_bytecount.regression.counts_verdict import Stored, decide
 
 M = "app.Lists#subtract(Ljava/util/List;Ljava/util/List;)Ljava/util/List;"
@@ -170,3 +170,49 @@ def test_a_tolerance_written_for_total_or_inclusive_bounds_the_deep_work_taken_b
     before, after = entry(300, {}, deep=100_000), entry(300, {}, deep=103_000)
     assert decide(Stored({M: before}), {M: after}, None, None, tolerances, False, "t", Path("b.json"),
                   ACCEPT).status == "passed"
+
+
+OUTER = "app.Text#split(Ljava/lang/String;)[Ljava/lang/String;"
+INNER = "app.Text#split(Ljava/lang/String;I)[Ljava/lang/String;"
+
+
+def overloads(outer_deep: int, inner_total: int, inner_deep: int, inner_ran_inside: int) -> dict:
+    """One pattern's two overloads, the first calling the second: the inner one's windows inside the outer's."""
+    outer = {"total": 20, "invocations": 1, "calls": {}, "opcodes": {"iload": 20},
+             "deep": {"total": outer_deep, "copied": 0, "windows": 1,
+                      "methods": {OUTER: 20, INNER: inner_ran_inside, "java.lang.String#indexOf(II)I": outer_deep - 20
+                                  - inner_ran_inside}}}
+    inner = {"total": inner_total, "invocations": 1, "calls": {}, "opcodes": {"iload": inner_total},
+             "deep": {"total": inner_deep, "copied": 0, "windows": 1, "methods": {INNER: inner_total}}}
+    return {OUTER: outer, INNER: inner}
+
+
+def test_a_target_that_runs_only_inside_another_is_judged_as_part_of_it_so_the_work_counts_once():
+    before, after = overloads(1_000, 100, 900, 100), overloads(1_000, 100, 900, 100)
+    assert nested_targets(after) == {INNER: OUTER}
+    # the outer call's work stayed the same, the inner one's own verdict does not decide
+    del before[INNER]  # recorded when the outer did the work itself; the inner overload is new
+    v = decide(Stored(before), after, None, None, parse_tolerances(""), False, "test_split", Path("b.json"), ACCEPT)
+    assert v.status == "passed", v.message
+    # a rise inside the inner one is the outer's rise: one failure, whose headline names the outer only
+    worse = overloads(5_000, 500, 4_900, 500)
+    v = decide(Stored(overloads(1_000, 100, 900, 100)), worse, None, None, parse_tolerances(""), False,
+               "test_split", Path("b.json"), ACCEPT)
+    assert v.status == "regressed"
+    assert v.message.splitlines()[0] == "REGRESSED: deep 1,000 -> 5,000 (+4,000, +400.0%)"
+    assert f"    runs only inside {OUTER}, whose deep work counts all of its own: judged as part of it, not again " \
+           f"on its own" in v.message.splitlines()
+
+
+def test_a_target_that_also_runs_on_its_own_is_judged_on_its_own():
+    counts = overloads(1_000, 100, 900, 60)  # 40 of its 100 instructions ran outside the outer's windows
+    assert nested_targets(counts) == {}
+    assert nested_targets({OUTER: {"total": 5, "invocations": 1}}) == {}  # flat counts: nothing is nested
+
+
+def test_a_tiny_change_shows_the_digits_that_make_it_visible():
+    assert percent_change(302_532, 302_536) == "+0.0013%"
+    assert (percent_change(1_000, 1_072), percent_change(1_000, 1_000), percent_change(1_000, 999)) == \
+        ("+7.2%", "+0.0%", "-0.1%")
+    v = verdict(entry(300, {}, deep=612_618), entry(300, {}, deep=612_622))
+    assert v.message.splitlines()[0] == "REGRESSED: deep 612,618 -> 612,622 (+4, +0.00065%)"

@@ -1,0 +1,106 @@
+"""Deep counts by default, as a user meets them in a real pytest run on HotSpot 17:
+
+- a project whose baselines were recorded flat (before deep counts were the default) keeps passing on its flat
+  figures, the summary names the tests and the command that re-records them with all the work, and after that
+  update the deep work decides;
+- a marker's pattern that matches two overloads, one calling the other, counts the work once: the inner overload,
+  which runs only inside the outer one, is judged as part of it.
+"""
+
+from __future__ import annotations
+
+import json
+import re
+
+from tests.support.pytest_project import java_project, run
+
+TEXT = {"app/Text.java": """
+package app;
+
+import java.util.*;
+
+public class Text {
+    public static int words(String s) {
+        List<String> seen = new ArrayList<>();
+        for (String w : s.split(" ")) {
+            if (!seen.contains(w)) seen.add(w);
+        }
+        return seen.size();
+    }
+
+    public static int words(String s, int from) {
+        return 0;
+    }
+}
+"""}
+
+# the same work, moved into the second overload, which the first now calls
+DELEGATING = TEXT["app/Text.java"].replace("""    public static int words(String s) {
+        List<String> seen""", """    public static int words(String s) {
+        return words(s, 0);
+    }
+
+    public static int unused(String s) {
+        List<String> seen""").replace("""    public static int words(String s, int from) {
+        return 0;
+    }""", """    public static int words(String s, int from) {
+        List<String> seen = new ArrayList<>();
+        for (String w : s.split(" ")) {
+            if (!seen.contains(w)) seen.add(w);
+        }
+        return seen.size();
+    }""")
+
+TESTS = '''
+import pytest
+
+@pytest.mark.bytecount("app.Text#words", tolerance="1%")  # the work, whichever figure decides
+def test_words(bytecount):
+    assert bytecount.jclass("app.Text").words(" ".join(f"w{i % 40}" for i in range(400))) == 40
+'''
+
+
+def summary(result) -> list:
+    lines = result.outlines
+    start = next(i for i, line in enumerate(lines) if re.match(r"^=+ bytecount =+$", line)) + 1
+    end = next((i for i in range(start, len(lines)) if re.match(r"^={3,} ", lines[i])), len(lines))
+    return [line for line in lines[start:end] if line.strip()]
+
+
+def test_baselines_recorded_flat_pass_on_their_flat_figures_until_re_recorded_with_all_the_work(pytester):
+    java_project(pytester, TEXT, {"test_text": TESTS})  # flat: deep = false, as before deep counts were the default
+    run(pytester, "--bytecount-update").assert_outcomes(passed=1)
+    pyproject = pytester.path / "pyproject.toml"
+    pyproject.write_text(pyproject.read_text().replace("deep = false", ""))  # the default now: deep counts
+
+    judged = run(pytester)
+    judged.assert_outcomes(passed=1)
+    assert summary(judged)[:4] == [
+        "1 passed",
+        "compared on flat counts only: the baselines were recorded without deep counts (1):",
+        "  test_text.py::test_words",
+        "  to re-record them with all the work: pytest test_text.py::test_words --bytecount-update"]
+
+    run(pytester, "test_text.py::test_words", "--bytecount-update").assert_outcomes(passed=1)
+    stored = json.loads((pytester.path / "bytecount" / "test_text.json").read_text())["tests"]["test_words"]
+    assert stored["methods"]["app.Text#words(Ljava/lang/String;)I"]["deep"]["total"] > 40 * 400  # the scan's equals
+    assert "deep_runtime" in stored
+    again = run(pytester)
+    again.assert_outcomes(passed=1)
+    assert summary(again) == ["1 passed"]
+
+
+def test_an_overload_that_runs_only_inside_the_other_is_judged_as_part_of_it(pytester):
+    java_project(pytester, TEXT, {"test_text": TESTS}, pinned=False)
+    run(pytester, "--bytecount-update").assert_outcomes(passed=1)
+    (pytester.path / "src" / "app" / "Text.java").write_text(DELEGATING)
+    result = run(pytester, "--bytecount-json=results.json")
+    (entry,) = json.loads((pytester.path / "results.json").read_text()).values()
+    counts = entry["counts"]
+    outer, inner = "app.Text#words(Ljava/lang/String;)I", "app.Text#words(Ljava/lang/String;I)I"
+    # the work moved into the inner overload: it is all inside the outer one's deep work, where it counts once
+    # (the outer's deep work rose by the call itself, a few instructions: within the marker's 1%)
+    assert counts[outer]["deep"]["methods"][inner] == counts[inner]["total"] > 0
+    assert entry["status"] in ("passed", "reshaped"), entry["message"]
+    result.assert_outcomes(passed=1)
+    assert "deep 0 ->" not in result.stdout.str()
