@@ -326,8 +326,12 @@ def explain(g: Growth) -> str:
     elif g.order == "2^n":
         head = f"2^n: x{g.growth:.3g} per +1 in n, {g.terms['2^n']:.0%} of the work at {at}"
     else:
-        head = f"{g.order}: {g.terms[g.order]:.0%} of the work at {at}"
-        others = [f"{t} {s:.0%}" for t, s in g.terms.items() if t != g.order and abs(s) >= 0.005]
+        # of the work the growing terms and a positive constant do: a negative constant (a loop's set-up saving a
+        # few turns) is no share of the work, so no share is negative or above 100%
+        whole = sum(s for s in g.terms.values() if s > 0)
+        shares = {t: s / whole for t, s in g.terms.items() if s > 0}
+        head = f"{g.order}: {shares[g.order]:.0%} of the work at {at}"
+        others = [f"{t} {s:.0%}" for t, s in shares.items() if t != g.order and s >= 0.005]
         head += f" ({', '.join(others)})" if others else ""
     local = ", ".join(f"{e:.2f}" for e in g.local[-3:])
     fit = f"fit {_percent(g.error)}" + ("" if g.simpler is None else f", simpler orders {_percent(g.simpler)}")

@@ -291,3 +291,13 @@ def test_a_line_bent_by_a_negative_constant_does_not_name_n_log_n_linear():
     assert g.order == "n log n", explain(g)
     # while a line that starts above a threshold, 3 (n - 8), is exact and stays n
     assert order([8, 16, 32, 64], lambda n: 3 * (n - 8)) == "n"
+
+
+def test_the_evidence_never_gives_a_negative_share_of_the_work():
+    """A loop whose set-up saves a few turns fits ``a n - b``: the negative constant is no share of the work."""
+    sizes = [256, 512, 1024, 2048, 4096]
+    g = name_order(sizes, [5 * n - 300 for n in sizes])
+    assert g.order == "n" and g.terms["1"] < 0
+    line = explain(g)
+    assert line.startswith("n: 100% of the work at n=4,096;"), line
+    assert "-" not in line.split(";")[0]
