@@ -4,6 +4,7 @@ for its root folder before it knows this plugin's options, takes the value for a
 from __future__ import annotations
 
 import argparse
+import os
 import shlex
 from pathlib import Path
 from typing import Optional, Sequence
@@ -87,6 +88,16 @@ def recording_options(args: Sequence[str]) -> tuple:
         elif name in RECORDING_OPTIONS and i + 1 < len(args):
             out.append(f"{name}={args[i + 1]}")
     return tuple(out)
+
+
+def runnable_id(nodeid: str, rootpath: Path, cwd: Path) -> str:
+    """A node id (its file part relative to the rootdir) as pytest takes it from ``cwd``, where the user stands: a
+    command printed from a subfolder of the rootdir runs as printed there."""
+    file, sep, rest = nodeid.partition("::")
+    if Path(cwd) == Path(rootpath) or not file:
+        return nodeid
+    shown = os.path.relpath(Path(rootpath) / file, cwd)
+    return Path(shown).as_posix() + sep + rest
 
 
 def update_command(nodeids: Sequence[str], options: Sequence[str] = (), update: str = "--bytecount-update") -> str:

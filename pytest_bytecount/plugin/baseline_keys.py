@@ -12,6 +12,8 @@ from __future__ import annotations
 import re
 from typing import List, Optional, Sequence
 
+from .arguments import runnable_id
+
 
 def repetition_params(item) -> List[str]:
     """The names of the item's parameters that only repeat it: private to a plugin, not taken by the test."""
@@ -76,8 +78,11 @@ def baseline_key(item) -> str:
 
 def command_id(item) -> str:
     """The id a printed command gives pytest for this test: its file part and :func:`baseline_key`, so that one
-    command re-records every repetition's entry, and runs without the repeating plugin's options."""
-    if "::" not in item.nodeid:
-        return item.nodeid
-    return f"{item.nodeid.split('::', 1)[0]}::{baseline_key(item)}"
+    command re-records every repetition's entry, and runs without the repeating plugin's options; the file part
+    relative to where pytest was started, as pytest's own lines give it."""
+    nodeid = item.nodeid if "::" not in item.nodeid else f"{item.nodeid.split('::', 1)[0]}::{baseline_key(item)}"
+    config = getattr(item, "config", None)
+    if config is None:
+        return nodeid
+    return runnable_id(nodeid, config.rootpath, config.invocation_params.dir)
 

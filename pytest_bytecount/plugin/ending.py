@@ -10,6 +10,7 @@ from typing import Optional
 import pytest
 
 from ..regression.scaling_deep import jdk_work_note
+from .arguments import runnable_id
 from .summary import LooseDeep, Summary, Unwritten, accepted_lines
 
 # the statuses a hint may explain (nested classes left out ran): a passing or recorded test's hint stays in its
@@ -51,6 +52,7 @@ class SessionEnd:
                                or unwritten_outputs or b.notes or late):
             return None
         stale = {self._shown(path): keys for path, keys in b.stale.items()}
+        shown = self._shown_ids()
         removed = s.update == "all" and not s.interrupted
         files = {self._shown(f.baseline): self._shown(f.module) for f in b.stale_files
                  if not removed or f.baseline in b.removed_files}
@@ -68,14 +70,21 @@ class SessionEnd:
                        written=tuple(str(p) for p in sorted(b.written)),
                        html_report=s.html_report(),
                        options=s.options,
-                       ids={n: r.test_id for n, r in s.results.items() if r.test_id != n},
+                       ids={n: id_ for n, id_ in shown.items() if id_ != n},
                        flat_only={side: tuple(n for n, r in sorted(s.results.items())
                                               if r.flat_only == side and r.status != "recorded")
                                   for side in ("baseline", "run")},
-                       accepted=tuple(dict((r.test_id, accepted_lines(r.message)) for _, r in sorted(s.results.items())
+                       accepted=tuple(dict((shown[n], accepted_lines(r.message)) for n, r in sorted(s.results.items())
                                            if r.status == "recorded" and accepted_lines(r.message)).items()),
-                       loose=tuple(LooseDeep(n, r.loose_deep["baseline_runtime"], r.deep_runtime, r.loose_deep["band"])
+                       loose=tuple(LooseDeep(shown[n], r.loose_deep["baseline_runtime"], r.deep_runtime,
+                                             r.loose_deep["band"])
                                    for n, r in sorted(s.results.items()) if r.loose_deep and r.status != "recorded"))
+
+    def _shown_ids(self) -> dict:
+        """nodeid -> the id the summary lists and its commands run: the test's baseline key (a plugin's repetitions
+        are one test), its file relative to where pytest was started."""
+        config = self._s.config
+        return {n: runnable_id(r.test_id, config.rootpath, config.invocation_params.dir) for n, r in self._s.results.items()}
 
     def _shown(self, path) -> str:
         """A path as the summary shows it: relative to the rootdir when inside it."""

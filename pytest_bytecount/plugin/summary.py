@@ -183,7 +183,8 @@ class Summary:
             pairs.setdefault(key, []).append(t.nodeid)
         out = []
         for (baseline, now, band), ids in sorted(pairs.items()):
-            lines = self._group("", sorted(ids), f"to re-record them on this runtime: "
+            ids = sorted(set(ids))  # a plugin's repetitions of a test: one id
+            lines = self._group("", ids, f"to re-record them on this runtime: "
                                                  f"{accept_command(ids, options=self.options)}")
             lines[0] = (f"deep counts compared loosely, within {band_text(band)}, across two class libraries "
                         f"({len(ids)}): the baselines' were taken on {baseline}, this run's on {now}")

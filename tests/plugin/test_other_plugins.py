@@ -1,14 +1,17 @@
-"""Beside the pytest plugins people already use, each run for real in a child pytest.
+"""Beside the pytest plugins and the habits people already have, each run for real in a child pytest.
 
 pytest-repeat (``--count=N``, ``@pytest.mark.repeat(N)``) runs a test N times under ids such as ``[10-2-3]``: every
 run is the same test, compared with and recorded to its one baseline entry, and an update never deletes the entries
-of tests that still run.
+of tests that still run. Every command the plugin prints runs as printed from the folder pytest was started in.
 """
 
 from __future__ import annotations
 
 import json
 import re
+import shlex
+import subprocess
+import sys
 
 from tests.support.pytest_project import java_project, run
 
@@ -202,3 +205,36 @@ def test_pair(p, q):
     assert keys["test_keys.py::test_own[1-x-1-2]"][0] == "test_own[x]"
     assert keys["test_keys.py::test_pair[1-1-2-2-2]"][0] == "test_pair[1-2]"
     assert {k for k, _ in keys.values()} == {"test_sizes[a-b-10]", "test_sizes[a-b-20]", "test_own[x]", "test_pair[1-2]"}
+
+
+def test_every_printed_command_runs_as_printed_from_the_subfolder_pytest_was_started_in(pytester):
+    """pytest's own lines name files relative to where the user stands; so do the commands the plugin prints (record,
+    accept), and each runs there as printed."""
+    java_project(pytester, SOURCES, {})
+    (pytester.path / "tests").mkdir()
+    (pytester.path / "tests" / "test_rep.py").write_text(TESTS)
+    sub = pytester.path / "tests"
+
+    def in_sub(*args):
+        done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *args], cwd=sub,
+                              stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=600)
+        return done.returncode, done.stdout
+
+    code, out = in_sub("test_rep.py")
+    assert code == 1
+    records = re.findall(r"^Record it with: (pytest .*)$", out, re.M)
+    assert "pytest test_rep.py::TestGrouped::test_in_class --bytecount-update" in records, out
+    assert "pytest 'test_rep.py::test_twice[3]' --bytecount-update" in records, out
+    group = next(line.strip() for line in out.splitlines() if line.strip().startswith("to record them: "))
+    code, out = in_sub(*shlex.split(group.split(": ", 1)[1])[1:])  # as printed, less the word pytest
+    assert code == 0, out
+    assert (sub / "bytecount" / "test_rep.json").is_file()
+
+    calc = pytester.path / "src" / "rp" / "Calc.java"
+    calc.write_text(calc.read_text().replace("return x + x;", "int y = x;\n        return y + x;"))
+    code, out = in_sub("test_rep.py::test_once")
+    assert code == 1
+    accept = re.search(r"^to accept: (pytest .*)$", out, re.M)[1]
+    assert accept == "pytest test_rep.py::test_once --bytecount-update", out
+    code, out = in_sub(*shlex.split(accept)[1:])
+    assert code == 0, out
