@@ -31,9 +31,11 @@ class Recording:
         self._s = session
         self.collection = FullCollection()
         self.lost_tests: dict = {}  # baseline path -> node ids of the tests whose entries could not be written
+        self.lost_runs: list = []  # node ids of counted tests whose process died while they ran
         self._first_runs: dict = {}  # (baseline, key) -> (node id, counts that ran) of the first run judged, which
         # a plugin's repetitions of the test (pytest-repeat) must equal: they share the one entry
         self._recorded: set = set()  # (baseline, key) recorded this session
+        self._pending: dict = {}  # node id -> the result of a counted test whose setup passed, until it ends
 
     @pytest.hookimpl(wrapper=True, trylast=True)
     def pytest_make_collect_report(self, collector):
@@ -52,9 +54,17 @@ class Recording:
         """Each result is saved as soon as its test ends (by the controller, under xdist): a crash of the
         JVM, which takes the process with it, loses nothing of the tests that finished before it."""
         s = self._s
-        result = carried(report)
-        if result is None or report.when not in ("setup", "call") or s.is_worker:
+        if s.is_worker:
             return
+        pending = getattr(report, "bytecount_pending", None)
+        if pending is not None:
+            self._pending[report.nodeid] = pending
+        elif report.when == "???" and report.nodeid in self._pending:  # xdist: the worker running it died
+            self._lost(report)
+        result = carried(report)
+        if result is None or report.when not in ("setup", "call"):
+            return
+        self._pending.pop(report.nodeid, None)
         result = replace(result, test_outcome=report.outcome)
         if report.when == "call":
             self._same_as_earlier_repetition(report, result)
@@ -66,6 +76,17 @@ class Recording:
                 result.status = "recorded"
                 self._recorded.add((result.baseline, result.key))
         s.results[report.nodeid] = result
+
+    def _lost(self, report) -> None:
+        """A counted test whose process died while it ran (a crashed or killed xdist worker): it errors, with the
+        reason; nothing was counted, so nothing is recorded for it."""
+        result = TestResult.from_dict(self._pending.pop(report.nodeid))
+        result.test_outcome = report.outcome
+        result.message = (f"bytecount: {report.longrepr}: the process running the test died (a JVM that halted or "
+                          f"crashed, a thread timeout's kill), so its counts were never read"
+                          + (" and nothing was recorded for it" if self._s.update else ""))
+        self._s.results[report.nodeid] = result
+        self.lost_runs.append(report.nodeid)
 
     def _same_as_earlier_repetition(self, report, result: TestResult) -> None:
         """A run of a test that another run of this session shares its baseline entry with (a plugin repeats

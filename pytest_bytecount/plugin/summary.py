@@ -72,6 +72,7 @@ class Summary:
     options: tuple = ()  # the command line's options that a re-recording command repeats (arguments.py)
     loose: tuple = ()  # LooseDeep: tests whose deep counts were compared loosely, across two class libraries
     accepted: tuple = ()  # (nodeid, [lines]): what an update recorded beyond the baseline (regressions, worse orders)
+    lost: tuple = ()  # node ids of counted tests whose process died while they ran (an xdist worker)
     flat_only: dict = field(default_factory=dict)  # "baseline" or "run" -> node ids compared on flat counts only,
     # that side holding no deep counts
     ids: dict = field(default_factory=dict)  # nodeid -> the id its group shows, where they differ: the runs a
@@ -136,6 +137,10 @@ class Summary:
             if ids:
                 out += self._group(title, ids, f"{verb}: {accept_command(ids, options=self.options)}" if verb else None,
                                    status)
+        if self.lost:
+            recorded = ", nothing recorded for them" if self.updating else ""
+            out += self._group(f"error: the process running them died, so their counts were never read{recorded}",
+                               sorted({self.ids.get(n, n) for n in self.lost}), None)
         out += self._loose_lines()
         for side, title, verb in (
                 ("baseline", "compared on flat counts only: the baselines were recorded without deep counts",
@@ -229,6 +234,8 @@ def markdown(results: dict) -> str:
              "| test | status | method |" + "".join(f" {title} |" for _, title in figures) + " total | invocations |",
              "|---|---|---|" + "---:|" * (len(figures) + 2)]
     for nodeid, r in sorted(results.items()):
+        if not r.counts:  # never counted (its process died, its setup failed): still one row with its status
+            lines.append(f"| `{nodeid}` | {r.status} | |{' |' * len(figures)} | |")
         for method, c in sorted(r.counts.items()):
             cells = []
             for name, _ in figures:

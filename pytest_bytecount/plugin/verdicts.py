@@ -61,6 +61,8 @@ class Verdicts:
             return
         if when == "setup" and report.outcome != "passed":  # never ran: still one status per test
             carry(item, report, self._result(item, skipped_status(report) if report.skipped else "error"))
+        elif when == "setup":  # should the process running it die (an xdist worker), its status is this
+            report.bytecount_pending = self._result(item, "error").to_dict()
         elif when == "call" and item.stash.get(fixture_key, None) is not None:
             carry(item, report, self._judge(item, marker, item.stash[fixture_key], report))
 

@@ -238,3 +238,32 @@ def test_every_printed_command_runs_as_printed_from_the_subfolder_pytest_was_sta
     assert accept == "pytest test_rep.py::test_once --bytecount-update", out
     code, out = in_sub(*shlex.split(accept)[1:])
     assert code == 0, out
+
+
+DYING = '''
+import jpype
+import pytest
+
+@pytest.mark.bytecount("rp.Calc#twice")
+def test_fine(bytecount):
+    assert bytecount.jclass("rp.Calc").twice(1) == 2
+
+@pytest.mark.bytecount("rp.Calc#twice")
+def test_halts(bytecount):
+    bytecount.jclass("rp.Calc").twice(1)
+    jpype.JClass("java.lang.Runtime").getRuntime().halt(3)  # the worker's process ends here
+'''
+
+
+def test_a_test_whose_xdist_worker_died_has_a_status_everywhere_and_nothing_recorded(pytester):
+    project(pytester, DYING)
+    result = run(pytester, "-n", "2", "--bytecount-update", "--bytecount-json=results.json", "--junitxml=j.xml")
+    result.assert_outcomes(passed=1, failed=1)
+    lines = summary(result)
+    assert lines[0] == "1 recorded, 1 error"
+    assert lines[1:3] == ["error: the process running them died, so their counts were never read, nothing recorded "
+                          "for them (1):", "  test_rep.py::test_halts"]
+    results = json.loads((pytester.path / "results.json").read_text())
+    assert results["test_rep.py::test_halts"]["status"] == "error"
+    assert "crashed while running 'test_rep.py::test_halts'" in results["test_rep.py::test_halts"]["message"]
+    assert sorted(baseline(pytester)["tests"]) == ["test_fine"]

@@ -219,3 +219,14 @@ def test_a_result_is_named_in_commands_by_its_file_and_baseline_key():
     result = TestResult("tests/t.py::TestA::test_a[10-2-3]", "b.json", "TestA::test_a[10]", "passed")
     assert result.test_id == "tests/t.py::TestA::test_a[10]"
     assert TestResult("tests/t.py::test_b", "b.json", "test_b", "passed").test_id == "tests/t.py::test_b"
+
+
+def test_a_test_whose_process_died_has_a_row_and_a_group_of_its_own():
+    results = {"t.py::a": _result("t.py::a", "passed", {"a.B#f()V": {"invocations": 1, "total": 7}}),
+               "t.py::dies": _result("t.py::dies", "error", {})}
+    assert markdown(results).splitlines()[4:6] == ["| `t.py::a` | passed | `a.B#f()V` | 7 | 1 |",
+                                                   "| `t.py::dies` | error | | | |"]
+    lines = Summary({"t.py::a": "recorded", "t.py::dies": "error"}, updating="all", lost=("t.py::dies",)).lines()
+    assert lines == ["1 recorded, 1 error",
+                     "error: the process running them died, so their counts were never read, nothing recorded for "
+                     "them (1):", "  t.py::dies"]
