@@ -104,3 +104,21 @@ def test_an_overload_that_runs_only_inside_the_other_is_judged_as_part_of_it(pyt
     assert entry["status"] in ("passed", "reshaped"), entry["message"]
     result.assert_outcomes(passed=1)
     assert "deep 0 ->" not in result.stdout.str()
+
+
+def test_the_counted_classes_of_a_deep_session_are_kept_and_the_next_session_reuses_them(pytester):
+    """Deep counts by default must not count every marked class again in every session: a class's cache entry is
+    keyed by the method numbers its deep code carries, which the same tests hand out in the same order."""
+    java_project(pytester, TEXT, {"test_text": TESTS, "test_more": TESTS.replace("test_words", "test_more")},
+                 pinned=False)
+    run(pytester, "--bytecount-update").assert_outcomes(passed=2)
+    counted = pytester.path / ".bytecount-cache" / "counted"
+    entries = sorted(p.name for p in counted.iterdir() if p.name.endswith(".class-entry"))
+    assert entries, "no counted class was kept"
+    first = run(pytester, "--bytecount-json=one.json")
+    first.assert_outcomes(passed=2)
+    again = run(pytester, "--bytecount-json=two.json")
+    again.assert_outcomes(passed=2)
+    assert sorted(p.name for p in counted.iterdir() if p.name.endswith(".class-entry")) == entries  # reused
+    one, two = (json.loads((pytester.path / f).read_text()) for f in ("one.json", "two.json"))
+    assert {n: r["counts"] for n, r in one.items()} == {n: r["counts"] for n, r in two.items()}

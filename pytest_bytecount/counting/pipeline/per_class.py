@@ -25,6 +25,7 @@ from ..counts import add_code_fingerprint, class_layout, counts_from_values, lin
 from ..links.hooks import Hierarchy
 from ..links.linkage import ClassLinks, exact_name
 from ..options import CountingOptions
+from ..instr.deep import OWN_PREFIX
 from ..instr.runtime import build_runtime_class
 from ..targets import MethodId, TargetError, TargetPattern, resolve_targets
 from .transform import STRATEGIES, CounterIndexes, instrument_class
@@ -107,8 +108,9 @@ class ClassCounter:
         self.hierarchy = Hierarchy(classpath) if inclusive else None
         self.cache_dir = cache_dir
         # deep counts (..instr.deep): the JVM's MethodNumbers once its deep counting is set up. Every method of a
-        # counted class is counted deep too, and the matched methods open windows; the numbers are the JVM's
-        # own, so such classes are not cached
+        # counted class is counted deep too, and the matched methods open windows. The numbers are the JVM's own:
+        # each class's are handed out before it is counted, and its cache entry is keyed by them (a session that
+        # numbers the classes in the same order, as the same tests do, reuses the entries)
         self.deep = None
         # the classes go to files with their exit hook's programs (instrument): each class's are rendered when it is
         # counted and kept in its cache entry, so a cache hit does not render them again
@@ -179,6 +181,21 @@ class ClassCounter:
                 progress(done, len(names))
         return out
 
+    def _deep_numbers(self, data: bytes, targets: frozenset) -> str:
+        """Number every method of the class for deep counts now, in the class's order, the way counting it would
+        (:func:`~..instr.deep.deep_method`: the targets get a window number too), and spell the numbers for its
+        cache key: the counted bytes carry them."""
+        cf = ClassFile.parse(data)
+        if cf.name.startswith(OWN_PREFIX):
+            return "own"
+        out = []
+        for m in cf.methods:
+            if m.has_code():
+                mid = str(MethodId(cf.name, m.name, m.descriptor))
+                number = self.deep.number(mid)
+                out.append(f"{number}:{self.deep.target(mid)}" if mid in targets else str(number))
+        return ",".join(out)
+
     def _wanted(self, cf: ClassFile) -> list:
         dotted = cf.name.replace("/", ".")
         patterns = [p for p in self.parsed if p.matches_class(dotted)]
@@ -187,8 +204,11 @@ class ClassCounter:
 
     def _count(self, name: str, data: bytes, wanted: list, targets: Sequence[MethodId] = ()) -> CountedClass:
         options = self.options_key + "".join(f" target={m.name}{m.descriptor}" for m in targets)
+        deep_targets = frozenset(str(m) for m in (targets if self.inclusive else wanted))
+        if self.deep is not None:
+            options += " deep " + self._deep_numbers(data, deep_targets)
         key = class_cache.key(data, [(m.name, m.descriptor) for m in wanted], options)
-        cache_dir = self.cache_dir if self.deep is None else None
+        cache_dir = self.cache_dir
         if cache_dir is not None:
             hit = class_cache.load(self.cache_dir, key, name)
             if hit is not None:
@@ -199,8 +219,7 @@ class ClassCounter:
             if self.inclusive else None
         batch = CounterIndexes(self.strategy, abrupt=self.abrupt, allocations=self.allocations, runtime=counters,
                                inclusive=links,
-                               deep=None if self.deep is None else (self.deep, frozenset(
-                                   str(m) for m in (targets if self.inclusive else wanted))))
+                               deep=None if self.deep is None else (self.deep, deep_targets))
         result = instrument_class(data, wanted, batch)
         arities = batch.arities or {("I", 1)}
         more = links.counters_inserts(name, batch.size, arities) if links is not None else None
