@@ -132,7 +132,7 @@ class Baselines:
         for stale in self.stale_files:
             self._remove_stale_file(stale)
 
-    def _full_run(self) -> bool:
+    def full_run(self) -> bool:
         option = self._config.option
         return is_full_run(self._config.args, option.keyword, option.markexpr)
 
@@ -164,7 +164,7 @@ class Baselines:
         """Baseline files of test modules deleted from disk, on a full run, in the directories it covers.
         Found from the filesystem and the run's paths, which the xdist controller has too."""
         config = self._config
-        if not self._full_run():
+        if not self.full_run():
             return []
         try:
             if not in_use():

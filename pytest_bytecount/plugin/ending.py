@@ -71,7 +71,7 @@ class SessionEnd:
                        html_report=s.html_report(),
                        options=s.options,
                        ids={n: id_ for n, id_ in shown.items() if id_ != n},
-                       lost=tuple(s.recording.lost_runs),
+                       lost=tuple(s.recording.lost_runs), full_run=b.full_run(),
                        flat_only={side: tuple(n for n, r in sorted(s.results.items())
                                               if r.flat_only == side and r.status != "recorded")
                                   for side in ("baseline", "run")},

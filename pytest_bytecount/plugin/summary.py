@@ -73,6 +73,7 @@ class Summary:
     loose: tuple = ()  # LooseDeep: tests whose deep counts were compared loosely, across two class libraries
     accepted: tuple = ()  # (nodeid, [lines]): what an update recorded beyond the baseline (regressions, worse orders)
     lost: tuple = ()  # node ids of counted tests whose process died while they ran (an xdist worker)
+    full_run: bool = False  # the run collected every test of its paths (no node ids, -k or -m)
     flat_only: dict = field(default_factory=dict)  # "baseline" or "run" -> node ids compared on flat counts only,
     # that side holding no deep counts
     ids: dict = field(default_factory=dict)  # nodeid -> the id its group shows, where they differ: the runs a
@@ -89,7 +90,8 @@ class Summary:
         return sum(len(v) for v in self.stale_entries.values()) + len(self.stale_files)
 
     def headline(self) -> str:
-        parts = [f"{n} {s}" for s, n in self.tally().items() if n]
+        # the words pytest's own last line uses: "2 errors", as "1 error"
+        parts = [f"{n} {s}{'s' if s == 'error' and n > 1 else ''}" for s, n in self.tally().items() if n]
         if self.stale:
             parts.append(f"{self.stale} stale")
         return ", ".join(parts) if parts else "no counted tests"
@@ -135,8 +137,10 @@ class Summary:
         for status, title, verb in groups:
             ids = self._ids(status)
             if ids:
-                out += self._group(title, ids, f"{verb}: {accept_command(ids, options=self.options)}" if verb else None,
-                                   status)
+                command = accept_command(ids, options=self.options) if verb else None
+                if status == "new" and self.full_run and all(s == "new" for s in self.statuses.values()):
+                    command = update_command(self.run_args, self.options, "--bytecount-update=new")  # every test
+                out += self._group(title, ids, f"{verb}: {command}" if verb else None, status)
         if self.lost:
             recorded = ", nothing recorded for them" if self.updating else ""
             out += self._group(f"error: the process running them died, so their counts were never read{recorded}",

@@ -396,6 +396,7 @@ def _percent(r: float) -> str:
 def _fits_text(fits: Dict[str, Optional[float]]) -> str:
     """Each order's best fit (a higher order's includes the lower terms, so it fits as well or better), in the
     orders' own order: the one named is the lowest whose fit is good enough."""
-    shown = [f"{o} {_percent(fits[o])}" for o in ORDERS if fits.get(o) is not None]
-    none = [o for o in ORDERS if fits.get(o) is None]
+    word = {"1": "const"}  # the order 1 beside its error, "1 74%", would read as two numbers
+    shown = [f"{word.get(o, o)} {_percent(fits[o])}" for o in ORDERS if fits.get(o) is not None]
+    none = [word.get(o, o) for o in ORDERS if fits.get(o) is None]
     return ", ".join(shown) + (f" (no fit: {', '.join(none)})" if none else "")

@@ -230,3 +230,15 @@ def test_a_test_whose_process_died_has_a_row_and_a_group_of_its_own():
     assert lines == ["1 recorded, 1 error",
                      "error: the process running them died, so their counts were never read, nothing recorded for "
                      "them (1):", "  t.py::dies"]
+
+
+def test_the_counting_words_are_pytest_s_and_a_run_of_new_tests_only_records_them_with_one_short_command():
+    assert Summary({"t.py::a": "error", "t.py::b": "error", "t.py::c": "error"}).headline() == "3 errors"
+    assert Summary({"t.py::a": "error"}).headline() == "1 error"
+    every = Summary({"t.py::a": "new", "u.py::b": "new"}, run_args=("tests",), full_run=True).lines()
+    assert every[-1] == "  to record them: pytest tests --bytecount-update=new"
+    # a narrowed run (node ids, -k) or one where some tests have baselines names the tests
+    narrowed = Summary({"t.py::a": "new", "u.py::b": "new"}, run_args=("tests",)).lines()
+    assert narrowed[-1] == "  to record them: pytest t.py::a u.py::b --bytecount-update"
+    some = Summary({"t.py::a": "new", "u.py::b": "passed"}, full_run=True).lines()
+    assert some[-1] == "  to record them: pytest t.py::a --bytecount-update"

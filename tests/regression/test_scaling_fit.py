@@ -247,7 +247,7 @@ def test_a_worse_order_fails_a_better_one_passes_with_a_note():
     text = render_scaling(worse, "pytest t.py::x --bytecount-update")
     assert text.splitlines()[0].startswith("a.B#f(I)V: COMPLEXITY GOT WORSE: n log n (exponent 1.13) -> n^2, exponent 2.00")
     assert "    n         " in text and "    baseline  " in text and "    now       " in text
-    assert "fits now: 1 " in text and ", n^2 <0.01%" in text and text.endswith("to accept: pytest t.py::x --bytecount-update")
+    assert "fits now: const " in text and ", n^2 <0.01%" in text and text.endswith("to accept: pytest t.py::x --bytecount-update")
     better = compare_scaling(_stored(None, square), _result({"a.B#f(I)V": nlogn}))
     assert better.status == "improved"
     assert "complexity improved; baseline is stale: n^2 (exponent 2.00) -> n log n" in render_scaling(better, "cmd")
@@ -291,7 +291,7 @@ def test_printing_a_result_shows_orders_values_and_fits():
             n        256    512   1,024   2,048   4,096    8,192
             total  3,328  6,656  13,312  26,624  53,248  106,496""").splitlines()
     # 13n exactly: the linear fit leaves nothing, n carries all the work, and each doubling doubles the count
-    assert lines[3].startswith("    fits: 1 ") and ", n <0.01%, " in lines[3] and len(lines) == 5
+    assert lines[3].startswith("    fits: const ") and ", n <0.01%, " in lines[3] and len(lines) == 5
     assert lines[4].startswith("    why: n: 100% of the work at n=8,192; local exponents 1.00, 1.00, 1.00; fit <0.001%")
     assert MethodScaling([1], "2^n", 9.0, {}, growth=1.618).describe() == "2^n, exponent 9.00 (x1.62 per +1 in n)"
 
