@@ -81,7 +81,9 @@ def recording_options(args: Sequence[str]) -> tuple:
     args = list(args)
     for i, arg in enumerate(args):
         name, eq, value = str(arg).partition("=")
-        if str(arg) in RECORDING_FLAGS or (name in RECORDING_FLAGS and eq):
+        if str(arg) == "--bytecount-deep" and i + 1 < len(args) and str(args[i + 1]).lower() in DEEP_VALUES:
+            out.append(f"--bytecount-deep={args[i + 1]}")  # its value given after a space
+        elif str(arg) in RECORDING_FLAGS or (name in RECORDING_FLAGS and eq):
             out.append(str(arg))
         elif name in RECORDING_OPTIONS and eq:
             out.append(f"{name}={value}")

@@ -76,11 +76,27 @@ def baseline_key(item) -> str:
     return f"{stem}[{'-'.join(kept)}]" if kept else stem
 
 
+def _repeated_on_request(item) -> bool:
+    """Whether the item repeats only because the command line asked (``--count``, ``--flake-finder``): a command
+    printed without that option runs the test once, under the id its baseline knows. Repeated by a marker, or by
+    options in addopts, every run of it has its repetition's id."""
+    if item.get_closest_marker("repeat") is not None:
+        return False
+    args = getattr(getattr(getattr(item, "config", None), "invocation_params", None), "args", ()) or ()
+    return any(str(a).startswith(("--count", "--flake-finder", "--flake-runs")) for a in args)
+
+
 def command_id(item) -> str:
     """The id a printed command gives pytest for this test: its file part and :func:`baseline_key`, so that one
-    command re-records every repetition's entry, and runs without the repeating plugin's options; the file part
+    command re-records every repetition's entry, and runs without the repeating plugin's options (a parametrized
+    test repeated by a marker or addopts keeps its run's id, which is the one that selects it); the file part
     relative to where pytest was started, as pytest's own lines give it."""
-    nodeid = item.nodeid if "::" not in item.nodeid else f"{item.nodeid.split('::', 1)[0]}::{baseline_key(item)}"
+    nodeid = item.nodeid
+    if "::" in nodeid:
+        key = baseline_key(item)
+        params = "[" in key.rsplit("::", 1)[-1]
+        if not params or _repeated_on_request(item):  # else the key's id selects nothing while the runs repeat
+            nodeid = f"{nodeid.split('::', 1)[0]}::{key}"
     config = getattr(item, "config", None)
     if config is None:
         return nodeid

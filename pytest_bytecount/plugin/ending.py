@@ -85,7 +85,8 @@ class SessionEnd:
         """nodeid -> the id the summary lists and its commands run: the test's baseline key (a plugin's repetitions
         are one test), its file relative to where pytest was started."""
         config = self._s.config
-        return {n: runnable_id(r.test_id, config.rootpath, config.invocation_params.dir) for n, r in self._s.results.items()}
+        return {n: r.command_id or runnable_id(r.test_id, config.rootpath, config.invocation_params.dir)
+                for n, r in self._s.results.items()}
 
     def _shown(self, path) -> str:
         """A path as the summary shows it: relative to the rootdir when inside it."""

@@ -39,7 +39,8 @@ class BytecountFixture:
         self._deep, start = self._open_deep(options.deep, deep_asked)
         self.deep = self._deep is not None
         self.deep_asked = deep_asked  # deep counts asked for (deep=True), not taken by default
-        if options.deep and not self.deep:  # taken by default, and this JVM cannot: counted flat
+        self.fell_back = options.deep and not self.deep  # taken by default, and this JVM cannot: counted flat
+        if self.fell_back:
             options = replace(options, deep=False)
         self._loaders = java.loaders_for(options)
         self._abrupt = options.abrupt
@@ -61,11 +62,15 @@ class BytecountFixture:
                 pytest.fail(f"bytecount: {e}", pytrace=False)
             self._java.ran_flat(str(e))
             return None, None
-        if counting.close_stale_windows():  # no target runs between tests: an earlier one's never closed
-            warnings.warn("bytecount: a deep-count window an earlier test opened was never closed (its target's exit "
-                          "did not run, e.g. after a StackOverflowError inside its own exception handler); it was "
-                          "closed uncounted", pytest.PytestWarning)
-        return counting, counting.snapshot()
+        try:
+            if counting.close_stale_windows():  # no target runs between tests: an earlier one's never closed
+                warnings.warn("bytecount: a deep-count window an earlier test opened was never closed (its target's "
+                              "exit did not run, e.g. after a StackOverflowError inside its own exception handler); it "
+                              "was closed uncounted", pytest.PytestWarning)
+            return counting, counting.snapshot()
+        except DeepUnavailable as e:  # classes that could not be counted deep: their work would be missing
+            failure = f"bytecount: {e}"
+        pytest.fail(failure, pytrace=False)  # outside the except: no "during handling" chain
 
     def jclass(self, name: str):
         """The class ``name`` (``pkg.Cls`` or ``pkg.Outer$Inner``) from this test's own class loader (in place:

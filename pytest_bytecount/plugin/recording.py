@@ -19,6 +19,9 @@ from ..regression.status import VERDICTS
 from .collection import FullCollection
 from .verdicts import carried
 
+# an update on a JVM that could not take deep counts keeps a baseline that holds them, rather than making it flat
+KEPT_DEEP = ("not re-recorded: this run could not take deep counts (see the summary's line), and its baseline holds "
+             "them; re-record it where pytest-bytecount starts the JVM, or mark the test deep=False to record it flat")
 WORKER_MODULES = "bytecount_modules"  # in an xdist worker's workeroutput: the modules it collected in full
 
 
@@ -68,7 +71,9 @@ class Recording:
         result = replace(result, test_outcome=report.outcome)
         if report.when == "call":
             self._same_as_earlier_repetition(report, result)
-        if s.update and report.outcome == "passed" and report.when == "call":
+        if s.update and report.when == "call" and result.fell_back and result.flat_only == "run":
+            result.message = "\n".join(t for t in (result.message, KEPT_DEEP) if t)  # flat counts by a JVM's want
+        elif s.update and report.outcome == "passed" and report.when == "call":
             written = s.baselines.record(result)  # a failing test's counts are never a baseline
             if written is None:
                 self._not_recorded(report, result)

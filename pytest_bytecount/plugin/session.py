@@ -14,6 +14,7 @@ import pytest
 from ..regression.compare import ToleranceError, named_metrics, parse_tolerances
 from ..regression.determinism import check_in_fresh_loader
 from ..regression.weights import WeightsError, WeightTable, load_weights
+from .baseline_keys import baseline_key
 from .baselines import Baselines
 from .config import ConfigError, Settings, load_settings, options_given
 from .fixture import BytecountFixture
@@ -145,7 +146,9 @@ class BytecountSession:
     def first_run(self, item) -> None:
         """Right before a test's function runs: its thread's identity hashes start where this test's always do,
         under deep counts."""
-        self.java.reseed_identity_hashes(item.nodeid)
+        # by the test as its baseline knows it: a plugin's repetitions of a test start from the same state
+        file, sep, _ = item.nodeid.partition("::")
+        self.java.reseed_identity_hashes(f"{file}{sep}{baseline_key(item)}" if sep else item.nodeid)
 
     def second_run(self, item) -> None:
         """--bytecount-check-determinism, after the test function passed."""

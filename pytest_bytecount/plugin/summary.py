@@ -149,7 +149,8 @@ class Summary:
         for side, title, verb in (
                 ("baseline", "compared on flat counts only: the baselines were recorded without deep counts",
                  "to re-record them with all the work"),
-                ("run", "compared on flat counts only: this run took no deep counts, the baselines hold them", None)):
+                ("run", "compared on flat counts only: this run took no deep counts, the baselines hold them"
+                        + (" (kept as they are)" if self.updating else ""), None)):
             ids = sorted({self.ids.get(n, n) for n in self.flat_only.get(side, ())})
             if ids:
                 out += self._group(title, ids, f"{verb}: {accept_command(ids, options=self.options)}" if verb else None)

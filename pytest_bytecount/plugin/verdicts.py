@@ -72,7 +72,7 @@ class Verdicts:
         except pytest.UsageError:  # unusable settings: every counted test already fails with the reason
             path = ""
         return TestResult(item.nodeid, path, baseline_key(item), status, counts or {}, self.session.java.jvm_version,
-                          __version__)
+                          __version__, command_id=command_id(item))
 
     def _judge(self, item, marker: BytecountMarker, fixture: BytecountFixture, report) -> TestResult:
         """The test's status and the verdict text; fails a passing test whose counts fail their checks."""
@@ -84,6 +84,7 @@ class Verdicts:
         result.mode = "in-place" if fixture.in_place else None if marker.loader_scope == "test" else \
             f"{marker.loader_scope}-loader"
         result.deep_runtime = self.session.java.deep_counting().runtime_identity() if fixture.deep else None
+        result.fell_back = fixture.fell_back or None
         result.hints = fixture.hints()
         for method, c in now.items():
             item.user_properties.append((f"bytecount {method} total", c["total"]))

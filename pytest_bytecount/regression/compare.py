@@ -345,7 +345,9 @@ def compare(baseline: Optional[dict], now: dict, tolerances: dict, strict: bool 
                                 if status != "same" else [], judged.work, other, judged.within,
                                 deep_moves(b, n) if status in ("regressed", "improved") and judged.work[0] == "deep"
                                 else []))
-        if method in inner and (b is None or method in inner_before):  # its work is counted in the outer's already
+        # a figure the outer's deep work does not hold (cost, abrupt, a metric a tolerance names; strict) is its own
+        own_figure = status == "changed" or (status == "regressed" and any(c.metric not in DEEP_WORK for c in tripped))
+        if method in inner and (b is None or method in inner_before) and not own_figure:  # counted in the outer's
             diffs[-1].inside = inner[method]
         elif status != "same":  # a method's "same" is the test's "passed"
             worst = worse(worst, status)

@@ -47,6 +47,8 @@ class TestResult:
     deep_runtime: Optional[dict] = None  # with deep counts: the runtime they depend on (jvm.deep.runtime)
     loose_deep: Optional[dict] = None  # deep counts compared loosely (another class library): deep_band.to_dict
     flat_only: Optional[str] = None  # compared on flat counts only: the side without deep counts (counts_verdict)
+    fell_back: Optional[bool] = None  # True: it takes deep counts by default, and this JVM could not take them
+    command_id: Optional[str] = None  # the id printed commands name the test by (plugin.baseline_keys.command_id)
 
     @property
     def test_id(self) -> str:
@@ -63,7 +65,8 @@ class TestResult:
                "tripped": self.tripped, "message": self.message}
         optional = {"weights": self.weights, "scaling": self.scaling, "test_outcome": self.test_outcome,
                     "hints": self.hints or None, "mode": self.mode, "accept": self.accept,
-                    "deep_runtime": self.deep_runtime, "loose_deep": self.loose_deep, "flat_only": self.flat_only}
+                    "deep_runtime": self.deep_runtime, "loose_deep": self.loose_deep, "flat_only": self.flat_only,
+                    "fell_back": self.fell_back, "command_id": self.command_id}
         out.update((name, value) for name, value in optional.items() if value is not None)  # only when set
         return out
 

@@ -75,8 +75,9 @@ def _split(key: str) -> tuple:
 
 def still_collected(stored: str, collected: Set[str]) -> bool:
     """Whether the test of a stored key still exists among the collected keys: as it is, or with parameters
-    added (a plugin's repetitions, a new ``parametrize``): ``test_a`` by ``test_a[3]``, ``test_a[10]`` by
-    ``test_a[10-1-3]`` or ``test_a[x-10]``. An update never deletes the entry of a test that still runs."""
+    added before or after its own (a plugin's repetitions, a new ``parametrize``): ``test_a`` by ``test_a[3]``,
+    ``test_a[10]`` by ``test_a[10-1-3]`` or ``test_a[x-10]``. An update never deletes the entry of a test that still
+    runs."""
     if stored in collected:
         return True
     stem, ids = _split(stored)
@@ -84,9 +85,8 @@ def still_collected(stored: str, collected: Set[str]) -> bool:
         other_stem, other_ids = _split(key)
         if other_stem != stem or other_ids is None:
             continue
-        if ids is None or other_ids.startswith(f"{ids}-") or other_ids.endswith(f"-{ids}") \
-                or f"-{ids}-" in other_ids:
-            return True
+        if ids is None or other_ids.startswith(f"{ids}-") or other_ids.endswith(f"-{ids}"):
+            return True  # a parameter added before the others (flakefinder) or after them (pytest-repeat)
     return False
 
 

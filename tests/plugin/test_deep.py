@@ -389,13 +389,15 @@ def test_a_jvm_started_without_what_deep_counts_need_gets_a_clear_error(pytester
 def test_a_plain_marker_on_a_jvm_that_cannot_take_deep_counts_runs_flat_and_the_session_says_why_once(
         pytester, tmp_path, monkeypatch):
     """Deep counts by default are never an error: the application's JVM started before the plugin could give it the
-    options deep counts need, so the tests run flat (their flat figures recorded and judged), and the summary says
-    once why, and what gives deep counts."""
+    options deep counts need, so the tests run flat, judged on their flat figures, and the summary says once why. An
+    update there keeps a baseline that holds deep counts as it is; a new test is recorded flat."""
     monkeypatch.setenv("BYTECOUNT_CACHE_DIR", str(tmp_path / "deep-cache"))
     plain = TARGET_TEST.replace(", deep=True", "")
-    java_project(pytester, HISTORY_JAVA, {"test_history": "import pytest\n" + plain + plain.replace("test_target",
-                                                                                                     "test_again")},
-                 pinned=False)
+    java_project(pytester, HISTORY_JAVA, {"test_history": "import pytest\n" + plain}, pinned=False)
+    run(pytester, "--bytecount-update").assert_outcomes(passed=1)  # the plugin's JVM: deep counts
+    stored = pytester.path / "bytecount" / "test_history.json"
+    deep_baseline = stored.read_bytes()
+    assert b'"deep_runtime"' in deep_baseline
     pytester.makeconftest(f"""
         import jpype
         from pytest_bytecount.jvm.agent import agent_jar
@@ -409,10 +411,15 @@ def test_a_plain_marker_on_a_jvm_that_cannot_take_deep_counts_runs_flat_and_the_
     assert len(notes) == 1 and notes[0].startswith(
         "bytecount: the tests that take deep counts by default ran flat (their flat figures decide, and deep=True "
         "would fail them): deep counts need a JVM started with -Xshare:off"), notes
-    baseline = json.loads((pytester.path / "bytecount" / "test_history.json").read_text())
-    for entry in baseline["tests"].values():
-        assert "deep" not in entry["methods"]["hist.Target#work(I)I"] and "deep_runtime" not in entry
-    run(pytester).assert_outcomes(passed=2)
+    assert "compared on flat counts only: this run took no deep counts, the baselines hold them (kept as they are) " \
+           "(1):" in result.outlines
+    assert stored.read_bytes() == deep_baseline  # not made flat by a JVM that could not take deep counts
+    run(pytester).assert_outcomes(passed=1)
+    (pytester.path / "test_history.py").write_text("import pytest\n" + plain + plain.replace("test_target",
+                                                                                             "test_again"))
+    run(pytester, "--bytecount-update").assert_outcomes(passed=2)
+    entry = json.loads(stored.read_text())["tests"]["test_again"]
+    assert "deep" not in entry["methods"]["hist.Target#work(I)I"] and "deep_runtime" not in entry
 
 
 def test_deep_and_flat_tests_under_xdist_pass_twice_with_the_same_counts(pytester, tmp_path, monkeypatch):

@@ -267,3 +267,20 @@ def test_a_test_whose_xdist_worker_died_has_a_status_everywhere_and_nothing_reco
     assert results["test_rep.py::test_halts"]["status"] == "error"
     assert "crashed while running 'test_rep.py::test_halts'" in results["test_rep.py::test_halts"]["message"]
     assert sorted(baseline(pytester)["tests"]) == ["test_fine"]
+
+
+def test_a_parametrized_test_repeated_by_its_marker_is_accepted_by_the_ids_that_select_it(pytester):
+    marked = TESTS.replace('@pytest.mark.bytecount("rp.Calc#twice")\n@pytest.mark.parametrize',
+                           '@pytest.mark.repeat(2)\n@pytest.mark.bytecount("rp.Calc#twice")\n@pytest.mark.parametrize')
+    project(pytester, marked)
+    run(pytester, "--bytecount-update").assert_outcomes(passed=6)
+    assert sorted(baseline(pytester)["tests"]) == KEYS
+    calc = pytester.path / "src" / "rp" / "Calc.java"
+    calc.write_text(calc.read_text().replace("return x + x;", "int y = x;\n        return y + x;"))
+    regressed = run(pytester, "-k", "twice")
+    regressed.assert_outcomes(failed=4, deselected=2)
+    command = next(line.strip() for line in summary(regressed) if line.strip().startswith("to accept them: "))
+    accepted = run(pytester, *shlex.split(command.split(": ", 1)[1])[1:])  # as printed, less the word pytest
+    accepted.assert_outcomes(passed=4)
+    run(pytester, "-k", "twice").assert_outcomes(passed=4, deselected=2)
+    assert sorted(baseline(pytester)["tests"]) == KEYS

@@ -216,3 +216,13 @@ def test_a_tiny_change_shows_the_digits_that_make_it_visible():
         ("+7.2%", "+0.0%", "-0.1%")
     v = verdict(entry(300, {}, deep=612_618), entry(300, {}, deep=612_622))
     assert v.message.splitlines()[0] == "REGRESSED: deep 612,618 -> 612,622 (+4, +0.00065%)"
+
+
+def test_a_nested_target_still_decides_on_a_figure_the_outer_deep_work_does_not_hold():
+    before, after = overloads(1_000, 100, 900, 100), overloads(1_000, 100, 900, 100)
+    before[INNER]["cost"], after[INNER]["cost"] = 20, 500  # a weight table's cost, its own figure
+    v = decide(Stored(before), after, None, None, parse_tolerances(""), False, "test_split", Path("b.json"), ACCEPT)
+    assert v.status == "regressed" and v.message.startswith("REGRESSED: cost 20 -> 500"), v.message
+    strict = decide(Stored(overloads(1_000, 100, 900, 100)), overloads(1_000, 101, 901, 101), None, None,
+                    parse_tolerances("deep=50%"), True, "test_split", Path("b.json"), ACCEPT)
+    assert strict.status == "changed"
