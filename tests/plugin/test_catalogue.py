@@ -50,6 +50,17 @@ SWAPPED_COLLECTION = ("lookup", "linked", "linkedset", "appendonly")
 WORK_IN_THE_JDK = {"dedupe": "java/util/List.contains(...)", "regex": "java/lang/String.matches(...)"}
 
 
+def judged_after_change(pytester, deep):
+    """The catalogue recorded on the BEFORE sources (every test passes), then judged on the AFTER ones: (pytest's
+    outcome per case, the bytecount result per case). ``deep``: the project's setting (None: not set)."""
+    write_project(pytester.path, CASES, java_home=JDK17, deep=deep)
+    record = run(pytester, "--bytecount-update", "--junitxml=record.xml")
+    assert outcomes(pytester.path / "record.xml") == {case.name: "passed" for case in CASES}, record.stdout.str()
+    use_sources(pytester.path, "after", CASES)
+    run(pytester, "--bytecount-json=results.json", "--junitxml=judge.xml")
+    return outcomes(pytester.path / "judge.xml"), verdicts(pytester.path / "results.json")
+
+
 def test_the_expectations_cover_the_catalogue_and_follow_each_kind():
     assert sorted(EXPECTED) == sorted(case.name for case in CASES)
     assert {case.name for case in CASES if EXPECTED[case.name] == "failed"} == {
@@ -59,14 +70,7 @@ def test_the_expectations_cover_the_catalogue_and_follow_each_kind():
 
 
 def test_regressions_fail_and_unchanged_bytecode_passes(pytester):
-    write_project(pytester.path, CASES, java_home=JDK17, deep=False)  # flat counts, as deep=False gives them
-    record = run(pytester, "--bytecount-update", "--junitxml=record.xml")
-    assert outcomes(pytester.path / "record.xml") == {case.name: "passed" for case in CASES}, record.stdout.str()
-
-    use_sources(pytester.path, "after", CASES)
-    run(pytester, "--bytecount-json=results.json", "--junitxml=judge.xml")
-    judged = outcomes(pytester.path / "judge.xml")
-    results = verdicts(pytester.path / "results.json")
+    judged, results = judged_after_change(pytester, deep=False)  # flat counts, as deep=False gives them
     # the AFTER versions still pass functionally: recorded anew, every test passes
     rerecord = run(pytester, "--bytecount-update", "--junitxml=rerecord.xml")
     assert outcomes(pytester.path / "rerecord.xml") == {case.name: "passed" for case in CASES}, rerecord.stdout.str()
@@ -113,13 +117,7 @@ def test_with_plain_markers_deep_counts_fail_every_regression_on_the_work_and_pa
     """The same catalogue with deep counts taken by default (no deep=False anywhere): every regression fails on the
     deep work itself, the JDK's included, whether its work is the target's own, a callee's or inside a JDK call,
     and the deep methods that grew are named; the fixes pass as improved; unchanged bytecode passes."""
-    write_project(pytester.path, CASES, java_home=JDK17)
-    record = run(pytester, "--bytecount-update", "--junitxml=record.xml")
-    assert outcomes(pytester.path / "record.xml") == {case.name: "passed" for case in CASES}, record.stdout.str()
-    use_sources(pytester.path, "after", CASES)
-    run(pytester, "--bytecount-json=results.json", "--junitxml=judge.xml")
-    judged = outcomes(pytester.path / "judge.xml")
-    results = verdicts(pytester.path / "results.json")
+    judged, results = judged_after_change(pytester, deep=None)
     wrong = {}
     for name, (status, start) in DEEP_EXPECTED.items():
         line = first_line(results.get(name, {}).get("message", ""))

@@ -10,9 +10,9 @@
 from __future__ import annotations
 
 import json
-import re
 
 from tests.support.pytest_project import java_project, run
+from tests.support.session_reads import summary_of as summary
 
 TEXT = {"app/Text.java": """
 package app;
@@ -58,13 +58,6 @@ import pytest
 def test_words(bytecount):
     assert bytecount.jclass("app.Text").words(" ".join(f"w{i % 40}" for i in range(400))) == 40
 '''
-
-
-def summary(result) -> list:
-    lines = result.outlines
-    start = next(i for i, line in enumerate(lines) if re.match(r"^=+ bytecount =+$", line)) + 1
-    end = next((i for i in range(start, len(lines)) if re.match(r"^={3,} ", lines[i])), len(lines))
-    return [line for line in lines[start:end] if line.strip()]
 
 
 def test_baselines_recorded_flat_pass_on_their_flat_figures_until_re_recorded_with_all_the_work(pytester):

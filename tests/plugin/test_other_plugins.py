@@ -14,6 +14,7 @@ import subprocess
 import sys
 
 from tests.support.pytest_project import java_project, run
+from tests.support.session_reads import summary_of as summary
 
 SOURCES = {
     "rp/Calc.java": """
@@ -72,13 +73,6 @@ def project(pytester, tests: str = TESTS):
 
 def baseline(pytester) -> dict:
     return json.loads((pytester.path / "bytecount" / "test_rep.json").read_text())
-
-
-def summary(result) -> list:
-    lines = result.outlines
-    start = next(i for i, line in enumerate(lines) if re.match(r"^=+ bytecount =+$", line)) + 1
-    end = next((i for i in range(start, len(lines)) if re.match(r"^={3,} ", lines[i])), len(lines))
-    return [line for line in lines[start:end] if line.strip()]
 
 
 def test_repeated_runs_compare_with_the_one_entry_and_an_update_keeps_every_entry(pytester):

@@ -16,6 +16,14 @@ def summary_lines(session) -> list:
     return lines[start:end]
 
 
+def summary_of(result) -> list:
+    """The non-blank lines of the ``= bytecount =`` section of a pytester run's output."""
+    lines = result.outlines
+    start = next(i for i, line in enumerate(lines) if re.match(r"^=+ bytecount =+$", line)) + 1
+    end = next((i for i in range(start, len(lines)) if re.match(r"^={3,} ", lines[i])), len(lines))
+    return [line for line in lines[start:end] if line.strip()]
+
+
 def headline(session) -> str:
     """The first line of the bytecount summary: the tests by status, then the stale baselines."""
     return next(line for line in summary_lines(session) if line.strip())
