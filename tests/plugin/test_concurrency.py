@@ -193,6 +193,9 @@ def test_with_xdist_a_jvm_crash_fails_its_test_and_the_run_goes_on(pytester):
     assert sorted(tests) == ["test_1_works", "test_3_works", "test_5_works"]
     assert tests["test_5_works"]["methods"]["guard.Work#work(I)I"]["total"] == work_total(5)
     results = json.loads((pytester.path / "results.json").read_text())
+    # the crashed test too, as an error: every test pytest reported has a status
     assert sorted(results) == ["test_crash.py::test_1_works", "test_crash.py::test_2_throws_a_java_exception",
-                               "test_crash.py::test_3_works", "test_crash.py::test_5_works"]
+                               "test_crash.py::test_3_works", "test_crash.py::test_4_kills_the_jvm",
+                               "test_crash.py::test_5_works"]
+    assert results["test_crash.py::test_4_kills_the_jvm"]["status"] == "error"
     assert (pytester.path / "hs_err.log").is_file()
