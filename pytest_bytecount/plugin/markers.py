@@ -4,7 +4,6 @@ collection (a wrong marker fails its own test, before its setup)."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from types import CodeType
 from typing import Callable, Optional
 
 from ..counting.options import CountingOptions
@@ -40,7 +39,6 @@ class BytecountMarker:
     in_place: Optional[bool] = None  # None: as the in-place setting says
     loader_scope: str = "test"  # how widely a loader is shared: test, module or session
     deep: Optional[bool] = None  # as the marker says; None: as the deep setting says, deep by default
-    deep_implied: bool = False  # the test makes a complexity check (which fits the deep work when it takes it)
 
     @classmethod
     def of(cls, item) -> Optional["BytecountMarker"]:
@@ -50,11 +48,10 @@ class BytecountMarker:
             return None
         kw = marker.kwargs
         deep = None if kw.get("deep") is None else bool(kw.get("deep"))
-        implied = deep is None and checks_scaling(getattr(item, "function", None))
         return cls(tuple(marker.args), kw.get("tolerance") or "", bool(kw.get("strict")), bool(kw.get("abrupt")),
                    bool(kw.get("allocations")), bool(kw.get("inclusive")), kw.get("max_invocations"),
                    None if kw.get("in_place") is None else bool(kw.get("in_place")), kw.get("loader_scope") or "test",
-                   deep, implied)
+                   deep)
 
     def takes_deep(self, setting: Optional[bool]) -> bool:
         """Whether the test takes deep counts: as its marker says, else as the ``deep`` setting says (None: not
@@ -71,22 +68,6 @@ class BytecountMarker:
         open (None), and ``deep``, whether the test takes deep counts (:meth:`takes_deep`)."""
         return CountingOptions(self.targets, abrupt=self.abrupt, allocations=self.allocations, inclusive=self.inclusive,
                                in_place=in_place if self.in_place is None else self.in_place, deep=deep)
-
-
-def checks_scaling(function) -> bool:
-    """Whether a test function makes a complexity check: its code, or that of a function or lambda defined in it,
-    reads an attribute named ``scaling`` (``bytecount.scaling(...)``). A check made in a helper the test calls is
-    not seen: such a test says ``deep=True`` itself."""
-    function = getattr(function, "__func__", function)
-    stack = [getattr(function, "__code__", None)]
-    while stack:
-        code = stack.pop()
-        if code is None:
-            continue
-        if "scaling" in code.co_names:
-            return True
-        stack += [c for c in code.co_consts if isinstance(c, CodeType)]
-    return False
 
 
 def is_marked(item) -> bool:
