@@ -293,6 +293,21 @@ def test_a_line_bent_by_a_negative_constant_does_not_name_n_log_n_linear():
     assert order([8, 16, 32, 64], lambda n: 3 * (n - 8)) == "n"
 
 
+@pytest.mark.parametrize("sizes, values", [
+    # n puts of i * 31 into a HashMap<Integer, Integer>: past 2^16 the hash's high bits fold into the low ones,
+    # chains lengthen a little, and the cost per put creeps from 203 to 217 instructions
+    ([256, 512, 1024, 2048, 4096, 8192], [51970, 105163, 211476, 424029, 875823, 1780993]),
+    ([700, 1500, 2600, 4100, 6000], [135243, 287636, 516463, 876463, 1187977]),
+    # n addLast into an ArrayDeque, which doubles its array: a staircase measured at decades
+    ([100, 300, 1000, 3000, 10000], [6302, 20915, 71622, 220819, 737970]),
+], ids=["hash map at doublings", "hash map at uneven sizes", "array deque at decades"])
+def test_tables_that_grow_by_doubling_are_linear(sizes, values):
+    """Deep counts measured once on HotSpot 17 (2026-12-02). A line fits them with a negative constant of 6% to
+    8% of its first fitted value, which a higher order fits hardly better: amortized growth, named n."""
+    g = name_order(sizes, values)
+    assert g.order == "n", explain(g)
+
+
 def test_the_evidence_never_gives_a_negative_share_of_the_work():
     """A loop whose set-up saves a few turns fits ``a n - b``: the negative constant is no share of the work."""
     sizes = [256, 512, 1024, 2048, 4096]
