@@ -28,6 +28,7 @@ from .agent import AgentMissing, instrumentation, transformer_class
 from ..files import write_atomically
 from .deep_cache import DeepCache, cache_root as deep_cache_root
 # deep_jvm_options: imported from here by the CLI and the plugin's runtime
+from .deep_workers import count_cold_library
 from .deep_options import C2_OPTIONS, DEEP_JVM_OPTIONS, WHY, deep_jvm_options, lacking_options  # noqa: F401
 from .hash_state import HashState, find as find_hash_state
 from .process import process_jvm
@@ -41,6 +42,12 @@ REDEFINE = True
 # class loaded at the set-up instead of inside a test's window would change what the window counts
 REDEFINED_ON = frozenset({"17"})
 COLD_CLASSES = 100  # a set-up that counted at least this many classes for the deep cache found it cold
+# whether a cold set-up counts the class library's loaded classes on every core (jvm/deep_workers.py) before it
+# gives them their counted bytes as a warm one does (False: one class at a time, in the transformer). Only where
+# the kept classes are redefined (REDEFINED_ON): HotSpot 25 loads about 40 classes more to verify the unchanged
+# classes that the pass copying their bytes retransforms, which neither a warm set-up nor a one-at-a-time cold one
+# loads (found by listing the loaded classes after each)
+PARALLEL = True
 
 
 class DeepUnavailable(RuntimeError):
@@ -92,6 +99,11 @@ class DeepCounting:
         self._platform = J("java.lang.ClassLoader").getPlatformClassLoader()
         self._transformer = transformer_class()(self._transform)
         started = time.monotonic()
+        if self.cache is not None and REDEFINE and PARALLEL and self._redefines():
+            # cold: the class library's loaded classes counted on every core and kept, then given from Java below
+            self.fresh += count_cold_library(self.api, self._platform, self.cache, self.numbers,
+                                             self.runtime_identity()["class_library"], self._answered_by_name,
+                                             progress, COLD_CLASSES, _BATCH)
         # the class library's classes the deep cache keeps get their counted bytes from Java (redefined before
         # the Python transformer is registered, or retransformed through Kept.jasm in front of it); every other
         # loaded class is retransformed through the Python transformer
@@ -230,8 +242,7 @@ class DeepCounting:
 
         J = jpype.JClass
         api = self.api.api
-        version = str(J("java.lang.System").getProperty("java.specification.version"))
-        redefine = version in REDEFINED_ON and api.isRedefineClassesSupported()
+        redefine = self._redefines()
         front = answers = None
         if not redefine:  # every class of the class library the cache keeps, loaded or not
             answers = {n: d for n in self.cache.library_names()
@@ -260,6 +271,13 @@ class DeepCounting:
             if progress is not None:
                 progress(len(done), len(kept))
         return done, front, (classes, listed)
+
+    def _redefines(self) -> bool:
+        """Whether the set-up gives the kept classes their bytes by redefining them (:data:`REDEFINED_ON`)."""
+        import jpype
+
+        version = str(jpype.JClass("java.lang.System").getProperty("java.specification.version"))
+        return version in REDEFINED_ON and self.api.api.isRedefineClassesSupported()
 
     def _answered_by_name(self, name: str) -> bool:
         """Whether the transformer answers a class of this name of the class library's loaders from the deep

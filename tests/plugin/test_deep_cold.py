@@ -1,0 +1,115 @@
+"""A cold deep set-up counts the class library's loaded classes on every core (jvm/deep_workers.py): the same deep
+counts, the same classes loaded, as one that counts them one at a time and as a warm one; and xdist's workers that
+find the cache cold at once count them once."""
+
+from __future__ import annotations
+
+import json
+import shutil
+from pathlib import Path
+
+from pytest_bytecount.jvm.deep_workers import split
+from tests.support.paths import FIXTURES_JAVA
+from tests.support.pytest_project import JDK17, run
+
+HEAVY = '''
+import os
+
+import jpype
+import pytest
+
+CASES = [("Dedup", "unique"), ("Prices", "total"), ("Sales", "total"), ("Tasks", "drain"), ("Csv", "join"),
+         ("Points", "distinct")]
+
+
+@pytest.mark.bytecount("cases.*")
+def test_collections(bytecount):
+    for name, method in CASES:
+        getattr(bytecount.jclass(f"cases.{name}"), method)(512)
+
+
+def test_loaded_classes():
+    """The class library's classes loaded once deep counting is set up, listed for the comparison."""
+    from pytest_bytecount.jvm.agent import instrumentation
+
+    platform = jpype.JClass("java.lang.ClassLoader").getPlatformClassLoader()
+    _, listed = instrumentation().modifiable(platform)
+    with open(os.environ["LOADED_LIST"], "w") as f:
+        f.write("\\n".join(sorted(name for _, name, library in listed if library)))
+'''
+
+# counts what the set-up's helpers kept, and with ONE_AT_A_TIME set turns them off (the transformer counts every class)
+CONFTEST = '''
+import os
+
+import pytest_bytecount.jvm.deep as deep
+
+deep.PARALLEL = not os.environ.get("ONE_AT_A_TIME")
+counted = deep.count_cold_library
+
+
+def recorded(*args, **kwargs):
+    kept = counted(*args, **kwargs)
+    if kept:  # a warm set-up, or one that waited for another process to count them, keeps none
+        with open(os.environ["KEPT_LIST"], "a") as f:
+            f.write(f"{kept}\\n")
+    return kept
+
+
+deep.count_cold_library = recorded
+'''
+
+
+def test_split_gives_each_part_about_the_same_bytes_and_every_item_once():
+    items = [(f"c{k}", b"x" * size) for k, size in enumerate([900, 10, 500, 400, 300, 300, 200, 100, 90])]
+    parts = split(items, 3)
+    assert sorted(i for part in parts for i in part) == sorted(items)
+    weights = [sum(len(d) for _, d in part) for part in parts]
+    assert max(weights) - min(weights) <= 100, weights
+    assert split(items[:1], 3) == [items[:1], [], []]
+
+
+def _project(pytester, monkeypatch, tmp_path):
+    shutil.copytree(FIXTURES_JAVA / "deep-cases" / "good", pytester.path / "src")
+    pytester.makepyprojecttoml(f'[tool.bytecount]\nsources = ["src"]\njava-home = "{JDK17}"\n')
+    pytester.makepyfile(test_heavy=HEAVY)
+    pytester.makeconftest(CONFTEST)
+    monkeypatch.setenv("KEPT_LIST", str(tmp_path / "kept.txt"))
+
+
+def _session(pytester, monkeypatch, tmp_path, name: str, cache: str, *args) -> tuple:
+    monkeypatch.setenv("BYTECOUNT_CACHE_DIR", str(tmp_path / cache))
+    monkeypatch.setenv("LOADED_LIST", str(tmp_path / f"loaded-{name}.txt"))
+    result = run(pytester, f"--bytecount-json={tmp_path / f'{name}.json'}", "-p", "no:randomly", *args)
+    assert result.ret == 0, result.stdout.str()
+    counts = {n: r["counts"] for n, r in json.loads((tmp_path / f"{name}.json").read_text()).items() if r.get("counts")}
+    return counts, (tmp_path / f"loaded-{name}.txt").read_text(), result.stdout.str()
+
+
+def test_a_cold_set_up_on_every_core_counts_and_loads_what_one_class_at_a_time_does(pytester, monkeypatch, tmp_path):
+    _project(pytester, monkeypatch, tmp_path)
+    parallel = _session(pytester, monkeypatch, tmp_path, "parallel", "cache-a", "--bytecount-update")
+    kept = [int(line) for line in (tmp_path / "kept.txt").read_text().split()]
+    assert len(kept) == 1 and kept[0] >= 1000, kept  # the class library's loaded classes, counted by the helpers
+    assert "the deep cache was cold" in parallel[2]
+    warm = _session(pytester, monkeypatch, tmp_path, "warm", "cache-a")
+    monkeypatch.setenv("ONE_AT_A_TIME", "1")
+    single = _session(pytester, monkeypatch, tmp_path, "single", "cache-b")
+    assert (tmp_path / "kept.txt").read_text().split() == [str(kept[0])]  # no helpers in that one
+    deep = parallel[0]["test_heavy.py::test_collections"]
+    assert sum(m["deep"]["total"] for m in deep.values()) > 100_000
+    assert parallel[0] == warm[0] == single[0]
+    assert parallel[1] == warm[1] == single[1]  # the same classes loaded, whichever way the set-up went
+
+
+def test_xdist_workers_that_find_the_cache_cold_at_once_count_the_class_library_once(pytester, monkeypatch, tmp_path):
+    _project(pytester, monkeypatch, tmp_path)
+    (pytester.path / "test_second.py").write_text(HEAVY.replace("def test_loaded_classes", "def _unused"))
+    serial = _session(pytester, monkeypatch, tmp_path, "serial", "cache-a", "--bytecount-update")
+    (tmp_path / "kept.txt").unlink()
+    both = _session(pytester, monkeypatch, tmp_path, "xdist", "cache-b", "-n", "2", "--dist", "loadfile")
+    kept = sorted(int(line) for line in (tmp_path / "kept.txt").read_text().split())
+    # one worker counted the class library; the other waited for it, found the classes kept and counted none
+    assert len(kept) == 1 and kept[0] >= 1000, kept
+    assert both[0] == serial[0]
+    assert Path(tmp_path / "cache-b").is_dir()
