@@ -88,13 +88,11 @@ INTRINSIC_FRAMES = {
 
 
 # The JDK's clean-up of what the garbage collector cleared: polling reference queues, and the methods that drop
-# the entries of weak and soft caches (and of ThreadLocal maps) whose referents were collected. How much of it a
+# the entries of weak and soft caches whose referents were collected. How much of it a
 # call finds to do depends on when the collector last ran, not on the program: its runs are left out, so that
 # identical runs give identical deep counts.
 COLLECTOR_FRAMES = {
     "java/lang/ref/ReferenceQueue": frozenset(["poll", "poll0", "reallyPoll", "remove", "remove0"]),
-    "java/lang/ThreadLocal$ThreadLocalMap": frozenset(["expungeStaleEntry", "expungeStaleEntries", "cleanSomeSlots",
-                                                        "replaceStaleEntry"]),
     "java/lang/invoke/MethodType$ConcurrentWeakInternSet": frozenset(["expungeStaleElements"]),
     "jdk/internal/util/ReferencedKeyMap": frozenset(["removeStaleReferences"]),
     "java/lang/WeakPairMap": frozenset(["expungeStaleAssociations"]),
@@ -114,6 +112,12 @@ COLLECTOR_FRAMES = {
 # and what its views walk, are what the collector left of it (its own constructors aside: they follow their
 # arguments only, and one that throws could not end its exclusion)
 COLLECTOR_CLASS = "java/util/WeakHashMap"
+# a thread's map of ThreadLocal values: where a ThreadLocal's probe starts follows a sequence the whole JVM shares
+# (ThreadLocal.nextHashCode, a step for every ThreadLocal ever made), how far it goes follows the entries the
+# thread's earlier work left in its table, and its sweeps follow the collector: every method but its constructors is
+# left out (they copy an inheritable parent's values through childValue, the program's own code); ThreadLocal's
+# get, set and remove, and an initialValue, stay counted
+THREAD_LOCAL_MAP = "java/lang/ThreadLocal$ThreadLocalMap"
 
 
 def excluded_method(owner: str, name: str, descriptor: str) -> bool:
@@ -122,6 +126,8 @@ def excluded_method(owner: str, name: str, descriptor: str) -> bool:
     if name in INTRINSIC_FRAMES.get(owner, ()) or name in COLLECTOR_FRAMES.get(owner, ()):
         return True
     if (owner == COLLECTOR_CLASS and name != "<init>") or owner.startswith(COLLECTOR_CLASS + "$"):
+        return True
+    if owner == THREAD_LOCAL_MAP and name != "<init>":
         return True
     if name == "<clinit>":
         return True

@@ -28,8 +28,8 @@
  *        java/lang/Float's float16ToFloat and floatToFloat16 (any descriptor); the clean-up of what the
  *        garbage collector cleared: java/lang/ref/ReferenceQueue's poll, poll0, reallyPoll, remove, remove0,
  *        every method of java/util/WeakHashMap but its constructors, every method of its nested classes
- *        (java/util/WeakHashMap$...), ThreadLocal$ThreadLocalMap's expungeStaleEntry,
- *        expungeStaleEntries, cleanSomeSlots, replaceStaleEntry, and the JDK caches' methods listed in
+ *        (java/util/WeakHashMap$...), every method of java/lang/ThreadLocal$ThreadLocalMap but its
+ *        constructors (its probes follow the thread's history), and the JDK caches' methods listed in
  *        is_excluded_frame (any descriptor);
  *    (b) not a step whose own frame's class is hidden (Class.isHidden(), asked at ClassPrepare, else
  *        when the method is first seen), one of the four java/lang/invoke/...$Holder classes, or under
@@ -357,8 +357,6 @@ static int is_excluded_frame(const char *c, const char *name, const char *desc) 
     /* the clean-up of what the garbage collector cleared (class, then the method names, any descriptor) */
     static const char *const collector[][6] = {
         {"java/lang/ref/ReferenceQueue", "poll", "poll0", "reallyPoll", "remove", "remove0"},
-        {"java/lang/ThreadLocal$ThreadLocalMap", "expungeStaleEntry", "expungeStaleEntries", "cleanSomeSlots",
-         "replaceStaleEntry"},
         {"java/lang/invoke/MethodType$ConcurrentWeakInternSet", "expungeStaleElements"},
         {"jdk/internal/util/ReferencedKeyMap", "removeStaleReferences"},
         {"java/lang/WeakPairMap", "expungeStaleAssociations"},
@@ -376,6 +374,8 @@ static int is_excluded_frame(const char *c, const char *name, const char *desc) 
     /* a weak map: all it does follows what the collector left of it (its own constructors aside) */
     if (strcmp(c, "java/util/WeakHashMap") == 0 && strcmp(name, "<init>") != 0) return 1;
     if (starts_with(c, "java/util/WeakHashMap$")) return 1;
+    /* a thread's ThreadLocal table: its probes follow what the thread's earlier work left in it */
+    if (strcmp(c, "java/lang/ThreadLocal$ThreadLocalMap") == 0 && strcmp(name, "<init>") != 0) return 1;
     for (size_t i = 0; i < sizeof collector / sizeof collector[0]; i++)
         if (strcmp(c, collector[i][0]) == 0)
             for (size_t j = 1; j < 6 && collector[i][j] != NULL; j++)
