@@ -168,6 +168,13 @@ class BytecountFixture:
         pattern) limits the check to some of the marked methods. After the test the orders are compared
         with the baseline's: a worse one fails the test. One check per test.
         """
+        __tracebackhide__ = True  # a misuse is the test's line and the message, as pytest shows its own
+        try:
+            return self._scaling(sizes, run, metric, method)
+        except ScalingError as e:
+            raise ScalingError(str(e)) from None
+
+    def _scaling(self, sizes, run, metric: Optional[str], method: Optional[str]) -> ScalingResult:
         if self.scaling_result is not None:
             raise ScalingError("bytecount.scaling() was already called in this test; make one complexity check "
                                "per test (parametrize the test for more)")

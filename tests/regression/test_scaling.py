@@ -196,6 +196,10 @@ def test_misuse_is_reported_against_the_test(project):
     result = run(project, "--bytecount-update")
     result.assert_outcomes(passed=1, failed=1)
     result.stdout.fnmatch_lines(["*ScalingError: a complexity check needs at least 4 increasing sizes n >= 1*"])
+    # the test's own line and the message, no frame of the plugin's (as pytest.raises and pytest.fail show theirs)
+    failure = result.stdout.str().split("= FAILURES =")[1].split("short test summary")[0]
+    assert "pytest_bytecount/" not in failure and "bytecount.scaling(" in failure, failure
+    assert len(failure.splitlines()) < 20, failure
     write_tests(project, [8, 16, 32, 64], TESTS.replace("lambda n: Sorter.sort(shuffled(n)))",
                                                         "lambda n: Sorter.sort(shuffled(n)), method='shop.Sorter#srot')"))
     result = run(project, "--bytecount-update")
