@@ -1,16 +1,17 @@
-"""The short form of the marker: ``bytecount("pkg.Cls#method", ...)`` is ``@pytest.mark.bytecount(...)``."""
+"""The short form of the marker: ``bytecount("pkg.Cls#method", ...)`` is ``@pytest.mark.bytecount(...)``. It is
+imported here as ``counted``, so that it is not mistaken for the ``bytecount`` fixture the tests take."""
 
 import jpype
 import pytest
 
-from pytest_bytecount import bytecount
+from pytest_bytecount import bytecount as counted
 
 
 def evens(n):
     return jpype.JArray(jpype.JInt)(range(0, 2 * n, 2))  # 0, 2, 4, ..., 2n - 2
 
 
-@bytecount("demo.Search#indexOf")
+@counted("demo.Search#indexOf")
 @pytest.mark.parametrize("key", [0, 1998, 1999])  # the first, the last, and one that is not there
 def test_index_of(bytecount, key):
     search = bytecount.jclass("demo.Search")
@@ -19,7 +20,7 @@ def test_index_of(bytecount, key):
 
 # A complexity check takes deep counts (the work anywhere, the JDK included) unless the marker says deep=False:
 # this search calls nothing, so its own instructions are all its work, and the flat counts skip the deep set-up.
-@bytecount("demo.Search#indexOf", deep=False)
+@counted("demo.Search#indexOf", deep=False)
 def test_index_of_is_logarithmic(bytecount):
     search = bytecount.jclass("demo.Search")
 
