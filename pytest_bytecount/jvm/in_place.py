@@ -245,10 +245,10 @@ class InPlaceHandle(CountingHandle):
             api.retransformClasses(jpype.JArray(jpype.JClass("java.lang.Class"))(restore))
 
 
-def loaded_elsewhere(internal_names: set) -> dict:
+def loaded_elsewhere(internal_names: set, tests_own: bool = False) -> dict:
     """``{internal name: [loader, ...]}`` of the classes among ``internal_names`` that a class loader other than
-    the tests' own loaded (as the loaders describe themselves); empty without the agent, which alone can
-    list the classes a JVM loaded."""
+    the tests' own loaded (as the loaders describe themselves), or with ``tests_own`` those that only the tests'
+    own loaders loaded; empty without the agent, which alone can list the classes a JVM loaded."""
     import jpype
 
     try:
@@ -257,12 +257,17 @@ def loaded_elsewhere(internal_names: set) -> dict:
         return {}
     system = jpype.JClass("java.lang.ClassLoader").getSystemClassLoader()
     out: dict = {}
+    others: set = set()
     for c in api.loaded(java_set([n.replace("/", ".") for n in internal_names])):
         name = str(c.getName()).replace(".", "/")
         loader = c.getClassLoader()
-        if _per_test(loader):  # this test's, or an earlier test's not yet collected
+        if _per_test(loader) != tests_own:  # a test's own: this test's, or an earlier test's not yet collected
+            others.add(name)
+            continue
+        if tests_own:
+            out.setdefault(name, []).append("a test's own class loader")
             continue
         shown = "the system class loader (jpype.JClass, jpype.imports)" if loader is not None and loader.equals(system) \
             else "the boot class loader" if loader is None else f"{loader.getClass().getName()}@{loader.hashCode():x}"
         out.setdefault(name, []).append(shown)
-    return out
+    return {n: v for n, v in out.items() if n not in others} if tests_own else out

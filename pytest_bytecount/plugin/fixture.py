@@ -130,8 +130,12 @@ class BytecountFixture:
         that way runs uncounted (the agent lists them; without it, none are found)."""
         names = {MethodId.parse(m).class_name for m in methods}
         found = loaded_elsewhere(names)
-        if self.in_place:  # counted wherever it loads: say which class never loaded at all
-            return [f"no class {name.replace('/', '.')} was ever loaded in this JVM: the code ran elsewhere (a "
+        if self.in_place:  # counted wherever it loads: say which class never loaded where it counts
+            tests_own = loaded_elsewhere(names - set(found), tests_own=True)
+            return [f"{name.replace('/', '.')} was loaded only by an earlier test's own class loader (a test without "
+                    f"in_place=True), never where this test counts it: the code this test ran did not reach it"
+                    if name in tests_own else
+                    f"no class {name.replace('/', '.')} was ever loaded in this JVM: the code ran elsewhere (a "
                     f"subprocess, say, as an application that cannot start the JVM falls back to) or not at all"
                     for name in sorted(names - set(found))]
         return [f"{name.replace('/', '.')} was loaded by {', '.join(loaders)}, where it runs uncounted"

@@ -227,6 +227,33 @@ def test_ran_in_a_subprocess(bytecount):
     assert "bytecount.jclass" not in result.stdout.str().split("test_ran_in_a_subprocess")[1]
 
 
+def test_in_place_a_target_loaded_only_by_an_earlier_tests_own_loader_says_so(pytester):
+    """An earlier test (not in place) loaded the class in its own loader: the in-place test that never reached it
+    says that, not that the class was never loaded in this JVM."""
+    application_project(pytester)
+    pytester.makepyfile(test_earlier="""
+import pytest
+
+
+@pytest.mark.bytecount("app.Work#sum")
+def test_own_loader(bytecount):
+    assert bytecount.jclass("app.Work").sum(4) == 6
+
+
+@pytest.mark.bytecount("app.Work#sum", in_place=True)
+def test_in_place_never_calls_it(bytecount):
+    pass
+""")
+    result = run(pytester, "-p", "no:randomly", "--bytecount-update")
+    result.assert_outcomes(passed=1, failed=1)
+    result.stdout.fnmatch_lines([
+        "NOT RUN: target 'app.Work#sum' matched app.Work#sum(I)I, which did not run in this test",
+        "app.Work was loaded only by an earlier test's own class loader (a test without in_place=True), never where "
+        "this test counts it: the code this test ran did not reach it",
+    ])
+    assert "was ever loaded in this JVM" not in result.stdout.str()
+
+
 def test_an_application_whose_convert_strings_came_too_late_is_told_the_start_jvm_call_that_fixes_it(pytester):
     """konlpy's shape: the plugin's JVM runs (convertStrings=False) when the application, which would start one
     with convertStrings=True, first needs it, and skips its start; its code then fails on a Java string. The failure says why and which
