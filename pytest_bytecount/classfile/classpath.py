@@ -22,10 +22,21 @@ def _is_jar(path: Path) -> bool:
     return path.suffix.lower() in (".jar", ".zip")
 
 
+def _build_output(p: Path) -> str:
+    """For a missing entry where a build writes its output (``target/classes``, ``build/classes/java/main``, a jar
+    in ``target`` or ``build/libs``): what builds it."""
+    parts = p.parts
+    if "target" in parts and (p.name in ("classes", "test-classes") or _is_jar(p)):
+        return " yet: it is Maven's output, so build it first (mvn compile, or mvn package for the jar)"
+    if "build" in parts and ("classes" in parts or "libs" in parts):
+        return " yet: it is Gradle's output, so build it first (gradle classes, or gradle jar for the jar)"
+    return ""
+
+
 def _check(p: Path, written: str) -> Path:
     """``p`` as a classpath entry: an existing folder of class files or a jar."""
     if not p.exists():
-        raise ClasspathError(f"classpath entry {p} does not exist")
+        raise ClasspathError(f"classpath entry {p} does not exist{_build_output(p)}")
     if p.is_file() and not zipfile.is_zipfile(p):
         raise ClasspathError(f"classpath entry {p} is a file but not a jar (zip) archive")
     first = _first_class_file(p) if p.is_dir() else None

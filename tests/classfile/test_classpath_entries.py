@@ -72,5 +72,12 @@ def test_sources_given_as_the_classpath_say_how_to_have_them_compiled(root):
 
 def test_a_missing_entry_and_a_jar_that_is_not_a_zip(root):
     assert refused("build/missing", root) == f"classpath entry {root}/build/missing does not exist"
+    # a build's output that is not built yet: what builds it
+    assert refused("app/target/classes", root) == (f"classpath entry {root}/app/target/classes does not exist yet: it is "
+                                               f"Maven's output, so build it first (mvn compile, or mvn package for "
+                                               f"the jar)")
+    assert refused("app/build/classes/java/main", root) == (f"classpath entry {root}/app/build/classes/java/main does not "
+                                                        f"exist yet: it is Gradle's output, so build it first (gradle "
+                                                        f"classes, or gradle jar for the jar)")
     (root / "lib" / "dep.jar").write_text("<html>404 not found</html>")
     assert refused("lib/dep.jar", root) == f"classpath entry {root}/lib/dep.jar is a file but not a jar (zip) archive"
