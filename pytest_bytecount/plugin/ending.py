@@ -11,7 +11,7 @@ import pytest
 
 from ..regression.scaling_deep import jdk_work_note
 from .arguments import runnable_id
-from .summary import LooseDeep, Summary, Unwritten, accepted_lines
+from .summary import LooseDeep, Summary, Unwritten, accepted_lines, improved_lines
 
 # the statuses a hint may explain (nested classes left out ran): a passing or recorded test's hint stays in its
 # result (--bytecount-json) but is not repeated in the summary
@@ -75,6 +75,8 @@ class SessionEnd:
                        flat_only={side: tuple(n for n, r in sorted(s.results.items())
                                               if r.flat_only == side and r.status != "recorded")
                                   for side in ("baseline", "run")},
+                       improved={shown[n]: improved_lines(r.message) for n, r in sorted(s.results.items())
+                                 if r.status == "improved"},
                        accepted=tuple(dict((shown[n], accepted_lines(r.message)) for n, r in sorted(s.results.items())
                                            if r.status == "recorded" and accepted_lines(r.message)).items()),
                        loose=tuple(LooseDeep(shown[n], r.loose_deep["baseline_runtime"], r.deep_runtime,

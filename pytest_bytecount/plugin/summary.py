@@ -78,6 +78,7 @@ class Summary:
     # that side holding no deep counts
     ids: dict = field(default_factory=dict)  # nodeid -> the id its group shows, where they differ: the runs a
     # plugin repeats (pytest-repeat) are one test, listed once
+    improved: dict = field(default_factory=dict)  # the id shown -> the figures that fell (improved_lines)
 
     def tally(self) -> dict:
         out = {s: 0 for s in STATUSES}
@@ -111,8 +112,11 @@ class Summary:
     def _group(self, title: str, ids: list, command: Optional[str], status: Optional[str] = None) -> list:
         runs = self._runs(status) if status else {}
         total = sum(runs.values())
+        details = self.improved if status == "improved" else {}
         lines = [f"{title} ({len(ids)} tests, {total} runs):" if total > len(ids) else f"{title} ({len(ids)}):"]
-        lines += [f"  {n}" + (f" ({runs[n]} runs)" if runs.get(n, 1) > 1 else "") for n in ids[:SHOWN]]
+        for n in ids[:SHOWN]:
+            lines.append(f"  {n}" + (f" ({runs[n]} runs)" if runs.get(n, 1) > 1 else ""))
+            lines += [f"    {line}" for line in details.get(n, ())]
         if len(ids) > SHOWN:
             lines.append(f"  and {len(ids) - SHOWN} more")
         if command:
@@ -215,6 +219,18 @@ class Summary:
         if self.html_report is not None:
             out.append((f"bytecount: HTML report {self.html_report}", None))
         return out
+
+
+def improved_lines(message: str) -> list:
+    """What an improved test's verdict said fell: its headline's figures and each better order, from the verdict's
+    text."""
+    out = []
+    for line in (message or "").splitlines():
+        if line.startswith("improved: "):
+            out.append(line[len("improved: "):].removesuffix("; the baseline is stale"))
+        elif ": complexity improved; baseline is stale: " in line:
+            out.append("complexity improved: " + line.split(": complexity improved; baseline is stale: ", 1)[1])
+    return out
 
 
 def accepted_lines(message: str) -> list:

@@ -177,7 +177,8 @@ def group(session, title: str) -> list:
             for listed in lines[i + 1:]:
                 if not listed.startswith("  ") or listed.startswith("  to "):
                     break
-                ids.append(listed.strip())
+                if not listed.startswith("    "):  # deeper: an improved test's figures
+                    ids.append(listed.strip())
             return ids
     return []
 

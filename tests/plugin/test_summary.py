@@ -5,7 +5,8 @@ from __future__ import annotations
 from pytest_bytecount.regression.marker_rules import idle_targets, matched_by, over_limit, render_idle
 from pytest_bytecount.regression.results import TestResult
 from pytest_bytecount.regression.status import FAILING, PASSING, STATUSES, VERDICTS, worse
-from pytest_bytecount.plugin.summary import LooseDeep, Summary, Unwritten, accept_command, accepted_lines, markdown
+from pytest_bytecount.plugin.summary import (LooseDeep, Summary, Unwritten, accept_command, accepted_lines, improved_lines,
+                                             markdown)
 
 
 def ran(n, abrupt=None):
@@ -197,6 +198,23 @@ def test_an_update_names_every_regression_and_worse_order_it_accepted():
     assert lines[at + 1] == ("  tests/test_lists.py::test_unique: REGRESSED: deep 4,000 -> 103,040 (+99,040, +2476.0%); "
                              "COMPLEXITY GOT WORSE: n (exponent 1.00) -> n^2, exponent 1.99 in deep.total")
     assert not any("accepted" in line for line in Summary({"t.py::a": "recorded"}, updating="all").lines())
+
+
+def test_improved_tests_give_the_figures_that_fell():
+    improvement = ("improved: deep 9,009 -> 4,509 (-4,500, -50.0%); total 9,009 -> 4,509 (-4,500, -50.0%); the baseline "
+                   "is stale\np.W#f(I)I: improved\n    total               9,009 -> 4,509\n"
+                   "p.W#g(I)I: complexity improved; baseline is stale: n^2 (exponent 1.98) -> n, exponent 1.00 in deep work\n"
+                   "to accept: pytest t.py::test_f --bytecount-update")
+    assert improved_lines(improvement) == ["deep 9,009 -> 4,509 (-4,500, -50.0%); total 9,009 -> 4,509 (-4,500, -50.0%)",
+                                           "complexity improved: n^2 (exponent 1.98) -> n, exponent 1.00 in deep work"]
+    assert improved_lines("REGRESSED: total 30 -> 40 (+10, +33.3%)") == []
+    s = Summary({"t.py::test_f": "improved", "t.py::test_g": "passed"}, improved={"t.py::test_f": improved_lines(improvement)})
+    lines = s.lines()
+    at = lines.index("improved, the baseline is stale (1):")
+    assert lines[at + 1:at + 5] == ["  t.py::test_f",
+                                    "    deep 9,009 -> 4,509 (-4,500, -50.0%); total 9,009 -> 4,509 (-4,500, -50.0%)",
+                                    "    complexity improved: n^2 (exponent 1.98) -> n, exponent 1.00 in deep work",
+                                    "  to accept them: pytest t.py::test_f --bytecount-update"]
 
 
 def test_the_runs_a_plugin_repeats_are_listed_once_with_one_command_that_names_the_test():

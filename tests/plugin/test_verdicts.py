@@ -18,7 +18,7 @@ from types import SimpleNamespace
 
 import pytest
 
-from tests.support.session_reads import group, group_size, headline_parts, skip_kind
+from tests.support.session_reads import group, group_size, headline_parts, skip_kind, summary_lines
 from tests.support.shared_run import run_session, write_project
 
 INVENTORY = """
@@ -358,6 +358,10 @@ def test_the_summary_agrees_with_pytest_and_names_what_needs_attention(runs):
         "test_summary.py::test_total[20]", "test_summary.py::test_total[30]",
         "to accept them: pytest 'test_summary.py::test_total[20]' 'test_summary.py::test_total[30]' "
         "--bytecount-update"]
+    # each with the figures that fell, under its id
+    lines = summary_lines(plain)
+    at = lines.index("  test_summary.py::test_total[20]")
+    assert lines[at + 1].startswith("    ") and " -> " in lines[at + 1] and "%)" in lines[at + 1], lines[at:at + 3]
     page = (runs.folder / "report" / "index.html").read_text()
     assert 'data-status="improved" data-count="2"' in page
 

@@ -40,7 +40,8 @@ def headline_parts(session) -> dict:
 
 def group(session, title: str) -> list:
     """The lines of the summary group headed ``title (n):``, without the heading: its node ids (and the
-    command that accepts them, when the group has one), stripped; [] when there is no such group."""
+    command that accepts them, when the group has one), stripped, without the figures indented under an id;
+    [] when there is no such group."""
     lines = summary_lines(session)
     heading = re.compile(re.escape(title) + r" \((\d+)\):$")
     for i, line in enumerate(lines):
@@ -49,7 +50,8 @@ def group(session, title: str) -> list:
             for member in lines[i + 1:]:
                 if not member.startswith("  "):
                     break
-                out.append(member.strip())
+                if not member.startswith("    "):  # deeper: an improved test's figures
+                    out.append(member.strip())
             return out
     return []
 
