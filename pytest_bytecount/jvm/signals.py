@@ -164,7 +164,9 @@ class SignalOwners:
 
     def _in_python(self, signum, frame):
         """Python's handler of SIGINT and SIGTERM while a JVM runs: pytest ends as on Ctrl-C, with its
-        interrupted summary and the files it writes closed."""
+        interrupted summary and the files it writes closed. Hidden from the traceback: pytest's line under the
+        interruption names the test's own code that was running, not this handler."""
+        __tracebackhide__ = True
         self.pending[signum] = 0
         if signum == signal.SIGINT:
             raise KeyboardInterrupt
