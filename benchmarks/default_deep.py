@@ -25,29 +25,15 @@ import os
 import platform
 import shutil
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
-from _support import ROOT, child_cpu, java_version, jdk17_home  # first: this checkout's package
+from _support import ROOT, java_version, jdk17_home, timed_session  # first: this checkout's package
+from tests.support.deep_cases import SOURCES, heavy_test
 
 DEMO = ROOT / "examples" / "demo"
-CASES = ROOT / "fixtures-java" / "deep-cases" / "good"
 
-HEAVY = '''
-import pytest
-
-CASES = [("Dedup", "unique"), ("Prices", "total"), ("Sales", "total"), ("Tasks", "drain"), ("Csv", "join"),
-         ("Points", "distinct")]
-
-
-@pytest.mark.bytecount("cases.*")
-def test_collections(bytecount):
-    for name, method in CASES:
-        getattr(bytecount.jclass(f"cases.{name}"), method)(2048)
-'''
 
 
 def project(folder: Path, heavy: bool, flat: bool, java_home: str) -> Path:
@@ -55,8 +41,8 @@ def project(folder: Path, heavy: bool, flat: bool, java_home: str) -> Path:
         shutil.rmtree(folder)
     if heavy:
         (folder / "tests").mkdir(parents=True)
-        shutil.copytree(CASES, folder / "src")
-        (folder / "tests" / "test_heavy.py").write_text(HEAVY)
+        shutil.copytree(SOURCES, folder / "src")
+        (folder / "tests" / "test_heavy.py").write_text(heavy_test(2048))
         (folder / "pyproject.toml").write_text('[tool.bytecount]\nsources = ["src"]\n\n[tool.pytest.ini_options]\n'
                                                'testpaths = ["tests"]\n')
     else:
@@ -69,13 +55,8 @@ def project(folder: Path, heavy: bool, flat: bool, java_home: str) -> Path:
 
 def session(folder: Path, env: dict) -> tuple:
     """(wall seconds, CPU seconds) of one ``python -m pytest`` in ``folder``; every test must pass or be new."""
-    cpu, start = child_cpu(), time.perf_counter()
-    done = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--bytecount-update"],
-                          cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    wall = time.perf_counter() - start
-    if done.returncode != 0:
-        raise SystemExit(f"the session in {folder} failed:\n{done.stdout}")
-    return wall, child_cpu() - cpu
+    return timed_session([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "--bytecount-update"],
+                         folder, env)
 
 
 def main() -> None:

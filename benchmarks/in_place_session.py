@@ -25,14 +25,12 @@ import datetime
 import os
 import platform
 import statistics
-import subprocess
 import sys
 import tempfile
-import time
 import zipfile
 from pathlib import Path
 
-from _support import child_cpu, java_version, jdk17_home  # first: this checkout's package
+from _support import java_version, jdk17_home, timed_session  # first: this checkout's package
 
 APP = '''
 import jpype
@@ -103,12 +101,7 @@ def session(folder: Path, setting: str, env: dict) -> tuple:
     """(wall seconds, CPU seconds) of one ``python -m pytest`` in ``folder``; its test must pass or be new."""
     command = [sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-p", "no:hypothesispytest"]
     command += ["-p", "no:bytecount"] if SETTINGS[setting] is None else ["--bytecount-update"]
-    cpu, start = child_cpu(), time.perf_counter()
-    done = subprocess.run(command, cwd=folder, env=env, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-    wall = time.perf_counter() - start
-    if done.returncode != 0:
-        raise SystemExit(f"the session in {folder} failed:\n{done.stdout}")
-    return wall, child_cpu() - cpu
+    return timed_session(command, folder, env)
 
 
 def main() -> None:

@@ -9,23 +9,13 @@ import shutil
 from pathlib import Path
 
 from pytest_bytecount.jvm.deep_workers import split
-from tests.support.paths import FIXTURES_JAVA
+from tests.support.deep_cases import SOURCES, heavy_test
 from tests.support.pytest_project import JDK17, run
 
-HEAVY = '''
+LOADED = '''
 import os
 
 import jpype
-import pytest
-
-CASES = [("Dedup", "unique"), ("Prices", "total"), ("Sales", "total"), ("Tasks", "drain"), ("Csv", "join"),
-         ("Points", "distinct")]
-
-
-@pytest.mark.bytecount("cases.*")
-def test_collections(bytecount):
-    for name, method in CASES:
-        getattr(bytecount.jclass(f"cases.{name}"), method)(512)
 
 
 def test_loaded_classes():
@@ -70,9 +60,9 @@ def test_split_gives_each_part_about_the_same_bytes_and_every_item_once():
 
 
 def _project(pytester, monkeypatch, tmp_path):
-    shutil.copytree(FIXTURES_JAVA / "deep-cases" / "good", pytester.path / "src")
+    shutil.copytree(SOURCES, pytester.path / "src")
     pytester.makepyprojecttoml(f'[tool.bytecount]\nsources = ["src"]\njava-home = "{JDK17}"\n')
-    pytester.makepyfile(test_heavy=HEAVY)
+    pytester.makepyfile(test_heavy=heavy_test(512) + LOADED)  # the list made after the counted test, in its process
     pytester.makeconftest(CONFTEST)
     monkeypatch.setenv("KEPT_LIST", str(tmp_path / "kept.txt"))
 
@@ -104,7 +94,7 @@ def test_a_cold_set_up_on_every_core_counts_and_loads_what_one_class_at_a_time_d
 
 def test_xdist_workers_that_find_the_cache_cold_at_once_count_the_class_library_once(pytester, monkeypatch, tmp_path):
     _project(pytester, monkeypatch, tmp_path)
-    (pytester.path / "test_second.py").write_text(HEAVY.replace("def test_loaded_classes", "def _unused"))
+    (pytester.path / "test_second.py").write_text(heavy_test(256))
     serial = _session(pytester, monkeypatch, tmp_path, "serial", "cache-a", "--bytecount-update")
     (tmp_path / "kept.txt").unlink()
     both = _session(pytester, monkeypatch, tmp_path, "xdist", "cache-b", "-n", "2", "--dist", "loadfile")
