@@ -4,8 +4,10 @@ process and by helper processes at once, each keeping what it counts in the deep
 The deep cache is made for several processes: method numbers are appended to ``numbers.txt`` under its lock,
 and the class library's pack is replaced under its own lock by a process that merges what is on disk with what
 it adds. So a helper is a plain Python process (``python -m pytest_bytecount.jvm.deep_workers``, no JVM, no
-pytest) that opens the same cache folder, counts the classes it is sent (name and original bytes, pickled on its
-standard input) exactly as the set-up's transformer would, keeps them, and answers how many it kept. The set-up
+pytest) that opens the same cache folder, counts the classes it is sent exactly as the set-up's transformer would,
+keeps them, and answers how many it kept. On its standard input: one line of JSON (the class library, the cache
+folder), then the classes as a pack of the deep cache's own format (records of a name and its original bytes);
+on its standard output, one line of JSON. Data only, both ways. The set-up
 then reads the pack again and gives every kept class its counted bytes from Java, as a warm set-up does.
 
 Nothing here decides a count: a class a helper did not keep (it failed, refused a method, or never ran) is
@@ -14,8 +16,8 @@ counted by the set-up's own transformer as when the cache is cold and no helper 
 
 from __future__ import annotations
 
+import json
 import os
-import pickle
 import subprocess
 import sys
 import time
@@ -24,7 +26,7 @@ from typing import Callable, Optional
 
 from ..counting.instr.deep import MethodNumbers, deep_class
 from .agent import transformer_class
-from .deep_cache import DeepCache, cache_root
+from .deep_cache import DeepCache, cache_root, pack_bytes, read_pack
 
 MAX_HELPERS = 7  # helper processes at most, beside the set-up's own
 
@@ -96,7 +98,8 @@ def count_in_processes(cache: DeepCache, numbers: MethodNumbers, library: str, i
         try:
             process = subprocess.Popen([sys.executable, "-m", __name__], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
                                        stderr=subprocess.DEVNULL, env=_helper_environment())
-            process.stdin.write(pickle.dumps({"library": library, "folder": str(cache.folder), "items": part}))
+            process.stdin.write(json.dumps({"library": library, "folder": str(cache.folder)}).encode() + b"\n")
+            process.stdin.write(pack_bytes(dict(part)))
             process.stdin.close()
         except OSError:
             continue
@@ -111,7 +114,7 @@ def count_in_processes(cache: DeepCache, numbers: MethodNumbers, library: str, i
     kept = count_and_keep(cache, numbers, own, done)
     for process in started:
         try:
-            answer = pickle.loads(process.stdout.read())
+            answer = json.loads(process.stdout.read().decode())
             kept += int(answer.get("kept", 0))
         except Exception:  # noqa: BLE001 - a helper that died kept what it flushed; the rest is counted later
             pass
@@ -171,16 +174,18 @@ def count_cold_library(api, platform, cache: DeepCache, numbers: MethodNumbers, 
 
 
 def _main() -> int:
-    work = pickle.loads(sys.stdin.buffer.read())
+    header, _, pack = sys.stdin.buffer.read().partition(b"\n")
+    work = json.loads(header.decode())
+    records, whole = read_pack(pack)
     cache = DeepCache(work["library"])
-    if str(cache.folder) != work["folder"]:  # another plugin version than the set-up's: nothing to share
-        sys.stdout.buffer.write(pickle.dumps({"kept": 0, "why": f"cache folder {cache.folder}"}))
+    if str(cache.folder) != work["folder"] or not whole:  # another plugin version than the set-up's, or cut short
+        print(json.dumps({"kept": 0, "why": f"cache folder {cache.folder}" if whole else "the classes were cut short"}))
         return 1
     numbers = MethodNumbers()
     cache.sync(numbers)
     started = time.monotonic()
-    kept = count_and_keep(cache, numbers, work["items"])
-    sys.stdout.buffer.write(pickle.dumps({"kept": kept, "seconds": time.monotonic() - started}))
+    kept = count_and_keep(cache, numbers, [(name, bytes(data)) for name, data in records.items()])
+    print(json.dumps({"kept": kept, "seconds": time.monotonic() - started}))
     return 0
 
 
