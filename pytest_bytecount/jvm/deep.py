@@ -28,7 +28,7 @@ from .agent import AgentMissing, instrumentation, transformer_class
 from ..files import write_atomically
 from .deep_cache import DeepCache, cache_root as deep_cache_root
 # deep_jvm_options: imported from here by the CLI and the plugin's runtime
-from .deep_workers import count_cold_library
+from .deep_workers import count_cold_library, count_shared
 from .deep_options import C2_OPTIONS, DEEP_JVM_OPTIONS, WHY, deep_jvm_options, lacking_options  # noqa: F401
 from .hash_state import HashState, find as find_hash_state
 from .process import process_jvm
@@ -172,13 +172,11 @@ class DeepCounting:
             cached = self.cache.get(name, original, library) if keep else None
             if cached is not None:
                 return jpype.JArray(jpype.JByte)(cached)
-            shared = {"ok": keep}
-
-            def reserve(method_ids):
-                shared["ok"] = self.cache.number(self.numbers, method_ids)
-
-            counted = deep_class(original, self.numbers, frozenset(self.wanted), reserve if keep else None)
-            if shared["ok"] and not counted.refused:
+            if keep:
+                counted, keep = count_shared(self.cache, self.numbers, original, frozenset(self.wanted))
+            else:
+                counted = deep_class(original, self.numbers, frozenset(self.wanted))
+            if keep:
                 self.cache.put(name, original, counted.data, library, only=not library and _generated(name))
                 self.fresh += 1
             self.refused += [r for r in counted.refused if r not in self.refused]

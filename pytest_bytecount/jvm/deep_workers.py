@@ -40,6 +40,19 @@ def helpers_wanted() -> int:
     return max(0, min(MAX_HELPERS, cores - 1))
 
 
+def count_shared(cache: DeepCache, numbers: MethodNumbers, original: bytes, targets: frozenset = frozenset()) -> tuple:
+    """The class ``original`` counted deep with the cache's shared method numbers (handed out before it is counted):
+    (its :class:`~..counting.instr.deep.DeepClass`, whether it may be kept: the numbers were shared and no method was
+    too large to count)."""
+    shared = {"ok": True}
+
+    def reserve(method_ids):
+        shared["ok"] = cache.number(numbers, method_ids)
+
+    counted = deep_class(original, numbers, targets, reserve)
+    return counted, shared["ok"] and not counted.refused
+
+
 def count_and_keep(cache: DeepCache, numbers: MethodNumbers, items: list,
                    done: Optional[Callable[[int], None]] = None) -> int:
     """Count each ``(internal name, original bytes)`` of ``items`` deep, as the set-up's transformer counts a class
@@ -47,16 +60,11 @@ def count_and_keep(cache: DeepCache, numbers: MethodNumbers, items: list,
     transformer counts it again, and says so). How many were kept."""
     kept = 0
     for k, (name, original) in enumerate(items):
-        shared = {"ok": True}
-
-        def reserve(method_ids):
-            shared["ok"] = cache.number(numbers, method_ids)
-
         try:
-            counted = deep_class(original, numbers, frozenset(), reserve)
+            counted, keep = count_shared(cache, numbers, original)
         except Exception:  # noqa: BLE001 - left to the transformer, which reports what fails
             continue
-        if shared["ok"] and not counted.refused:
+        if keep:
             cache.put(name, original, counted.data, library=True)
             kept += 1
         if done is not None:

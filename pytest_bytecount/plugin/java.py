@@ -178,9 +178,9 @@ class JavaContext:
             named = self.runtime.choice()  # the header's: no JVM ran when it was written, or none would start here
         except JvmError:
             return  # none of the settings' to choose: the header named none
-        self.runtime.describe(True)  # adopts the application's JVM
-        jvm = self.runtime.session
-        if jvm is None or jvm.adopted is None:
+        jvm = self.runtime.jvm()
+        jvm.start()  # adopts the application's JVM: nothing starts
+        if jvm.adopted is None:
             return
         if Path(jvm.adopted.home).resolve() != Path(named.java_home).resolve():
             line = (f"bytecount: the application's own jpype.startJVM started {jvm.adopted.describe()}, not the JVM "
