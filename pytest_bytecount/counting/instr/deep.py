@@ -17,6 +17,9 @@ whichever way it ends, and a callee's instructions are its own.
 - In ``java.lang.Class``, what ``getDeclaredMethods0`` and ``getDeclaredConstructors0`` return goes through
   ``sortMembers`` (an excluded frame) first: HotSpot's order follows where the names sit in memory, which changes
   from run to run, and code that walks a class's methods would do work that changes with it.
+- At the end of ``java.lang.Enum``'s constructor the new constant gets its identity hash from ``pinEnum`` (an
+  excluded frame), drawn from a state made from its class's name, its name and its ordinal: a constant otherwise
+  keeps the hash the first code that asks draws, which follows which tests ran before.
 
 The pass runs in two steps on one decoded method, so that it can share a method with the flat counters:
 :func:`plan_deep` reads the original code (its blocks, lengths and returns), then the flat counters may be
@@ -49,6 +52,8 @@ _ARRAYCOPY = ("java/lang/System", "arraycopy", "(Ljava/lang/Object;ILjava/lang/O
 # names sit in memory, which changes from run to run): the deep pass sorts what they return (_sorted_members)
 _MEMBERS = frozenset([("java/lang/Class", "getDeclaredMethods0", "(Z)[Ljava/lang/reflect/Method;"),
                       ("java/lang/Class", "getDeclaredConstructors0", "(Z)[Ljava/lang/reflect/Constructor;")])
+# java.lang.Enum's constructor, Enum(String name, int ordinal): its returns give the constant its hash (pinEnum)
+_ENUM_INIT = ("java/lang/Enum", "<init>", "(Ljava/lang/String;I)V")
 _CALLS = frozenset([op.INVOKEVIRTUAL, op.INVOKESPECIAL, op.INVOKESTATIC])  # the calls plan_deep looks at
 _LOAD_CLASS = frozenset(["(Ljava/lang/String;)Ljava/lang/Class;", "(Ljava/lang/String;Z)Ljava/lang/Class;"])
 # the java.lang.invoke classes that hold pre-generated LambdaForm code: left out, like the hidden classes that
@@ -231,11 +236,13 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
     # return, whose registration of a finalizer C2 compiles as a call that may throw) keeps no handler at all.
     # HotSpot's C2 crashed compiling it with one (SIGSEGV in ciExceptionHandler::catch_klass).
     gaps = []  # (label before a return's report, the return)
+    pin = [Insn(op.ALOAD_0), Insn(op.ALOAD_1), Insn(op.ILOAD_2), call("pinEnum", "(Ljava/lang/Object;Ljava/lang/String;I)V")] \
+        if (owner, method.name, method.descriptor) == _ENUM_INIT else []
     for insn in code.items:  # the flat counters' shared exit, if any, holds a return of its own
         if type(insn) is Insn and insn.opcode in op.RETURNS:
             gap = Label()
             gaps.append((gap, insn))
-            edits.setdefault(id(insn), (insn, []))[1].extend([gap] + leave(True))
+            edits.setdefault(id(insn), (insn, []))[1].extend(pin + [gap] + leave(True))
     for call_insn, _ in init_calls if method_id is not None and not excluded else ():
         edits.setdefault(id(call_insn), (call_insn, []))[1].extend(report + [Insn(op.ICONST_0), Insn(op.ISTORE, local)])
     stretches, bounds = _handler_stretches(code, plan, cp, start)
