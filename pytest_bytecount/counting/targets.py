@@ -74,6 +74,13 @@ class TargetPattern:
         cls_part = self.text.split("#")[0]
         return None if "*" in cls_part else cls_part
 
+    @property
+    def class_prefix(self) -> str:
+        """What the internal name of every class the pattern matches starts with: its class part up to the first
+        glob, a trailing package dot dropped (``pkg.Outer.**`` also matches ``pkg/Outer`` and ``pkg/Outer$In``)."""
+        literal = self.text.split("#")[0].split("*")[0]
+        return literal[:-1].replace(".", "/") if literal.endswith(".") else literal.replace(".", "/")
+
     def matches_class(self, dotted: str) -> bool:
         return self.class_regex.fullmatch(dotted) is not None
 

@@ -26,6 +26,7 @@ from .process import process_jvm
 
 AGENT_CLASS = "pytest_bytecount/Agent"
 KEPT_CLASS = "pytest_bytecount/Kept"  # a transformer that answers with kept counted bytes (jvm/deep.py)
+SIEVE_CLASS = "pytest_bytecount/Sieve"  # a transformer that hands Python only the classes a prefix names (in_place.py)
 MANIFEST = ("Manifest-Version: 1.0\r\n"
             "Premain-Class: pytest_bytecount.Agent\r\n"
             "Agent-Class: pytest_bytecount.Agent\r\n"
@@ -40,7 +41,7 @@ class AgentMissing(RuntimeError):
 
 @lru_cache(maxsize=None)
 def agent_class_bytes(source: str = "Agent.jasm") -> bytes:
-    """A class of the agent's jar, assembled from its text: ``Agent.jasm`` or ``Kept.jasm``."""
+    """A class of the agent's jar, assembled from its text: ``Agent.jasm``, ``Kept.jasm`` or ``Sieve.jasm``."""
     text = resources.files(__package__).joinpath(source).read_text(encoding="utf-8")
     return assemble(text, source, {})
 
@@ -52,7 +53,8 @@ def agent_jar_bytes() -> bytes:
     with zipfile.ZipFile(out, "w", zipfile.ZIP_DEFLATED) as z:
         for name, data in (("META-INF/MANIFEST.MF", MANIFEST.encode()),
                            (f"{AGENT_CLASS}.class", agent_class_bytes()),
-                           (f"{KEPT_CLASS}.class", agent_class_bytes("Kept.jasm"))):
+                           (f"{KEPT_CLASS}.class", agent_class_bytes("Kept.jasm")),
+                           (f"{SIEVE_CLASS}.class", agent_class_bytes("Sieve.jasm"))):
             info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             z.writestr(info, data)
@@ -142,6 +144,13 @@ class Instrumentation:
 
         return jpype.JClass(KEPT_CLASS.replace("/", "."))(platform, jpype.JArray(jpype.JString)(names), *_blob(data),
                                                            then)
+
+    def sieve(self, prefixes: list, then):
+        """A ``ClassFileTransformer`` (``Sieve.jasm``) that hands ``then`` only the classes of a class loader (not
+        the boot loader) whose internal names start with one of ``prefixes``; every other class passes in Java."""
+        import jpype
+
+        return jpype.JClass(SIEVE_CLASS.replace("/", "."))(jpype.JArray(jpype.JString)(prefixes), then)
 
     def define(self, loader, internal_name: str, data):
         """Define the class ``data`` (a Java ``byte[]``) in ``loader``; its ``Class``."""

@@ -135,7 +135,9 @@ class InPlaceHandle(CountingHandle):
         self.error: Optional[str] = None
         self.touched: dict = {}  # (loader, internal name) -> _Touched
         self.final: Optional[dict] = None  # the counts when it was closed (its Counters count on for others)
-        self._transformer = transformer_class()(self._transform)
+        # in Java, a class no pattern's prefix names passes without a call into Python (Sieve.jasm)
+        self._python = transformer_class()(self._transform)  # held here as long as Java holds it
+        self._transformer = owner.api.sieve(sorted({p.class_prefix for p in owner.counter.parsed}), self._python)
         # in a JVM that counts deep, the deep transformer (registered first, so called first) leaves the classes
         # this test counts to this one, which counts them from the original bytes (deep too, for a deep test)
         self._deep = deep_counting_set_up()
