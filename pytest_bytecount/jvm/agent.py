@@ -27,6 +27,7 @@ from .process import process_jvm
 AGENT_CLASS = "pytest_bytecount/Agent"
 KEPT_CLASS = "pytest_bytecount/Kept"  # a transformer that answers with kept counted bytes (jvm/deep.py)
 SIEVE_CLASS = "pytest_bytecount/Sieve"  # a transformer that hands Python only the classes a prefix names (in_place.py)
+ORIGINALS_CLASS = "pytest_bytecount/Originals"  # a program that reads a class library's class files (deep_workers.py)
 MANIFEST = ("Manifest-Version: 1.0\r\n"
             "Premain-Class: pytest_bytecount.Agent\r\n"
             "Agent-Class: pytest_bytecount.Agent\r\n"
@@ -41,7 +42,7 @@ class AgentMissing(RuntimeError):
 
 @lru_cache(maxsize=None)
 def agent_class_bytes(source: str = "Agent.jasm") -> bytes:
-    """A class of the agent's jar, assembled from its text: ``Agent.jasm``, ``Kept.jasm`` or ``Sieve.jasm``."""
+    """A class of the agent's jar, assembled from its text (``Agent.jasm``, ``Kept.jasm``, ...)."""
     text = resources.files(__package__).joinpath(source).read_text(encoding="utf-8")
     return assemble(text, source, {})
 
@@ -54,7 +55,8 @@ def agent_jar_bytes() -> bytes:
         for name, data in (("META-INF/MANIFEST.MF", MANIFEST.encode()),
                            (f"{AGENT_CLASS}.class", agent_class_bytes()),
                            (f"{KEPT_CLASS}.class", agent_class_bytes("Kept.jasm")),
-                           (f"{SIEVE_CLASS}.class", agent_class_bytes("Sieve.jasm"))):
+                           (f"{SIEVE_CLASS}.class", agent_class_bytes("Sieve.jasm")),
+                           (f"{ORIGINALS_CLASS}.class", agent_class_bytes("Originals.jasm"))):
             info = zipfile.ZipInfo(name, date_time=(1980, 1, 1, 0, 0, 0))
             info.compress_type = zipfile.ZIP_DEFLATED
             z.writestr(info, data)

