@@ -115,3 +115,49 @@ def test_the_counted_classes_of_a_deep_session_are_kept_and_the_next_session_reu
     assert sorted(p.name for p in counted.iterdir() if p.name.endswith(".class-entry")) == entries  # reused
     one, two = (json.loads((pytester.path / f).read_text()) for f in ("one.json", "two.json"))
     assert {n: r["counts"] for n, r in one.items()} == {n: r["counts"] for n, r in two.items()}
+
+
+NESTED = {"app/Walk.java": """
+package app;
+
+public class Walk {
+    static class Cursor {
+        int at;
+        boolean step() { return ++at < 100; }
+    }
+
+    public static int run() {
+        Cursor c = new Cursor();
+        int n = 0;
+        while (c.step()) n++;
+        return n;
+    }
+}
+"""}
+
+NESTED_TESTS = '''
+import pytest
+
+@pytest.mark.bytecount("app.Walk#run")
+def test_walk(bytecount):
+    assert bytecount.jclass("app.Walk").run() == 99
+
+@pytest.mark.bytecount("app.Walk#run", deep=False)
+def test_walk_flat(bytecount):
+    assert bytecount.jclass("app.Walk").run() == 99
+'''
+
+
+def test_no_nested_class_hint_where_deep_counts_hold_the_nested_classs_work(pytester, tmp_path):
+    """The hint that a class pattern leaves out a nested class that ran is about flat counts; under deep counts the
+    nested class's run is in the target's deep work, and the hint would send the user after nothing."""
+    java_project(pytester, NESTED, {"test_walk": NESTED_TESTS}, pinned=False)
+    result = run(pytester, "--bytecount-update", f"--bytecount-json={tmp_path / 'r.json'}", "-p", "no:randomly")
+    assert result.ret == 0, result.stdout.str()
+    got = {n.split("::")[1]: r for n, r in json.loads((tmp_path / "r.json").read_text()).items()}
+    deep = got["test_walk"]["counts"]["app.Walk#run()I"]["deep"]["methods"]
+    assert deep["app.Walk$Cursor#step()Z"] > 0
+    assert not got["test_walk"].get("hints")
+    assert got["test_walk_flat"]["hints"] == [
+        "hint: app.Walk#run leaves out 1 nested class that this test loaded (Walk$Cursor); the target app.Walk.** "
+        "(beside app.Walk#run) counts app.Walk with its nested classes"]
