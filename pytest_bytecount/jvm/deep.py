@@ -28,7 +28,7 @@ from .agent import AgentMissing, instrumentation, transformer_class
 from ..files import write_atomically
 from .deep_cache import DeepCache, cache_root as deep_cache_root
 # deep_jvm_options: imported from here by the CLI and the plugin's runtime
-from .deep_workers import count_cold_library, count_shared
+from .deep_workers import count_cold_library, count_shared, launcher
 from .deep_options import C2_OPTIONS, DEEP_JVM_OPTIONS, WHY, deep_jvm_options, lacking_options  # noqa: F401
 from .hash_state import HashState, find as find_hash_state
 from .process import process_jvm
@@ -102,7 +102,7 @@ class DeepCounting:
         started = time.monotonic()
         if self.cache is not None and REDEFINE and PARALLEL:
             # cold: the class library's loaded classes counted on every core and kept, then given from Java below
-            java = None if self._redefines() else _launcher()
+            java = None if self._redefines() else launcher()
             if self._redefines() or java is not None:
                 self.fresh += count_cold_library(self.api, self._platform, self.cache, self.numbers,
                                                  self.runtime_identity()["class_library"], self._answered_by_name,
@@ -341,17 +341,6 @@ class DeepCounting:
             else:
                 out[key] = group
         return out
-
-
-def _launcher() -> Optional[Path]:
-    """The running runtime's ``java`` launcher, None when it has none (a runtime without ``bin/java``)."""
-    import jpype
-
-    home = Path(str(jpype.JClass("java.lang.System").getProperty("java.home")))
-    for name in ("java", "java.exe"):
-        if (home / "bin" / name).is_file():
-            return home / "bin" / name
-    return None
 
 
 def class_library_digest(home: Path) -> str:

@@ -130,6 +130,17 @@ def count_in_processes(cache: DeepCache, numbers: MethodNumbers, library: str, i
     return kept
 
 
+def launcher() -> Optional[Path]:
+    """The running runtime's ``java`` launcher, None when it has none (a runtime without ``bin/java``)."""
+    import jpype
+
+    home = Path(str(jpype.JClass("java.lang.System").getProperty("java.home")))
+    for name in ("java", "java.exe"):
+        if (home / "bin" / name).is_file():
+            return home / "bin" / name
+    return None
+
+
 def read_originals(java: Path, names: list) -> dict:
     """``{internal name: class file}`` of the class library of the runtime whose ``java`` launcher is given, as its
     class loaders read them, read by a JVM of its own (``Originals.jasm``, from the agent's jar): nothing is loaded

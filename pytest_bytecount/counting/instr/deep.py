@@ -236,13 +236,11 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
     # return, whose registration of a finalizer C2 compiles as a call that may throw) keeps no handler at all.
     # HotSpot's C2 crashed compiling it with one (SIGSEGV in ciExceptionHandler::catch_klass).
     gaps = []  # (label before a return's report, the return)
-    pin = [Insn(op.ALOAD_0), Insn(op.ALOAD_1), Insn(op.ILOAD_2), call("pinEnum", "(Ljava/lang/Object;Ljava/lang/String;I)V")] \
-        if (owner, method.name, method.descriptor) == _ENUM_INIT else []
     for insn in code.items:  # the flat counters' shared exit, if any, holds a return of its own
         if type(insn) is Insn and insn.opcode in op.RETURNS:
             gap = Label()
             gaps.append((gap, insn))
-            edits.setdefault(id(insn), (insn, []))[1].extend(pin + [gap] + leave(True))
+            edits.setdefault(id(insn), (insn, []))[1].extend(_enum_pin(method, call) + [gap] + leave(True))
     for call_insn, _ in init_calls if method_id is not None and not excluded else ():
         edits.setdefault(id(call_insn), (call_insn, []))[1].extend(report + [Insn(op.ICONST_0), Insn(op.ISTORE, local)])
     stretches, bounds = _handler_stretches(code, plan, cp, start)
@@ -266,6 +264,15 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
                 label.frame = AddedLocalsFrame((Obj("java/lang/Throwable"),), (UNINITIALIZED_THIS,) if flag else ())
             code.items.append(label)
             code.items += leave(False, window=not (flag and init_calls)) + [Insn(op.ATHROW)]
+
+
+def _enum_pin(method, call) -> list:
+    """In java.lang.Enum's constructor, the code that gives the new constant its identity hash before a return
+    (``pinEnum(this, name, ordinal)``); elsewhere nothing."""
+    if (method.owner.name, method.name, method.descriptor) != _ENUM_INIT:
+        return []
+    return [Insn(op.ALOAD_0), Insn(op.ALOAD_1), Insn(op.ILOAD_2),
+            call("pinEnum", "(Ljava/lang/Object;Ljava/lang/String;I)V")]
 
 
 def _handler_stretches(code, plan: DeepPlan, cp, start: Label) -> tuple:
