@@ -37,13 +37,17 @@ class MethodId:
 
     @classmethod
     def parse(cls, text: str) -> "MethodId":
-        m = re.fullmatch(r"([\w$.]+)#([\w$<>]+)(\(.*)", text)
+        m = re.fullmatch(r"([^\s#]+)#([^\s#(]+)(\(.*)", text)
         if not m:
             raise TargetError(f"{text!r} is not a method id like pkg.Cls#name(I)V")
         return cls(m.group(1).replace(".", "/"), m.group(2), m.group(3))
 
 
-_PATTERN = re.compile(r"^(?P<cls>[\w$.*]+)(?:#(?P<name>[\w$<>*?]+)(?P<desc>\([^)]*\)\S+)?)?$")
+# every name the JVM allows (JVMS 4.2): a class's may hold parentheses (ASM's test corpus has `Artificial$()$Structures`),
+# a method's hyphens (Kotlin's `box-impl`, `use-YhWfFtM`); a class part ends at `#`, a method name at `(`
+_NAME_CHARS = r"\w$\-()"
+_JAVA_STYLE = re.compile(r"\.[\w$<>-]+\((?:\[*[BCDFIJSZ]|\[*L[^;]*;)*\)(?:\[*[BCDFIJSZV]|\[*L[^;]*;)$")
+_PATTERN = re.compile(rf"^(?P<cls>[{_NAME_CHARS}.*]+)(?:#(?P<name>[\w$\-<>*?]+)(?P<desc>\([^)]*\)\S+)?)?$")
 
 
 @dataclass(frozen=True)
@@ -57,7 +61,9 @@ class TargetPattern:
     def parse(cls, text: str) -> "TargetPattern":
         text = text.strip()
         m = _PATTERN.match(text)
-        if not m or m.group("cls").endswith(".") or ".." in m.group("cls"):
+        # a class part that ends in ")" or in a descriptor is a method written as Java code names it
+        # (pkg.Cls.run(), pkg.Cls.run(I)V), not a class
+        if not m or m.group("cls").endswith((".", ")")) or ".." in m.group("cls") or _JAVA_STYLE.search(m.group("cls")):
             meant = _with_hash(text)
             raise TargetError(
                 f"bad target pattern {text!r}: expected pkg.Cls, pkg.Cls#method, pkg.Cls#method(desc), "
