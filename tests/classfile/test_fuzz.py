@@ -312,3 +312,32 @@ def test_an_error_quotes_a_huge_broken_name_briefly(engine):
     message = str(info.value)
     assert "(10,000 characters)" in message and "invalid opcode 255 at offset 0" in message
     assert len(message) < 400 and message.isprintable()
+
+
+def _huge_method_class(tmp_path) -> bytes:
+    """A real javac method of about 62 KB of code with a branch every few instructions: too large to count in every
+    way the pipeline tries."""
+    from tests.support.javac import compile_java
+
+    body = "\n".join(f"        s += a[{i % 8}] * {i % 5 + 2}; if (s > {1000 + i}) s -= {999 + i % 7};"
+                     for i in range(2350))
+    (tmp_path / "big").mkdir()
+    (tmp_path / "big" / "Huge.java").write_text(
+        f"package big;\n\npublic class Huge {{\n    public static int run(int[] a) {{\n        int s = 0;\n{body}\n"
+        f"        return s;\n    }}\n}}\n")
+    return (compile_java(tmp_path, release="17") / "big" / "Huge.class").read_bytes()
+
+
+def test_the_too_large_warning_names_the_size_of_the_attempt_that_came_nearest(tmp_path):
+    """The pipeline tries counters per block, then increments per instruction, each with and without lines; the
+    warning gives the smallest size it reached, not the last fallback's, which is the same whatever the strategy.
+    Per-instruction increments add code before every instruction, so the block strategy's nearest attempt is smaller
+    than the instruction strategy's."""
+    data = _huge_method_class(tmp_path)
+    sizes = {}
+    for strategy in ("block", "instruction"):
+        (message,) = instrument_class(data, None, CounterIndexes(strategy)).refused
+        m = re.match(r"big\.Huge#run\(\[I\)I: code would be ([\d,]+) bytes after editing, over the JVM's limit", message)
+        assert m, message
+        sizes[strategy] = int(m.group(1).replace(",", ""))
+    assert 65_535 < sizes["block"] < 0.8 * sizes["instruction"], sizes

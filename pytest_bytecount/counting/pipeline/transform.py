@@ -124,8 +124,8 @@ def instrument_class(data: bytes, methods: Optional[Iterable[MethodId]], batch: 
 
 
 def _count_within_limit(method, batch: CounterIndexes, call_keys: dict) -> Counted:
-    """Count ``method`` and encode its code; the last attempt's :class:`CodeTooLargeError` when no
-    attempt fits in 64 KB. Per instruction kind needs fewer counters than many blocks; past that, all
+    """Count ``method`` and encode its code; when no attempt fits in 64 KB, the :class:`CodeTooLargeError` of the
+    attempt that came nearest (the size a user can act on, not the last fallback's). Per instruction kind needs fewer counters than many blocks; past that, all
     blocks may still fit where an increment per instruction does not. Per instruction kind, the counters
     per source line come last: a method too large with them is counted without (its counts have no
     ``"lines"``)."""
@@ -133,6 +133,7 @@ def _count_within_limit(method, batch: CounterIndexes, call_keys: dict) -> Count
     attempts = [("block", MAX_BLOCKS, True), ("instruction", None, True), ("block", None, True),
                 ("instruction", None, False)] \
         if batch.strategy == "block" else [("instruction", None, True), ("instruction", None, False)]
+    nearest = None
     for n, (strategy, limit, lines) in enumerate(attempts, 1):
         try:
             deep = plan_deep(method) if batch.deep is not None else None
@@ -143,10 +144,11 @@ def _count_within_limit(method, batch: CounterIndexes, call_keys: dict) -> Count
                 emit_deep(method, deep, numbers.number(mid), numbers.target(mid) if mid in targets else None)
             method.attributes[index] = method.code.encode()
             return counted
-        except CodeTooLargeError:
+        except CodeTooLargeError as e:
             method.attributes[index] = original  # undone: decoded afresh by the next attempt
+            nearest = e if nearest is None or e.size < nearest.size else nearest
             if n == len(attempts):
-                raise
+                raise nearest from None
         except CodeFormatError:
             raise  # names the method already
         except ClassFormatError as e:  # a name, descriptor or constant the counters need is broken
