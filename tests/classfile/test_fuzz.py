@@ -341,3 +341,34 @@ def test_the_too_large_warning_names_the_size_of_the_attempt_that_came_nearest(t
         assert m, message
         sizes[strategy] = int(m.group(1).replace(",", ""))
     assert 65_535 < sizes["block"] < 0.8 * sizes["instruction"], sizes
+
+
+def _with_type_annotation(data: bytes, method: str, offset_past_end: int) -> bytes:
+    """``data`` with one RuntimeVisibleTypeAnnotations entry on ``method``'s code: a ``new`` target (0x44) at the
+    code's length plus ``offset_past_end`` (0: the first offset past the code), of type @java.lang.Deprecated."""
+    cf = ClassFile.parse(data)
+    m = next(x for x in cf.methods if x.name == method)
+    i, code = m.find_attribute("Code")
+    raw = code.data
+    code_length = struct.unpack_from(">I", raw, 4)[0]
+    at = 8 + code_length
+    handlers = struct.unpack_from(">H", raw, at)[0]
+    at += 2 + 8 * handlers
+    count = struct.unpack_from(">H", raw, at)[0]
+    body = struct.pack(">HBHBHH", 1, 0x44, code_length + offset_past_end, 0,
+                       cf.constant_pool.add_utf8("Ljava/lang/Deprecated;"), 0)
+    added = struct.pack(">HI", cf.constant_pool.add_utf8("RuntimeVisibleTypeAnnotations"), len(body)) + body
+    m.attributes[i] = Attribute(code.name_index, raw[:at] + struct.pack(">H", count + 1) + raw[at + 2:] + added)
+    return cf.to_bytes()
+
+
+def test_a_type_annotation_on_an_offset_past_the_code_is_dropped_and_the_class_counted(engine):
+    """ASM's Issue317789.class annotates an offset past its code's end; HotSpot loads it, so the instrumenter must
+    count it too (the annotation annotates nothing: dropped, as ASM drops it)."""
+    data = _with_type_annotation(engine["engine/Misc$1Doubler"], "apply", 0)
+    result = instrument_class(data, None, CounterIndexes("block"))
+    assert sorted(m.method.name for m in result.maps) == ["<init>", "apply"] and not result.refused
+    out = ClassFile.parse(result.data)
+    code = out.find_method("apply", "(I)I").code
+    kept = [a for a in code.attributes if isinstance(a, TypeAnnotations)]
+    assert all(a.entries == [] for a in kept)
