@@ -19,6 +19,7 @@ from .compare import compare, percent_change, render_verdict, that_ran, work_met
 from .deep_band import LooseVerdict, across_class_libraries, compare_loosely, loose_line, render_loose, without_deep
 from .scaling import ScalingError, ScalingResult, check_stored, compare_scaling, render_scaling
 from .status import FAILING, VERDICTS, worse
+from .suggest import smallest_tolerance, tolerance_line
 
 
 @dataclass(frozen=True)
@@ -72,6 +73,9 @@ def decide(stored: Stored, counts: dict, mode: Optional[str], deep_runtime: Opti
         message = within_tolerance(verdict)
     elif status != "passed":
         message = render_verdict(verdict, accept, source=source)
+        found = smallest_tolerance(verdict, stored_counts, now, tolerances, strict)
+        if found is not None:
+            message += "\n" + tolerance_line(found)
         if stored.mode != mode:  # the counts moved with the mode: a setting changed, not the code
             status = "changed"
             message = mode_changed(stored.mode, mode, key, path) + "\n" + message
