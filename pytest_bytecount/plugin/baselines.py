@@ -17,6 +17,7 @@ from ..regression.stale import (Prune, is_full_run, remove as remove_stale_file,
                                 still_collected)
 from .config import Settings
 from .project_cache import project_cache
+from ..wording import counted
 
 
 def _remove(tests: dict, keys) -> bool:
@@ -107,9 +108,13 @@ class Baselines:
         self._views[path] = done.baseline
         if done.written:
             self.written.add(path)
-        if done.backup is not None:
-            self.notes.append(f"{path} could not be read ({done.replaced_error.problem}); it was replaced, and a copy of "
-                              f"it is in {done.backup}")
+        if done.replaced_error is not None:
+            kept = f"the {counted(len(done.kept), 'entry', 'entries')} it still held that read as sound" if done.kept \
+                else "none of its entries"
+            lost = f" (not kept, to re-record: {', '.join(done.lost)})" if done.lost else ""
+            copy = f", and a copy of it is in {done.backup}" if done.backup is not None else ""
+            self.notes.append(f"{path} could not be read ({done.replaced_error.problem}); it was replaced, keeping "
+                              f"{kept}{lost}{copy}")
         return done.written
 
     def _copies(self) -> Path:

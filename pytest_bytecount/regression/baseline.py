@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Optional
 
 from ..counting.counts import REQUIRED_SCALARS, TABLES
+from .salvage import readable_entries
 
 # how a test's counts were made, when not in its own class loader (the default, which the file leaves out)
 MODES = ("in-place", "module-loader", "session-loader")
@@ -369,6 +370,8 @@ class Update:
     written: bool
     backup: Optional[Path] = None  # where an unreadable file was kept before it was replaced
     replaced_error: Optional[BaselineError] = None
+    lost: list = field(default_factory=list)  # the keys of a replaced file's entries that could not be kept
+    kept: list = field(default_factory=list)  # the keys of those it kept
 
 
 def update(path: Path, change: Callable[[BaselineFile], bool], previous: Optional[BaselineFile] = None,
@@ -379,7 +382,8 @@ def update(path: Path, change: Callable[[BaselineFile], bool], previous: Optiona
     ``previous`` is a view this process read or wrote before; it is reused when the file still holds
     exactly its bytes, so a series of updates does not re-parse the file each time. An unreadable file
     raises :class:`BaselineError`, unless ``replace_unreadable``: then it is copied into the folder
-    ``keep_copy_in()`` gives (when given) and replaced.
+    ``keep_copy_in()`` gives (when given) and replaced, keeping every entry it still holds that reads as sound
+    (:func:`~.salvage.readable_entries`).
     """
     path = Path(path)
     with folder_lock(path.parent):
@@ -391,6 +395,8 @@ def update(path: Path, change: Callable[[BaselineFile], bool], previous: Optiona
         except OSError as e:
             raise BaselineError(path, f"baseline file {path} cannot be read: {e}") from None
         backup = replaced = None
+        lost: list = []
+        kept: dict = {}
         if raw is None:
             current = BaselineFile(path)
         elif previous is not None and previous._text == raw:
@@ -407,8 +413,9 @@ def update(path: Path, change: Callable[[BaselineFile], bool], previous: Optiona
                     folder.mkdir(parents=True, exist_ok=True)
                     backup = _copy_path(path, folder)
                     shutil.copy2(path, backup)
-                current = BaselineFile(path, exists=True)
+                kept, lost = readable_entries(raw, lambda key, entry: not _entry_problems(key, entry))
+                current = BaselineFile(path, kept, exists=True)
         written = change(current) or replaced is not None
         if written:
             current.save()
-        return Update(current, written, backup, replaced)
+        return Update(current, written, backup, replaced, lost, sorted(kept))

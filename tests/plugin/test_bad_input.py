@@ -231,7 +231,8 @@ def test_corrupt_or_newer_baselines_fail_their_test_and_are_only_replaced_by_an_
         if name in UNREADABLE_FILES:  # the whole file could not be read: replaced, with a copy kept
             assert (copies / f"{name}.json").read_text() == text
             assert f"bytecount: {path} could not be read (baseline file {path}" in out
-            assert f"it was replaced, and a copy of it is in {copies / (name + '.json')}" in out
+            assert f"it was replaced, keeping " in out
+            assert f", and a copy of it is in {copies / (name + '.json')}" in out
         else:  # one broken entry: re-recorded like any other, the file's other entries as they were
             assert not (copies / f"{name}.json").exists() and f"bytecount: {path} could not be read" not in out
     assert "re-record it with" not in out  # being replaced: the advice of a run without --bytecount-update is gone
@@ -372,3 +373,48 @@ def test_an_option_value_after_a_space_is_a_usage_error_before_pytest_writes_int
     # a value that names no path cannot move pytest's root: after a space it is taken as it is
     pytester.runpytest_subprocess("--bytecount-tolerance", "total=5%").assert_outcomes(passed=1)
     pytester.runpytest_subprocess(f"--bytecount-java-home={home}").assert_outcomes(passed=1)
+
+
+THREE = """
+import pytest
+
+@pytest.mark.bytecount("app.Calc#add", deep=False)
+def test_a(bytecount):
+    assert bytecount.jclass("app.Calc").add(2, 3) == 5
+
+@pytest.mark.bytecount("app.Calc#add", deep=False)
+def test_b(bytecount):
+    assert bytecount.jclass("app.Calc").add(4, 5) == 9
+
+@pytest.mark.bytecount("app.Calc#add", deep=False)
+def test_c(bytecount):
+    assert bytecount.jclass("app.Calc").add(6, 7) == 13
+"""
+CALC_SOURCE = {"app/Calc.java": "package app;\n\npublic class Calc {\n    public static int add(int a, int b) {\n"
+                                "        return a + b;\n    }\n}\n"}
+
+
+def test_re_recording_one_test_of_a_file_a_merge_broke_keeps_every_entry_it_can_read(pytester):
+    """A merge that left conflict markers inside one entry makes the file unreadable JSON; re-recording one test
+    replaces the file keeping the entries that still read as sound, and names the one it could not keep."""
+    from tests.support.pytest_project import java_project, run
+
+    java_project(pytester, CALC_SOURCE, {"test_three": THREE})
+    assert run(pytester, "--bytecount-update").ret == 0
+    path = pytester.path / "bytecount" / "test_three.json"
+    text = path.read_text()
+    entry_c = text[text.index('    "test_c": {'):]
+    conflicted = text[:text.index('    "test_c": {')] + entry_c.replace(
+        '"total": 4', '<<<<<<< HEAD\n"total": 4\n=======\n"total": 5\n>>>>>>> other', 1)
+    assert conflicted != text
+    path.write_text(conflicted)
+    again = run(pytester, "test_three.py::test_a", "--bytecount-update")
+    out = again.stdout.str()
+    assert again.ret == 0, out
+    assert "it was replaced, keeping the 2 entries it still held that read as sound (not kept, to re-record: " \
+           "test_c)" in out, out
+    kept = json.loads(path.read_text())["tests"]
+    assert sorted(kept) == ["test_a", "test_b"]
+    assert kept["test_b"] == json.loads(text)["tests"]["test_b"]
+    rest = run(pytester)
+    assert rest.ret == 1 and "test_three.py::test_c" in rest.stdout.str()  # new, with the command to record it
