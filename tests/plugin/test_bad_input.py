@@ -231,7 +231,7 @@ def test_corrupt_or_newer_baselines_fail_their_test_and_are_only_replaced_by_an_
         if name in UNREADABLE_FILES:  # the whole file could not be read: replaced, with a copy kept
             assert (copies / f"{name}.json").read_text() == text
             assert f"bytecount: {path} could not be read (baseline file {path}" in out
-            assert f"it was replaced, keeping " in out
+            assert "it was replaced, keeping " in out
             assert f", and a copy of it is in {copies / (name + '.json')}" in out
         else:  # one broken entry: re-recorded like any other, the file's other entries as they were
             assert not (copies / f"{name}.json").exists() and f"bytecount: {path} could not be read" not in out
