@@ -7,21 +7,10 @@ from __future__ import annotations
 import pytest
 
 from tests.support.jdk import child_on_jvm
+from tests.support.transformer_child import HEAD
 
-_CHILD = """
-import json, sys
-sys.path.insert(0, sys.argv[2])
-import jpype
-from pytest_bytecount.jvm.agent import instrumentation, transformer_class
-from pytest_bytecount.jvm.session import JvmSession, choose_jvm
-
-JvmSession(choose_jvm(sys.argv[1], "server"), [], agent=True).start()
-J = jpype.JClass
-seen = []
-
-def following(loader, name, being_redefined, data):  # the next transformer: says what reached it
-    seen.append(str(name))
-    return jpype.JArray(jpype.JByte)(b"next:" + bytes(memoryview(data)))
+_CHILD = HEAD + """
+MARK = b"next:"
 
 platform = J("java.lang.ClassLoader").getPlatformClassLoader()
 app = J("java.lang.ClassLoader").getSystemClassLoader()
