@@ -242,7 +242,9 @@ def _test_counts(data: dict, test: Optional[str]) -> dict:
         {k: r.get("counts") for k, r in data.items()}
     if test is None and len(entries) == 1:
         return next(iter(entries.values()))
-    chosen = [k for k in entries if test is not None and (k == test or k.endswith("::" + test))]
+    # a key, the end of a results file's node id, or a node id whose end is a baseline file's key
+    chosen = [k for k in entries if test is not None and (k == test or k.endswith("::" + test)
+                                                          or test.endswith("::" + k))]
     if len(chosen) != 1:
         shown = ", ".join(sorted(entries)[:10]) + (", ..." if len(entries) > 10 else "")
         asked = f"no test {test!r}" if test is not None and not chosen else "more than one test" if test is None \

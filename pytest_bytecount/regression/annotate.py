@@ -61,8 +61,29 @@ def annotate(counts: dict, source: SourceLines, baseline: Optional[dict] = None,
         if NO_LINE in lines_now or NO_LINE in lines_base:
             out.append(_row(NO_LINE, lines_base.get(NO_LINE), lines_now.get(NO_LINE), baseline is not None,
                             "(instructions no line covers)"))
+        codeless = _without_code(lines_now, text)
+        if codeless:
+            out.append(f"warning: counts on {len(codeless)} line{'s' if len(codeless) > 1 else ''} with no code in "
+                       f"this source ({', '.join(map(str, codeless))}): the source has changed since the counts were "
+                       f"taken, so the counts above may sit on the wrong lines")
         out.append("")
     return "\n".join(out)
+
+
+def _without_code(lines: dict, text: Optional[list]) -> list:
+    """The numbers of the lines that ran by ``lines`` where ``text`` (the source as it is now) has no code: past
+    its end, blank, or a comment alone (javac puts no instruction there)."""
+    if text is None:
+        return []
+    out = []
+    for key, n in lines.items():
+        if not key.isdigit() or not n:
+            continue
+        i = int(key)
+        line = text[i - 1].strip() if i <= len(text) else None
+        if line is None or not line or line.startswith(("//", "/*", "*")):
+            out.append(i)
+    return sorted(out)
 
 
 def _row(line: str, base: Optional[int], now: Optional[int], with_base: bool, text: Optional[str]) -> str:

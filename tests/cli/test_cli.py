@@ -9,6 +9,7 @@ import hashlib
 import io
 import itertools
 import json
+import shutil
 import subprocess
 import sys
 import zipfile
@@ -383,3 +384,26 @@ def test_instrument_progress_is_quiet_when_quick_sparse_in_a_log_and_one_line_on
     screen = drive(_Terminal(), 0.25)
     assert screen.startswith("\rcounted 8/100\x1b[K\rcounted 9/100\x1b[K") and screen.endswith("\rcounted 100/100\x1b[K\n")
     assert screen.count("\n") == 1
+
+
+def test_annotate_takes_a_node_id_for_a_baseline_file_and_warns_of_counts_on_lines_without_code(tiny, tmp_path):
+    now = tmp_path / "now.json"
+    bytecount("count", "--classpath", str(tiny), "--target", "hand.Tiny#sum", "--output", str(now), "hand.Tiny")
+    counts = json.loads(now.read_text())
+    baseline = tmp_path / "test_tiny.json"
+    baseline.write_text(json.dumps({"format": 1, "tests": {"test_sum": {"methods": counts, "jvm": "17"},
+                                                           "test_other": {"methods": counts, "jvm": "17"}}}))
+    by_node_id = bytecount("annotate", str(baseline), "--test", "tests/test_tiny.py::test_sum",
+                           "--source-path", str(BY_HAND)).stdout
+    assert "     8           12  |             s += i;" in by_node_id.splitlines()
+    assert "warning" not in by_node_id  # the source is the one the counts were taken from
+    # the same counts over a source that gained three lines at its top: lines 6 to 10 now hold other text
+    source = tmp_path / "src"
+    shutil.copytree(BY_HAND, source)
+    tiny_java = next(source.rglob("Tiny.java"))
+    lines = tiny_java.read_text().splitlines(keepends=True)
+    tiny_java.write_text("".join(lines[:5] + ["\n", "// moved\n", "\n"] + lines[5:]))
+    moved = bytecount("annotate", str(now), "--source-path", str(source)).stdout
+    (warning,) = [ln for ln in moved.splitlines() if ln.startswith("warning:")]
+    assert warning.startswith("warning: counts on 3 lines with no code in this source (6, 7, 8): the source has "
+                              "changed since the counts were taken"), warning
