@@ -11,6 +11,7 @@ from __future__ import annotations
 from typing import Optional
 
 from ..counting.counts.keys import NO_LINE
+from .lines import line_pairs
 from .sources import SourceLines, source_path_of
 
 CONTEXT = 2  # lines shown around the lines that ran
@@ -31,9 +32,38 @@ def _per_file(counts: dict) -> dict:
     return out
 
 
+def _paired(counts: dict, baseline: dict) -> tuple:
+    """``baseline`` with each method's lines moved onto the current lines they pair with (:func:`~.lines.line_pairs`,
+    as the HTML report pairs them: by the lines' code where the method changed), and ``{source path: [(baseline
+    line, count)]}`` of the lines whose code the current source no longer holds."""
+    out, gone = {}, {}
+    for method, entry in baseline.items():
+        now = counts.get(method)
+        if not isinstance(entry, dict) or not isinstance(now, dict) or entry.get("lines") is None:
+            out[method] = entry
+            continue
+        fb, fn = entry.get("code_fingerprint"), now.get("code_fingerprint")
+        pairs = line_pairs(entry, now, fb == fn if fb and fn else None)
+        if pairs is None:
+            out[method] = entry
+            continue
+        lines: dict = {}
+        for c in pairs:
+            if not c.base:
+                continue
+            if c.text_is_current:
+                lines[c.shown_line] = lines.get(c.shown_line, 0) + c.base
+            else:
+                gone.setdefault(source_path_of(method), []).append((c.base_line, c.base))
+        out[method] = {**entry, "lines": lines}
+    return out, gone
+
+
 def annotate(counts: dict, source: SourceLines, baseline: Optional[dict] = None, context: int = CONTEXT) -> str:
-    """The annotated text of every source file ``counts`` (the contract's JSON) has lines of."""
-    now, base = _per_file(counts), _per_file(baseline or {})
+    """The annotated text of every source file ``counts`` (the contract's JSON) has lines of; with ``baseline``,
+    its lines paired with the current ones."""
+    paired, gone = _paired(counts, baseline or {})
+    now, base = _per_file(counts), _per_file(paired)
     if not now and not base:
         return "no per-line counts in these counts: they were written without \"lines\"\n"
     out = []
@@ -61,6 +91,8 @@ def annotate(counts: dict, source: SourceLines, baseline: Optional[dict] = None,
         if NO_LINE in lines_now or NO_LINE in lines_base:
             out.append(_row(NO_LINE, lines_base.get(NO_LINE), lines_now.get(NO_LINE), baseline is not None,
                             "(instructions no line covers)"))
+        for line, n in sorted(gone.get(path, ()), key=lambda g: (len(g[0]), g[0])):
+            out.append(f"  before the change: line {line} ran {n:,} in the baseline; its code is not in this source")
         codeless = _without_code(lines_now, text)
         if codeless:
             out.append(f"warning: counts on {len(codeless)} line{'s' if len(codeless) > 1 else ''} with no code in "
