@@ -182,6 +182,7 @@ class MethodHooks:
         self.method = method
         self.mid = MethodId(cf.name, method.name, method.descriptor)
         self.add_owner, self.add_name = links.counters_name, "addIn"
+        self.infers_types = cf.major_version <= 50  # verified by type inference, without stack map frames
 
     def _call(self, name: str, desc: str) -> Insn:
         return Insn(op.INVOKESTATIC, self.cp.add_methodref(self.runtime, name, desc))
@@ -220,6 +221,13 @@ class MethodHooks:
         out = [Insn(store, slot) for (store, _, _), slot in reversed(list(zip(ops, slots)))]
         out += [Insn(op.DUP), self._selector(site.selector), arm]
         out += [Insn(load, slot) for (_, load, _), slot in zip(ops, slots)]
+        if self.infers_types:
+            # The type-inferring verifier of class files before version 50 (and 50's fallback to it) merges each
+            # local's types where paths join: a spill slot left holding one call's argument class here and another's
+            # there would make it load both classes to merge them, classes the original code never needed to
+            # link. Emptied (null), the slot merges with anything without loading a class.
+            out += [i for (store, _, _), slot in zip(ops, slots) if store == op.ASTORE
+                    for i in (Insn(op.ACONST_NULL), Insn(op.ASTORE, slot))]
         return out
 
     def clear(self) -> list:
