@@ -102,8 +102,9 @@ class DeepCounting:
         started = time.monotonic()
         if self.cache is not None and REDEFINE and PARALLEL:
             # cold: the class library's loaded classes counted on every core and kept, then given from Java below
-            java = None if self._redefines() else launcher()
-            if self._redefines() or java is not None:
+            redefines = self._redefines()
+            java = None if redefines else launcher()
+            if redefines or java is not None:
                 self.fresh += count_cold_library(self.api, self._platform, self.cache, self.numbers,
                                                  self.runtime_identity()["class_library"], self._answered_by_name,
                                                  progress, COLD_CLASSES, _BATCH, java)

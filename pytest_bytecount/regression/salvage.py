@@ -13,6 +13,17 @@ _START = re.compile(r'^    ("(?:[^"\\]|\\.)*"): \{$')
 _END = re.compile(r"^    \},?$")
 
 
+def _key(line: str):
+    """The test key a line opens a block for, or None."""
+    m = _START.match(line)
+    if m is None:
+        return None
+    try:
+        return json.loads(m.group(1))
+    except json.JSONDecodeError:
+        return None
+
+
 def readable_entries(raw: bytes, sound) -> tuple:
     """``({test key: entry}, [keys seen but not kept])`` of the blocks of ``raw`` that read as JSON and whose entry
     ``sound(key, entry)`` accepts."""
@@ -20,18 +31,13 @@ def readable_entries(raw: bytes, sound) -> tuple:
     lost: list = []
     key = block = None
     for line in raw.decode("utf-8", errors="replace").splitlines():
-        if block is None:
-            m = _START.match(line)
-            if m:
-                try:
-                    key = json.loads(m.group(1))
-                except json.JSONDecodeError:
-                    continue
-                block = ["{"]
+        opened = _key(line)
+        if opened is not None:
+            if block is not None:  # a block that never closed: what follows is another's
+                lost.append(key)
+            key, block = opened, ["{"]
             continue
-        if _START.match(line):  # a block that never closed: what follows is another's
-            lost.append(key)
-            key, block = json.loads(_START.match(line).group(1)), ["{"]
+        if block is None:
             continue
         block.append(line)
         if _END.match(line):
