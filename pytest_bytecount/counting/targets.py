@@ -43,8 +43,9 @@ class MethodId:
         return cls(m.group(1).replace(".", "/"), m.group(2), m.group(3))
 
 
-# every name the JVM allows (JVMS 4.2): a class's may hold parentheses (ASM's test corpus has `Artificial$()$Structures`),
-# a method's hyphens (Kotlin's `box-impl`, `use-YhWfFtM`); a class part ends at `#`, a method name at `(`
+# every name the JVM allows (JVMS 4.2): a class's may hold parentheses (ASM's test corpus has
+# `Artificial$()$Structures`), a method's hyphens (Kotlin's `box-impl`, `use-YhWfFtM`); a class part ends at `#`, a
+# method name at `(`
 _NAME_CHARS = r"\w$\-()"
 _JAVA_STYLE = re.compile(r"\.[\w$<>-]+\((?:\[*[BCDFIJSZ]|\[*L[^;]*;)*\)(?:\[*[BCDFIJSZV]|\[*L[^;]*;)$")
 _PATTERN = re.compile(rf"^(?P<cls>[{_NAME_CHARS}.*]+)(?:#(?P<name>[\w$\-<>*?]+)(?P<desc>\([^)]*\)\S+)?)?$")

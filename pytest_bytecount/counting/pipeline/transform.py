@@ -125,7 +125,8 @@ def instrument_class(data: bytes, methods: Optional[Iterable[MethodId]], batch: 
 
 def _count_within_limit(method, batch: CounterIndexes, call_keys: dict) -> Counted:
     """Count ``method`` and encode its code; when no attempt fits in 64 KB, the :class:`CodeTooLargeError` of the
-    attempt that came nearest (the size a user can act on, not the last fallback's). Per instruction kind needs fewer counters than many blocks; past that, all
+    attempt that came nearest (the size a user can act on, not the last fallback's). Per instruction kind needs
+    fewer counters than many blocks; past that, all
     blocks may still fit where an increment per instruction does not. Per instruction kind, the counters
     per source line come last: a method too large with them is counted without (its counts have no
     ``"lines"``)."""
