@@ -67,7 +67,9 @@ class BytecountFixture:
                 warnings.warn("bytecount: a deep-count window an earlier test opened was never closed (its target's "
                               "exit did not run, e.g. after a StackOverflowError inside its own exception handler); it "
                               "was closed uncounted", pytest.PytestWarning)
-            return counting, counting.snapshot()
+            start = counting.snapshot()
+            counting.tree_mark()
+            return counting, start
         except DeepUnavailable as e:  # classes that could not be counted deep: their work would be missing
             failure = f"bytecount: {e}"
         pytest.fail(failure, pytrace=False)  # outside the except: no "during handling" chain
@@ -108,6 +110,13 @@ class BytecountFixture:
                 c = {**c, "deep": group}
             out[m] = c
         return out
+
+    def trees(self) -> dict:
+        """``{target: its calling-context tree (regression.calltree), bounded}`` of what the targets' windows ran
+        since the test's (last) loader began; read once, at the end of the test (empty without deep counts)."""
+        if self._deep is None:
+            return {}
+        return {m: tree.bounded() for m, tree in self._deep.trees(self._deep.numbers.target_names).items()}
 
     def reload_note(self, methods: list) -> list:
         """For a verdict that a target did not run: the reloads, which leave the earlier loaders' counts out
@@ -156,6 +165,7 @@ class BytecountFixture:
         self._handle = self._java.new_loader(self._loaders)
         if self._deep is not None:
             now = self._deep.snapshot()
+            self._deep.tree_mark()  # the trees, like the verdict, are the last loader's
             self._deep_marks[id(old)][1] = now
             self._deep_marks[id(self._handle)] = [now, None]
         self.scaling_result = None

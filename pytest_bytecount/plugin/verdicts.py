@@ -81,6 +81,11 @@ class Verdicts:
         except Exception as e:  # noqa: BLE001 - the JVM side failed: say so against this test
             return fail(report, self._result(item, "error"), "error", f"bytecount: could not read the counts: {e}")
         result = self._result(item, "passed", now)
+        try:
+            trees = fixture.trees()
+        except Exception as e:  # noqa: BLE001 - the JVM side failed: say so against this test
+            return fail(report, result, "error", f"bytecount: could not read the calling-context trees: {e}")
+        result.trees = {m: t.to_dict() for m, t in trees.items() if m in now} or None
         result.mode = "in-place" if fixture.in_place else None if marker.loader_scope == "test" else \
             f"{marker.loader_scope}-loader"
         result.deep_runtime = self.session.java.deep_counting().runtime_identity() if fixture.deep else None

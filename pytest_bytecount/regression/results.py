@@ -49,6 +49,8 @@ class TestResult:
     flat_only: Optional[str] = None  # compared on flat counts only: the side without deep counts (counts_verdict)
     fell_back: Optional[bool] = None  # True: it takes deep counts by default, and this JVM could not take them
     command_id: Optional[str] = None  # the id printed commands name the test by (plugin.baseline_keys.command_id)
+    trees: Optional[dict] = None  # with deep counts: method id -> its calling-context tree (CallTree.to_dict)
+    baseline_trees: Optional[dict] = None  # the trees kept with the baseline the verdict compared with
 
     @property
     def test_id(self) -> str:
@@ -66,7 +68,8 @@ class TestResult:
         optional = {"weights": self.weights, "scaling": self.scaling, "test_outcome": self.test_outcome,
                     "hints": self.hints or None, "mode": self.mode, "accept": self.accept,
                     "deep_runtime": self.deep_runtime, "loose_deep": self.loose_deep, "flat_only": self.flat_only,
-                    "fell_back": self.fell_back, "command_id": self.command_id}
+                    "fell_back": self.fell_back, "command_id": self.command_id, "trees": self.trees,
+                    "baseline_trees": self.baseline_trees}
         out.update((name, value) for name, value in optional.items() if value is not None)  # only when set
         return out
 

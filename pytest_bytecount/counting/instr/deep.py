@@ -200,8 +200,15 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
         calls.add(index)
         return Insn(op.INVOKESTATIC, index)
 
-    local = code.add_locals([INTEGER])[0]
-    report = [] if method_id is None else [Insn(op.ILOAD, local), push_int(cp, method_id), call("add", "(II)V")]
+    # local: the instructions the invocation ran so far; token: what call(id) returned (its node of the calling-context
+    # tree replaced the caller's, put back by the report), -1 in a method that makes no node (an excluded frame)
+    local, token = code.add_locals([INTEGER, INTEGER])
+
+    def reported(keep: bool = False) -> list:
+        return [Insn(op.ILOAD, local), push_int(cp, method_id),
+                Insn(op.ICONST_M1) if keep or excluded else Insn(op.ILOAD, token), call("add", "(III)V")]
+
+    report = [] if method_id is None else reported()
     if excluded:
         report.append(call("include", "()V"))
 
@@ -224,6 +231,9 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
     opening = [push_int(cp, target), call("enter", "(I)V")] if target is not None else []
     if not init_calls:
         init += opening
+    # the node is made after a target's window opened, so that the target is a node of its own window's tree
+    init += [Insn(op.ICONST_M1)] if excluded else [push_int(cp, method_id), call("call", "(I)I")]
+    init.append(Insn(op.ISTORE, token))
     edits: dict = {}
     for insn, length in plan.leaders if method_id is not None else ():
         edits.setdefault(id(insn), (insn, []))[1].append(Insn(op.IINC, (local, length)))
@@ -242,7 +252,8 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
             gaps.append((gap, insn))
             edits.setdefault(id(insn), (insn, []))[1].extend(_enum_pin(method, call) + [gap] + leave(True))
     for call_insn, _ in init_calls if method_id is not None and not excluded else ():
-        edits.setdefault(id(call_insn), (call_insn, []))[1].extend(report + [Insn(op.ICONST_0), Insn(op.ISTORE, local)])
+        edits.setdefault(id(call_insn), (call_insn, []))[1].extend(reported(keep=True) + [Insn(op.ICONST_0),
+                                                                                         Insn(op.ISTORE, local)])
     stretches, bounds = _handler_stretches(code, plan, cp, start)
     # the local is set first of all, before any flat counter is zeroed; the handler's range begins after both, where
     # every added local (the flat counters' and this one) holds its type, as the handler's frame says
@@ -398,9 +409,9 @@ def deep_method(m, numbers: MethodNumbers, targets: frozenset = frozenset()) -> 
         return []
     mid = method_id(m.owner.name, m.name, m.descriptor)
     own = m.owner.name.startswith(OWN_PREFIX)
-    # what the deep code pushes: 2 above any original depth (a report under a return value, a copy's length),
-    # 3 in the handler (the exception, the count, the method's number)
-    bound = max(m.code.max_stack + 2, 3)
+    # what the deep code pushes: 3 above any original depth (a report under a return value; a copy's length: 2),
+    # 4 in the handler (the exception, the count, the method's number, the token)
+    bound = max(m.code.max_stack + 3, 4)
     try:
         emit_deep(m, plan, None if own else numbers.number(mid), numbers.target(mid) if mid in targets and not own else None)
         m.code.max_stack, m.code.stack_bounded = bound, True
