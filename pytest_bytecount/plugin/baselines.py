@@ -13,6 +13,7 @@ from ..regression.baseline import BaselineError, BaselineFile, update
 from ..regression.compare import that_ran
 from ..regression.results import TestResult
 from ..regression.scaling import baseline_entry
+from ..regression.tree_store import read_trees, trees_path, update_trees
 from ..regression.stale import (Prune, is_full_run, remove as remove_stale_file, run_directories, stale_files,
                                 still_collected)
 from .config import Settings
@@ -44,6 +45,7 @@ class Baselines:
         self.stale: dict = {}  # baseline path -> keys of tests that no longer exist (full runs only)
         self.stale_files: list = []  # stale.StaleFile: baseline files of deleted test modules
         self.removed_files: set = set()  # stale baseline files removed this session
+        self._trees: dict = {}  # baseline path -> the calling-context trees kept beside it, as first read
 
     # --- where, and what is stored ------------------------------------------------------------------------
     def path(self, item) -> Path:
@@ -65,6 +67,14 @@ class Baselines:
             b = self._files[path] = BaselineFile.load(path)
         return b
 
+    def trees(self, path: Path, key: str) -> dict:
+        """``{method id: tree dict}`` kept for the test ``key`` beside the baseline ``path`` ({} if none)."""
+        kept = self._trees.get(path)
+        if kept is None:
+            kept = self._trees[path] = read_trees(path)
+        entry = kept.get(key)
+        return entry if isinstance(entry, dict) else {}
+
     # --- which tests exist ----------------------------------------------------------------------------------
     def collect(self, items) -> None:
         self.counted_tests = self.counted_tests or bool(items)
@@ -82,9 +92,13 @@ class Baselines:
         if r.scaling:
             entry["scaling"] = baseline_entry(r.scaling)
 
+        holds = []  # whether the file holds this run's entry now (its trees are kept with it)
+
         def change(b: BaselineFile) -> bool:
+            holds[:] = [False]
             stored = b.entry(key)  # a broken entry is replaced, as a missing one is added
             if stored == entry:
+                holds[0] = True
                 return False
             if self._updating == "new" and stored is not None:
                 if "scaling" not in entry or "scaling" in stored:
@@ -93,9 +107,27 @@ class Baselines:
                 return True
             b.tests[key] = entry
             b.broken.pop(key, None)
+            holds[0] = True
             return True
 
-        return self._update(path, change)
+        written = self._update(path, change)
+        if written is not None and holds and holds[0]:
+            self._keep_trees(path, {key: r.trees} if r.trees else {}, [key])
+        return written
+
+    def _keep_trees(self, path: Path, trees: dict, keys) -> None:
+        """The kept trees of ``keys`` replaced by ``trees`` (a key it lacks loses its trees)."""
+        def change(tests: dict) -> bool:
+            before = {k: tests.get(k) for k in keys}
+            for k in keys:
+                tests.pop(k, None)
+            tests.update(trees)
+            return any(tests.get(k) != before[k] for k in keys)
+
+        try:
+            update_trees(path, change)
+        except OSError as e:
+            self.unwritten.setdefault(trees_path(path), str(e))
 
     def _update(self, path: Path, change) -> Optional[bool]:
         """Apply ``change`` to the baseline file under its folder's lock: whether the file was written, or
@@ -134,6 +166,8 @@ class Baselines:
         for path, keys in self.stale.items():
             if self._update(path, lambda b, keys=keys: _remove(b.tests, keys)) is None:
                 self.unremoved[path] = keys
+            elif trees_path(path).exists():
+                self._keep_trees(path, {}, keys)
         for stale in self.stale_files:
             self._remove_stale_file(stale)
 
@@ -190,3 +224,9 @@ class Baselines:
             return
         if removed:
             self.removed_files.add(stale.baseline)
+            try:  # its trees go with it, and then the folder the trees file kept
+                trees_path(stale.baseline).unlink()
+                if self._settings().baseline_dir is None:
+                    stale.baseline.parent.rmdir()
+            except OSError:
+                pass

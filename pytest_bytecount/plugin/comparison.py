@@ -49,8 +49,11 @@ def compare_with_baseline(session, item, marker, result: TestResult, report,
     carried = None
     if deep_by_default:  # not asked for deep counts: a tolerance written for total or inclusive bounds the deep work
         tolerances, carried = bound_deep_work(marker.tolerance, tolerances)
+    kept_trees = session.baselines.trees(path, key) if stored.counts is not None else {}
+    result.baseline_trees = kept_trees or None
     verdict = decide(stored, result.counts, result.mode, result.deep_runtime, tolerances,
-                     session.strict or marker.strict, key, path, accept, source=session.java.source_lines())
+                     session.strict or marker.strict, key, path, accept, source=session.java.source_lines(),
+                     trees=(kept_trees, result.trees) if kept_trees and result.trees else None)
     result.status, result.message = verdict.status, verdict.message
     result.flat_only = verdict.flat_only
     if carried is not None and verdict.message and verdict.flat_only is None and verdict.loose is None:

@@ -7,6 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Optional
 
 from ..counting.counts import diff, metric
+from .calltree import render_path
 from .lines import line_changes, render_line_changes
 from .status import worse
 from .tolerances import (ALL, DEEP_WORK, WORK, Tolerance, ToleranceError, bound_deep_work,  # noqa: F401 - re-exported
@@ -247,6 +248,7 @@ class MethodDiff:
     within: list = field(default_factory=list)  # [Change] that rose, within a tolerance the user gave
     deep_moves: list = field(default_factory=list)  # [(method, base, now)] of deep.methods, most growth first
     inside: Optional[str] = None  # the target whose deep work holds all of this one's: it is judged as part of it
+    path_moves: list = field(default_factory=list)  # [(call path, base, now)] whose work changed most (calltree)
 
 
 @dataclass
@@ -449,7 +451,13 @@ def render_verdict(verdict: Verdict, accept_command: str, top: int = 5,
         if d.status == "regressed" and uncounted:
             lines.append(f"    the work done inside {_listed([_short_signature(k) for k in uncounted])} is not "
                          f"counted, so a call that rises fails the test by itself")
-        if d.deep_moves:
+        if d.path_moves:
+            lines.append("    where the work went (call paths, most change first):" if d.status == "regressed" else
+                         "    where the work changed (call paths):")
+            shown = [(render_path(p), b, n) for p, b, n in d.path_moves]
+            width = max(len(p) for p, _, _ in shown)
+            lines += [f"      {p:{width}} {b:>12,} -> {n:<12,} {n - b:+,}" for p, b, n in shown]
+        elif d.deep_moves:
             lines.append("    where the work went (deep.methods, most growth first):" if d.status == "regressed" else
                          "    where the work changed (deep.methods):")
             width = max(len(m) for m, _, _ in d.deep_moves)

@@ -15,6 +15,7 @@ from pathlib import Path
 from typing import Optional
 
 from .baseline import mode_changed
+from .calltree import CallTree, changed_paths
 from .compare import compare, percent_change, render_verdict, that_ran, work_metric
 from .deep_band import LooseVerdict, across_class_libraries, compare_loosely, loose_line, render_loose, without_deep
 from .scaling import ScalingError, ScalingResult, check_stored, compare_scaling, render_scaling
@@ -53,9 +54,11 @@ class CountsVerdict:
 
 
 def decide(stored: Stored, counts: dict, mode: Optional[str], deep_runtime: Optional[dict], tolerances: dict,
-           strict: bool, key: str, path: Path, accept: str, source=None) -> CountsVerdict:
+           strict: bool, key: str, path: Path, accept: str, source=None, trees: Optional[tuple] = None) -> CountsVerdict:
     """The verdict on ``counts`` (method id -> counts, counted in ``mode``, deep figures by ``deep_runtime``) against
-    ``stored``; ``accept`` is the command that re-records the test, ``source`` gives source lines to the text."""
+    ``stored``; ``accept`` is the command that re-records the test, ``source`` gives source lines to the text,
+    ``trees`` the calling-context trees (kept with the baseline, of this run: ``{method id: tree dict}`` each) whose
+    paths show where the deep work moved."""
     stored_counts, now, loose = stored.counts, counts, None
     if across_class_libraries(stored_counts, stored.deep_runtime, deep_runtime):
         loose = compare_loosely(stored_counts, now, stored.deep_runtime, deep_runtime, tolerances)
@@ -64,6 +67,8 @@ def decide(stored: Stored, counts: dict, mode: Optional[str], deep_runtime: Opti
     if flat_only is not None:  # deep counts on one side only: the flat figures both hold decide
         stored_counts, now = without_deep(stored_counts), without_deep(now)
     verdict = compare(stored_counts, now, tolerances, strict)
+    if trees is not None and loose is None and flat_only is None:
+        with_paths(verdict, *trees)
     status, message = verdict.status, ""
     method_status = {d.method: d.status for d in verdict.diffs}
     tripped = {d.method: [str(c) for c in d.tripped] for d in verdict.diffs if d.tripped}
@@ -95,6 +100,18 @@ def decide(stored: Stored, counts: dict, mode: Optional[str], deep_runtime: Opti
             tripped.setdefault(f.method, []).append(f.text(loose.band))
         status, message = _with_loose(status, message, loose, accept)
     return CountsVerdict(status, message, stored_counts, method_status, tripped, loose, flat_only)
+
+
+def with_paths(verdict, before: dict, now: dict) -> None:
+    """Each diff that lists where the deep work went gets the call paths whose work changed most, when both sides
+    kept a tree for its method."""
+    for d in verdict.diffs:
+        if d.deep_moves and d.method in before and d.method in now:
+            try:
+                old = CallTree.from_dict(before[d.method])
+            except (KeyError, IndexError, TypeError, ValueError):
+                continue  # a kept tree that cannot be read: the verdict shows the methods instead
+            d.path_moves = changed_paths(CallTree.from_dict(now[d.method]), old)
 
 
 def flat_side(stored: Optional[dict], now: dict) -> Optional[str]:

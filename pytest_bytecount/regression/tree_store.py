@@ -1,0 +1,60 @@
+"""The calling-context trees kept with a baseline file: ``bytecount/test_x.trees.json.gz`` beside
+``bytecount/test_x.json``, so that a failing test shows where its work moved without running the old code again.
+
+The file is gzip'd JSON (``{"format": 1, "tests": {test key: {method id: tree}}}``, trees in
+``CallTree.to_dict``'s shape), written with no timestamp and sorted keys, so identical trees give identical bytes.
+It is kept out of the reviewable counts file: it is an aid to reading a verdict, never part of one. A tree file that
+is missing or cannot be read holds no trees; the verdict is the same, without its paths.
+"""
+
+from __future__ import annotations
+
+import gzip
+import json
+from pathlib import Path
+from typing import Callable
+
+from .baseline import folder_lock, write_atomically
+
+SUFFIX = ".trees.json.gz"
+FORMAT = 1
+
+
+def trees_path(baseline: Path) -> Path:
+    baseline = Path(baseline)
+    return baseline.with_name(baseline.stem + SUFFIX)
+
+
+def read_trees(baseline: Path) -> dict:
+    """``{test key: {method id: tree dict}}`` kept beside ``baseline`` ({} when there is none, or it cannot be read)."""
+    try:
+        data = json.loads(gzip.decompress(trees_path(baseline).read_bytes()))
+    except (OSError, EOFError, ValueError):
+        return {}
+    tests = data.get("tests") if isinstance(data, dict) and data.get("format") == FORMAT else None
+    return tests if isinstance(tests, dict) else {}
+
+
+def encode(tests: dict) -> bytes:
+    text = json.dumps({"format": FORMAT, "tests": tests}, sort_keys=True, separators=(",", ":"))
+    return gzip.compress(text.encode("utf-8"), compresslevel=9, mtime=0)
+
+
+def update_trees(baseline: Path, change: Callable[[dict], bool]) -> bool:
+    """Apply ``change`` to the kept trees under the baseline folder's lock; the file goes when no tree is left.
+    Whether it was written (an OSError when it could not be)."""
+    path = trees_path(baseline)
+    folder = path.parent
+    folder.mkdir(parents=True, exist_ok=True)
+    with folder_lock(folder):
+        tests = read_trees(baseline)
+        if not change(tests):
+            return False
+        if tests:
+            write_atomically(path, encode(tests))
+        else:
+            try:
+                path.unlink()
+            except FileNotFoundError:
+                pass
+    return True
