@@ -31,6 +31,7 @@ from .jvm.session import JvmError, JvmSession, choose_jvm
 from .plugin.config import PACKAGE_PREFIX, ConfigError, expand_classpath_entry, split_entries
 from .plugin.project_cache import project_cache, remove_unused
 from .regression.annotate import annotate
+from .regression.calltree import render_trees
 from .regression.sources import SourceLines
 from .regression.weights import WeightsError, load_weights
 from .wording import counted
@@ -73,6 +74,9 @@ def _parser() -> argparse.ArgumentParser:
     c.add_argument("--deep", action="store_true",
                    help="also count, per target, the instructions run anywhere while it runs, the JDK's included, "
                         "under \"deep\" (see docs/deep.md)")
+    c.add_argument("--tree", action="store_true",
+                   help="with --deep: also record each target's calling-context tree, under \"deep\" \"tree\" in the "
+                        "JSON, and print it (see docs/trees.md)")
     c.add_argument("--lines", action="store_true",
                    help="also print the per-line table (on standard error; on standard output with --output)")
     c.add_argument("--source-path", metavar="PATHS",
@@ -126,6 +130,10 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
     if args.command == "instrument" and args.deep:
         print("bytecount: error: instrument has no --deep: deep counts need the JDK's own classes counted in the "
               "running JVM, which only count --deep and pytest (deep=True) start; see docs/deep.md", file=sys.stderr)
+        return 2
+    if args.command == "count" and args.tree and not args.deep:
+        print("bytecount: error: --tree needs --deep: the tree is where the deep work went (see docs/trees.md)",
+              file=sys.stderr)
         return 2
     if args.command == "instrument":
         return _instrument(args, counter)
@@ -302,6 +310,7 @@ def _count(args, classpath: Classpath, counter: ClassCounter, weights=None) -> i
         main = loaders.jvm.main_method(handle.loader, args.main)
         if deep is not None:  # the program's identity hashes start where its runs always do (jvm.hash_state)
             deep.reseed(args.main)
+            deep.tree_mark()
         try:
             # the counts go to standard output: the program's own output goes to standard error
             loaders.jvm.run_main(main, args.args, output_to_stderr=not args.output)
@@ -311,7 +320,11 @@ def _count(args, classpath: Classpath, counter: ClassCounter, weights=None) -> i
             status = 1
         counts = _initialised(handle.counts(), handle)
         if deep is not None:
+            trees = deep.trees(deep.numbers.target_names) if args.tree else {}
             counts = _with_deep(counts, deep, args.abrupt)
+            for m, tree in trees.items():
+                if m in counts:
+                    counts[m]["deep"]["tree"] = tree.to_dict()
     except (JvmError, CountingError, DeepUnavailable) as e:
         print(f"bytecount: error: {e}", file=sys.stderr)
         return 2
@@ -325,6 +338,8 @@ def _count(args, classpath: Classpath, counter: ClassCounter, weights=None) -> i
     if args.lines:
         table = annotate(counts, _source(args.source_path))
         (sys.stdout if args.output else sys.stderr).write(table)
+    if args.tree:
+        (sys.stdout if args.output else sys.stderr).write(render_trees(counts))
     return status
 
 

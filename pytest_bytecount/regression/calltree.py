@@ -174,3 +174,46 @@ def render_path(path: Iterable[str], limit: int = 6) -> str:
     if len(frames) > limit:
         frames = frames[:limit - 2] + ["..."] + frames[-1:]
     return " -> ".join(frames)
+
+
+def render_tree(tree: CallTree, share: float = 0.01, width: int = 100) -> list:
+    """The tree as indented lines, largest child first: each node's total, own instructions and invocations. Nodes
+    below ``share`` of the whole are summed into one line per parent."""
+    totals = tree.totals()
+    whole = totals.get((), 0) or 1
+    kids: dict = {}
+    for p in totals:
+        if p:
+            kids.setdefault(p[:-1], []).append(p)
+    lines = [f"{'total':>14} {'own':>12} {'calls':>10}  path"]
+
+    def walk(path: tuple, depth: int) -> None:
+        v = tree.nodes.get(path, [0, 0, 0])
+        if path:
+            name = short_frame(path[-1])
+            lines.append(f"{totals[path]:>14,} {v[0]:>12,} {v[1]:>10,}  {'  ' * (depth - 1)}{name}")
+        small = 0
+        for k in sorted(kids.get(path, []), key=lambda k: (-totals[k], k)):
+            if totals[k] < share * whole:
+                small += totals[k]
+            else:
+                walk(k, depth + 1)
+        if small:
+            lines.append(f"{small:>14,} {'':>12} {'':>10}  {'  ' * depth}(below {share:.0%} each)")
+
+    walk((), 0)
+    return lines
+
+
+def render_trees(counts: dict) -> str:
+    """``count --tree``'s text: each target's tree (``deep.tree`` of its counts)."""
+    out = []
+    for method, c in counts.items():
+        data = (c.get("deep") or {}).get("tree")
+        if data is None:
+            continue
+        tree = CallTree.from_dict(data)
+        out.append(f"{method}: calling-context tree, {tree.total():,} instructions in {len(tree.nodes):,} nodes")
+        out += render_tree(tree)
+        out.append("")
+    return "\n".join(out) + ("\n" if out else "")
