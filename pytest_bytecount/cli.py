@@ -31,7 +31,7 @@ from .jvm.session import JvmError, JvmSession, choose_jvm
 from .plugin.config import PACKAGE_PREFIX, ConfigError, expand_classpath_entry, split_entries
 from .plugin.project_cache import project_cache, remove_unused
 from .regression.annotate import annotate
-from .regression.calltree import render_trees
+from .counting.counts.calltree import render_trees
 from .regression.sources import SourceLines
 from .regression.weights import WeightsError, load_weights
 from .wording import counted
@@ -310,7 +310,7 @@ def _count(args, classpath: Classpath, counter: ClassCounter, weights=None) -> i
         main = loaders.jvm.main_method(handle.loader, args.main)
         if deep is not None:  # the program's identity hashes start where its runs always do (jvm.hash_state)
             deep.reseed(args.main)
-            deep.tree_mark()
+            deep.tree.mark()
         try:
             # the counts go to standard output: the program's own output goes to standard error
             loaders.jvm.run_main(main, args.args, output_to_stderr=not args.output)
@@ -320,7 +320,7 @@ def _count(args, classpath: Classpath, counter: ClassCounter, weights=None) -> i
             status = 1
         counts = _initialised(handle.counts(), handle)
         if deep is not None:
-            trees = deep.trees(deep.numbers.target_names) if args.tree else {}
+            trees = deep.tree.trees(deep.numbers.target_names) if args.tree else {}
             counts = _with_deep(counts, deep, args.abrupt)
             for m, tree in trees.items():
                 if m in counts:

@@ -32,7 +32,7 @@ from .deep_workers import count_cold_library, count_shared, launcher
 from .deep_options import C2_OPTIONS, DEEP_JVM_OPTIONS, WHY, deep_jvm_options, lacking_options  # noqa: F401
 from .hash_state import HashState, find as find_hash_state
 from .process import process_jvm
-from ..regression.calltree import CallTree, fold
+from .deep_trees import GENERATED_NUMBER, TreeReader
 
 _MARK = DEEP_CLASS.encode()
 # whether a set-up gives the classes the deep cache keeps their bytes from Java, redefined or through Kept.jasm (False:
@@ -83,12 +83,7 @@ class DeepCounting:
         except OSError:
             self.cache = None
         self._sums: dict = {}  # target -> its deep group since deep counting began (snapshot)
-        # the calling-context tree's nodes as the runtime made them (node 0 is the root): each one's parent and key (a
-        # method's number, or -1-t for target t's window), and where each lies in the windows it is in (_placed)
-        self._node_parent: list = [0]
-        self._node_key: list = [0]
-        self._node_places: dict = {0: ()}
-        self.tree_full = 0  # calls that found no room for a node (their work went to their caller's node)
+        self.tree = TreeReader(self)  # the calling-context trees (jvm.deep_trees)
         self.wanted: set = set()  # target method ids of classes that load through the transformer
         self.refused: list = []  # methods left without deep code (too large), one message each
         self.errors: list = []
@@ -328,66 +323,6 @@ class DeepCounting:
             self._sums[target] = deep_sum(self._sums.get(target), self.drain(target))
         return {t: _copy(g) for t, g in self._sums.items()}
 
-    def tree_mark(self) -> None:
-        """Drop what the calling-context tree holds so far: :meth:`trees` gives what ran from here on."""
-        self._tree_values()
-
-    def trees(self, targets: Iterable[str]) -> dict:
-        """``{target: its CallTree}``, for those of ``targets`` whose windows ran since the last :meth:`tree_mark`
-        or :meth:`trees` (regression.calltree)."""
-        values = self._tree_values()
-        wanted = {self.numbers.target(t): t for t in targets}
-        out: dict = {}
-        for node, (own, calls, copied) in values.items():
-            for t, path in self._placed(node):
-                if t in wanted:
-                    tree = out.get(t)
-                    if tree is None:
-                        tree = out[t] = CallTree()
-                    tree.add(path, own, calls, copied)
-        return {wanted[t]: tree for t, tree in sorted(out.items())}
-
-    def _tree_values(self) -> dict:
-        """{node: (own, calls, copied)} since the last call (the runtime's values set to 0), the nodes' shape kept."""
-        from .session import python_longs
-
-        values = python_longs(self.runtime.tree(len(self._node_parent)))
-        n, at = values[0], 2
-        self.tree_full += values[1]
-        parent, key = self._node_parent, self._node_key
-        for _ in range(len(parent), n):
-            parent.append(values[at])
-            key.append(values[at + 1])
-            at += 2
-        return {values[k]: (values[k + 1], values[k + 2], values[k + 3]) for k in range(at, len(values), 4)}
-
-    def _placed(self, node: int) -> tuple:
-        """Where ``node`` is in each window it is in: ((target number, path), ...), the path folded."""
-        placed = self._node_places.get(node)
-        if placed is not None:
-            return placed
-        chain = []
-        while node and node not in self._node_places:
-            chain.append(node)
-            node = self._node_parent[node]
-        placed = self._node_places.get(node, ())
-        for n in reversed(chain):
-            k = self._node_key[n]
-            if k < 0:  # a window: a path of its own begins, and the outer windows' paths go on through it
-                placed = placed + ((-1 - k, ()),)
-            else:
-                name = self._frame(k)
-                placed = tuple((t, fold(p, name)) for t, p in placed)
-            self._node_places[n] = placed
-        return placed
-
-    def _frame(self, number: int) -> str:
-        name = self.numbers.names.get(number)
-        if name is None and number < LOCAL_BASE and self.cache is not None:
-            self.cache.sync(self.numbers)  # a class another process counted and kept since this one last read
-            name = self.numbers.names.get(number)
-        return _GENERATED_NUMBER.sub(r"\1", name) if name else f"(method number {number})"
-
     def drain(self, target: str) -> dict:
         """What the windows of ``target`` counted since the last drain: ``{"windows", "total", "copied",
         "methods"}`` for the windows that ended normally, and the same under ``"abrupt"``."""
@@ -401,7 +336,7 @@ class DeepCounting:
             methods = {}
             for k in range(3, len(values), 2):
                 if values[k + 1]:
-                    name = _GENERATED_NUMBER.sub(r"\1", self.numbers.names.get(values[k], f"(method number {values[k]})"))
+                    name = GENERATED_NUMBER.sub(r"\1", self.numbers.names.get(values[k], f"(method number {values[k]})"))
                     methods[name] = methods.get(name, 0) + values[k + 1]
             group = {"windows": values[0], "total": values[1], "copied": values[2], "methods": dict(sorted(methods.items()))}
             if key is None:
@@ -444,9 +379,6 @@ def _file_digest(path: Path, size: int, mtime_ns: int) -> str:
             pass
     return digest
 
-
-# reflection's generated accessors are numbered in the order the JVM made them: deep.methods names them without
-_GENERATED_NUMBER = re.compile(r"^((?:jdk\.internal|sun)\.reflect\.Generated\w*?Accessor)\d+(?=#)")
 
 
 def _runtime_arguments() -> list:

@@ -68,7 +68,7 @@ class BytecountFixture:
                               "exit did not run, e.g. after a StackOverflowError inside its own exception handler); it "
                               "was closed uncounted", pytest.PytestWarning)
             start = counting.snapshot()
-            counting.tree_mark()
+            counting.tree.mark()
             return counting, start
         except DeepUnavailable as e:  # classes that could not be counted deep: their work would be missing
             failure = f"bytecount: {e}"
@@ -116,7 +116,7 @@ class BytecountFixture:
         since the test's (last) loader began; read once, at the end of the test (empty without deep counts)."""
         if self._deep is None:
             return {}
-        return {m: tree.bounded() for m, tree in self._deep.trees(self._deep.numbers.target_names).items()}
+        return {m: tree.bounded() for m, tree in self._deep.tree.trees(self._deep.numbers.target_names).items()}
 
     def reload_note(self, methods: list) -> list:
         """For a verdict that a target did not run: the reloads, which leave the earlier loaders' counts out
@@ -165,7 +165,7 @@ class BytecountFixture:
         self._handle = self._java.new_loader(self._loaders)
         if self._deep is not None:
             now = self._deep.snapshot()
-            self._deep.tree_mark()  # the trees, like the verdict, are the last loader's
+            self._deep.tree.mark()  # the trees, like the verdict, are the last loader's
             self._deep_marks[id(old)][1] = now
             self._deep_marks[id(self._handle)] = [now, None]
         self.scaling_result = None

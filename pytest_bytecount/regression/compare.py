@@ -7,7 +7,7 @@ from dataclasses import dataclass, field, replace
 from typing import Callable, Iterable, Optional
 
 from ..counting.counts import diff, metric
-from .calltree import render_path
+from ..counting.counts.calltree import render_path
 from .lines import line_changes, render_line_changes
 from .status import worse
 from .tolerances import (ALL, DEEP_WORK, WORK, Tolerance, ToleranceError, bound_deep_work,  # noqa: F401 - re-exported

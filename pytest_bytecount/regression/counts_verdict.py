@@ -15,7 +15,7 @@ from pathlib import Path
 from typing import Optional
 
 from .baseline import mode_changed
-from .calltree import CallTree, changed_paths
+from ..counting.counts.calltree import CallTree, changed_paths
 from .compare import compare, percent_change, render_verdict, that_ran, work_metric
 from .deep_band import LooseVerdict, across_class_libraries, compare_loosely, loose_line, render_loose, without_deep
 from .scaling import ScalingError, ScalingResult, check_stored, compare_scaling, render_scaling

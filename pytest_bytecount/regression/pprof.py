@@ -29,7 +29,7 @@ from __future__ import annotations
 import gzip
 from typing import Iterable, Optional
 
-from .calltree import OTHER
+from ..counting.counts.calltree import OTHER
 
 SAMPLE_TYPES = (("instructions", "count"), ("invocations", "count"), ("copied", "elements"))
 WINDOW_LABEL = ("node", "window")  # the label of a sample that holds a tree's empty path

@@ -20,7 +20,7 @@ from typing import Optional
 
 import pytest
 
-from pytest_bytecount.regression.calltree import OTHER, CallTree
+from pytest_bytecount.counting.counts.calltree import OTHER, CallTree
 from pytest_bytecount.regression.pprof import pprof_bytes, profile_message
 
 descriptor_pb2 = pytest.importorskip("google.protobuf.descriptor_pb2")

@@ -12,7 +12,13 @@ through ``oracle/OracleDriver.java``, which calls ``main`` reflectively) and ret
                  "abrupt": {"windows": n, "total": n, "copied": n, "methods": {...}}}}
 
 Ids are the counting contract's ``pkg.Cls#name(desc)``. The result's ``stats`` attribute holds the agent's
-statistics, ``seconds`` the JVM's wall time. A run with an anomaly statistic (a step missing or out of
+statistics, ``seconds`` the JVM's wall time. With ``paths=True`` its ``paths`` attribute holds the same counts
+per call path, normal and abrupt windows together::
+
+    {target_id: {(target_id, method_id, ...): (steps, entries, copied)}}
+
+a path being the methods from the target's own frame down to the one that ran, left-out classes skipped,
+recursion NOT folded (a method called again along a path makes a longer path; see the C file). A run with an anomaly statistic (a step missing or out of
 place, a shadow stack that disagrees with the JVM's, a window left open, ...) raises OracleAnomaly; a run
 where a native could not be intercepted raises OracleAnomaly too, unless ``require_copy_hooks=False``
 (then ``copied`` only counts what was intercepted: see ``stats["hook_arraycopy"]`` and ``["hook_clone"]``).
@@ -40,28 +46,34 @@ ANOMALIES = (
     "w_flow_breaks", "w_entry_not_at_0", "w_empty_frames", "w_last_not_return", "w_bad_catch",
     "orphan_steps", "unmatched_exits", "stack_mismatch", "bad_locations", "open_at_end",
     "init_with_target", "hidden_disagree", "bind_unknown", "method_info_failed", "hook_mismatch",
+    "path_lost", "path_mismatch",
 )
 HOOKS = ("hook_arraycopy", "hook_clone")
 JVM_OPTIONS = ("-Xshare:off",)
 
 MethodKey = Tuple[str, str, str]
 
+CallPath = Tuple[str, ...]
+
 __all__ = ["DeepCounts", "OracleAnomaly", "OracleRunError", "OracleUnavailable", "build_deep_agent",
-           "deep_oracle", "method_key", "method_id"]
+           "deep_oracle", "method_key", "method_id", "parse_paths"]
 
 
 class DeepCounts(dict):
     """Target id -> ``{"windows", "total", "copied", "methods", "abrupt"}``.
 
     ``stats``: the agent's statistics (names in the C file); ``seconds``: the JVM run's wall time;
-    ``output``: the JVM's stdout and stderr.
+    ``output``: the JVM's stdout and stderr; ``paths``: ``{target id: {path: (steps, entries, copied)}}``
+    when asked for (``deep_oracle(..., paths=True)``), else None.
     """
 
-    def __init__(self, counts=(), stats: Optional[Dict[str, int]] = None, seconds: float = 0.0, output: str = ""):
+    def __init__(self, counts=(), stats: Optional[Dict[str, int]] = None, seconds: float = 0.0, output: str = "",
+                 paths: Optional[Dict[str, Dict[CallPath, Tuple[int, int, int]]]] = None):
         super().__init__(counts)
         self.stats = dict(stats or {})
         self.seconds = seconds
         self.output = output
+        self.paths = paths
 
 
 def method_key(method: str) -> MethodKey:
@@ -116,16 +128,41 @@ def parse_output(text: str) -> Tuple[Dict[MethodKey, dict], Dict[str, int]]:
     return targets, stats
 
 
+def parse_paths(text: str) -> Dict[MethodKey, Dict[CallPath, Tuple[int, int, int]]]:
+    """The agent's paths=FILE -> {target key: {path of method ids: (steps, entries, copied)}}."""
+    lines = text.splitlines()
+    if not lines or lines[0] != "# deep-oracle-paths 1":
+        raise OracleRunError(f"not a deep-oracle v1 paths file: {lines[:1]!r}")
+    methods: Dict[int, str] = {}
+    targets: Dict[MethodKey, Dict[CallPath, Tuple[int, int, int]]] = {}
+    paths: Optional[Dict[CallPath, Tuple[int, int, int]]] = None
+    for line in lines[1:]:
+        fields = line.split(" ")
+        if fields[0] == "M" and len(fields) == 5:
+            methods[int(fields[1])] = method_id((fields[2], fields[3], fields[4]))
+        elif fields[0] == "T" and len(fields) == 4:
+            paths = targets.setdefault((fields[1], fields[2], fields[3]), {})
+        elif fields[0] == "P" and len(fields) >= 5 and paths is not None:
+            path = tuple(methods[int(index)] for index in fields[4:])
+            if path in paths:
+                raise OracleRunError(f"the deep oracle's paths file names a path twice: {line!r}")
+            paths[path] = (int(fields[1]), int(fields[2]), int(fields[3]))
+        else:
+            raise OracleRunError(f"unexpected line in the deep oracle's paths file: {line!r}")
+    return targets
+
+
 def deep_oracle(classpath: Sequence[Union[str, Path]], main: str, args: Sequence[str], targets: Sequence[str],
                 java: Optional[JavaCommand] = None, extra_jvm_args: Sequence[str] = (), *,
                 timeout: float = 300, verify: int = 1, require_copy_hooks: bool = True,
-                repair: bool = True) -> DeepCounts:
+                repair: bool = True, paths: bool = False) -> DeepCounts:
     """Deep counts of each target while ``main.main(args)`` runs; see the module docstring.
 
     ``java``: a java executable, or a command prefix such as ``[java, "-zero"]`` (default: JDK 17's
     HotSpot). ``verify``: 1 compares the agent's shadow stack with the JVM's when a window opens and
     closes, 2 at every call and return inside a window, 0 never. ``repair=False`` leaves the steps
-    HotSpot suppresses as repeats uncounted: only for showing that the agent's checks notice.
+    HotSpot suppresses as repeats uncounted: only for showing that the agent's checks notice. ``paths``:
+    also count per call path (the result's ``paths``).
     """
     keys = [method_key(target) for target in targets]
     if not keys:
@@ -140,9 +177,12 @@ def deep_oracle(classpath: Sequence[Union[str, Path]], main: str, args: Sequence
         out = Path(tmp) / "deep.txt"
         listing = Path(tmp) / "targets.txt"
         listing.write_text("".join(" ".join(key) + "\n" for key in keys), encoding="utf-8")
+        paths_file = Path(tmp) / "paths.txt"
+        options = f"out={out},targets=@{listing},verify={int(verify)},repair={int(bool(repair))}"
+        if paths:
+            options += f",paths={paths_file}"
         command: List[str] = [
-            *_java_command(java), *JVM_OPTIONS, *map(str, extra_jvm_args),
-            f"-agentpath:{agent}=out={out},targets=@{listing},verify={int(verify)},repair={int(bool(repair))}",
+            *_java_command(java), *JVM_OPTIONS, *map(str, extra_jvm_args), f"-agentpath:{agent}={options}",
             "-cp", os.pathsep.join(entries), DRIVER_CLASS, "0", main, *map(str, args),
         ]
         started = time.perf_counter()
@@ -156,6 +196,9 @@ def deep_oracle(classpath: Sequence[Union[str, Path]], main: str, args: Sequence
                 f"the deep oracle's JVM failed (exit {proc.returncode}): {' '.join(command)}\n"
                 f"stdout:\n{proc.stdout[-4000:]}\nstderr:\n{proc.stderr[-4000:]}")
         raw, stats = parse_output(out.read_text(encoding="utf-8"))
+        if paths and not paths_file.is_file():
+            raise OracleRunError(f"the deep oracle wrote no paths file: {' '.join(command)}")
+        raw_paths = parse_paths(paths_file.read_text(encoding="utf-8")) if paths else None
     missing = [name for name in (*ANOMALIES, *HOOKS) if name not in stats]
     if missing:
         raise OracleRunError(f"the deep oracle's output lacks the statistics {missing}")
@@ -177,4 +220,7 @@ def deep_oracle(classpath: Sequence[Union[str, Path]], main: str, args: Sequence
                                   "methods": dict(sorted(normal["methods"].items())),
                                   "abrupt": {**{k: abrupt[k] for k in ("windows", "total", "copied")},
                                              "methods": dict(sorted(abrupt["methods"].items()))}}
-    return DeepCounts(result, stats=stats, seconds=seconds, output=proc.stdout + proc.stderr)
+    per_path = None
+    if raw_paths is not None:
+        per_path = {method_id(key): dict(sorted(raw_paths.get(key, {}).items())) for key in keys}
+    return DeepCounts(result, stats=stats, seconds=seconds, output=proc.stdout + proc.stderr, paths=per_path)

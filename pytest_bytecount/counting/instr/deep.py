@@ -4,11 +4,14 @@ the target activation that is open on its thread (see docs/deep.md for the rules
 Per method, one ``int`` local holds the instructions the invocation ran: an ``iinc`` at the start of each of
 the method's *precise* basic blocks (a block ends after any instruction that can throw, so an exception never
 leaves a block counted in part) adds the block's length. Before every ``*return``, and in a catch-all handler
-that rethrows, the local goes to ``PytestBytecountDeep.add(n, method)``, which adds it only on the thread that
+that rethrows, the local goes to ``PytestBytecountDeep.add(n, method, token)``, which adds it only on the thread that
 owns the open window and only while no excluded frame is on its stack. So a method's count is exact
 whichever way it ends, and a callee's instructions are its own.
 
 - A target method opens its window at entry (``enter(t)``) and closes it at exit (``exit(t, normal)``).
+- Every counted method makes its node of the calling-context tree current at entry (``call(method)``, after a
+  target's ``enter``), and its report puts its caller's back (``add``'s third argument, the token ``call``
+  returned; -1 where nothing is put back: an excluded frame, and a constructor's report before its ``super(...)``).
 - ``<clinit>``, ``loadClass``, the JVM's linkage upcalls (``MethodHandleNatives.link*`` and
   ``findMethodHandleType``) and the agent's ``InstrumentationImpl.transform`` exclude their whole run
   (``exclude()`` at entry, ``include()`` at every exit).
@@ -225,22 +228,9 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
         return report + [push_int(cp, target), Insn(op.ICONST_1 if normal else op.ICONST_0), call("exit", "(IZ)V")]
 
     start = Label()
-    init = [Insn(op.ICONST_0), Insn(op.ISTORE, local)]
-    if excluded:
-        init.append(call("exclude", "()V"))
     opening = [push_int(cp, target), call("enter", "(I)V")] if target is not None else []
-    if not init_calls:
-        init += opening
-    # the node is made after a target's window opened, so that the target is a node of its own window's tree
-    init += [Insn(op.ICONST_M1)] if excluded else [push_int(cp, method_id), call("call", "(I)I")]
-    init.append(Insn(op.ISTORE, token))
-    edits: dict = {}
-    for insn, length in plan.leaders if method_id is not None else ():
-        edits.setdefault(id(insn), (insn, []))[1].append(Insn(op.IINC, (local, length)))
-    for insn, kind in plan.copies if method_id is not None else ():
-        extra = [Insn(op.DUP), call("copied", "(I)V")] if kind == "arraycopy" else \
-            [Insn(op.DUP), Insn(op.ARRAYLENGTH), call("copied", "(I)V")]
-        edits.setdefault(id(insn), (insn, []))[1].extend(extra)
+    init = _entry(cp, call, None if excluded else method_id, [] if init_calls else opening, local, token)
+    edits = _counting_edits(plan, local, call) if method_id is not None else {}
     # No handler of the deep code covers a return, nor the report before it (as no handler javac writes covers a
     # return), and none covers code that cannot throw (the deep code's own calls aside): java.lang.Object.<init> (a lone
     # return, whose registration of a finalizer C2 compiles as a call that may throw) keeps no handler at all.
@@ -275,6 +265,31 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
                 label.frame = AddedLocalsFrame((Obj("java/lang/Throwable"),), (UNINITIALIZED_THIS,) if flag else ())
             code.items.append(label)
             code.items += leave(False, window=not (flag and init_calls)) + [Insn(op.ATHROW)]
+
+
+def _entry(cp, call, method_id: Optional[int], opening: list, local: int, token: int) -> list:
+    """The code at a method's start: its count set to 0, an excluded frame begun (``method_id`` None), the target's
+    window opened (``opening``), and then the method's node of the calling-context tree made (``token``; -1 in an
+    excluded frame), after the window opened so that the target is a node of its own window's tree."""
+    init = [Insn(op.ICONST_0), Insn(op.ISTORE, local)]
+    if method_id is None:
+        init.append(call("exclude", "()V"))
+    init += opening
+    init += [Insn(op.ICONST_M1)] if method_id is None else [push_int(cp, method_id), call("call", "(I)I")]
+    return init + [Insn(op.ISTORE, token)]
+
+
+def _counting_edits(plan: DeepPlan, local: int, call) -> dict:
+    """{id(instruction): (instruction, code inserted before it)}: each block's length added to ``local`` at its start,
+    and each native copy's length reported before it."""
+    edits: dict = {}
+    for insn, length in plan.leaders:
+        edits.setdefault(id(insn), (insn, []))[1].append(Insn(op.IINC, (local, length)))
+    for insn, kind in plan.copies:
+        extra = [Insn(op.DUP), call("copied", "(I)V")] if kind == "arraycopy" else \
+            [Insn(op.DUP), Insn(op.ARRAYLENGTH), call("copied", "(I)V")]
+        edits.setdefault(id(insn), (insn, []))[1].extend(extra)
+    return edits
 
 
 def _enum_pin(method, call) -> list:

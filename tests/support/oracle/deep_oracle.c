@@ -3,7 +3,7 @@
  *
  * A JVMTI agent, sharing no code with pytest_bytecount (tests/support/oracle_deep.py drives it):
  *
- *   java -Xshare:off -agentpath:/path/libdeep_oracle.so=out=FILE,targets=@TARGETS[,verify=N] ...
+ *   java -Xshare:off -agentpath:/path/libdeep_oracle.so=out=FILE,targets=@TARGETS[,verify=N][,paths=PATHS] ...
  *
  * TARGETS holds one target method a line: `internal/class/Name name descriptor`.
  * verify: 0 never, 1 (default) when a window opens or closes, 2 at every MethodEntry and MethodExit
@@ -47,6 +47,17 @@
  *    (HotSpot then logs a "Re-registering of platform native method" warning); 0 not intercepted.
  *    On HotSpot 17, Zero 17 and 25, arraycopy is 1 and clone is 2.
  *
+ *  - Paths (only with paths=PATHS): the same steps, entries and copies counted per *call path*, for
+ *    normal and abrupt windows together. A path is the methods of the shadow stack's frames from the
+ *    window's opener down to a frame, leaving out the frames of rule (b)'s classes (natives are not on
+ *    the stack): a frame of such a class has its caller's path. Recursion is not folded: a method
+ *    called again along a path makes a longer path. Per path: steps (as above, by the current frame's
+ *    path), entries (each MethodEntry of a method with a path of its own while a window is open and no
+ *    excluded frame is on the stack, the opener's own included: nested targets' too) and copied (by
+ *    the path of the Java frame that called the native). Statistics: path_lost (anomaly: a counted
+ *    event in a frame without a path), path_mismatch (anomaly: a target whose paths' steps or copied
+ *    do not sum to its two records' total or copied), paths (how many).
+ *
  * The stack: MethodEntry and MethodExit for every method keep a shadow stack of the Java frames of each
  * thread, with the number of excluded frames on it and the window's depth. Native methods are left out
  * (Zero posts no MethodEntry/MethodExit for them, HotSpot does; none of them is an excluded frame). A
@@ -78,6 +89,12 @@
  *   T <class> <name> <descriptor>              (each target, in the order given)
  *   R normal|abrupt <windows> <total> <copied> (both records of that target)
  *   C <class> <name> <descriptor> <steps>      (per method with steps, after its record)
+ * and, with paths=PATHS, in PATHS:
+ *   # deep-oracle-paths 1
+ *   M <index> <class> <name> <descriptor>      (each method on some path)
+ *   T <class> <name> <descriptor>              (each target, in the order given)
+ *   P <steps> <entries> <copied> <index>...    (each path of that target: its methods' M indexes, from the
+ *                                               target's own down; a path's prefixes come before it)
  */
 
 #define _GNU_SOURCE /* RTLD_DEFAULT */
@@ -106,6 +123,26 @@ typedef struct MethodInfo {
     int target; /* index into g_targets, or -1 */
 } MethodInfo;
 
+/* A call path as a node of a tree: its parent's node (or -1 - target for a target's own node) and the
+ * MethodInfo index of its last frame, with what was counted along it. */
+typedef struct PNode {
+    int parent, method;
+    uint64_t steps, entries, copied;
+} PNode;
+
+typedef struct PSlot {
+    int parent, method, node;
+    unsigned gen; /* the slot is in use when gen is the table's */
+} PSlot;
+
+typedef struct PathTable {
+    PNode *nodes; /* parents before children */
+    int n, cap;
+    PSlot *slots;
+    size_t mask;
+    unsigned gen;
+} PathTable;
+
 typedef struct SFrame {
     MethodInfo *m;
     jlocation last_bci;    /* -1: no step yet; -2: unknown (frame found by GetStackTrace) */
@@ -116,6 +153,7 @@ typedef struct SFrame {
     char excl;  /* counted in excl_depth */
     char zone;  /* 0: under an excluded frame, 1: outside a window, 2: inside a window */
     char opener; /* this frame opened the window */
+    int path;    /* paths=FILE: the frame's node in its thread's PathTable, or -1 */
 } SFrame;
 
 typedef struct TState {
@@ -126,6 +164,7 @@ typedef struct TState {
     MethodInfo *win_target;
     uint64_t win_total, win_copied;
     uint64_t *win_counts; /* [counts_cap] by MethodInfo index */
+    PathTable win_paths;  /* paths=FILE: the open window's paths, its opener's node first (parent -1) */
     int *touched;
     int ntouched, counts_cap;
     uint64_t posted; /* SingleSteps posted on this thread */
@@ -161,26 +200,27 @@ enum {
     STAT_W_FLOW_BREAKS, STAT_W_ENTRY_NOT_AT_0, STAT_W_EMPTY_FRAMES, STAT_W_LAST_NOT_RETURN,
     STAT_W_BAD_CATCH, STAT_ORPHAN_STEPS, STAT_UNMATCHED_EXITS, STAT_STACK_MISMATCH, STAT_BAD_LOCATIONS,
     STAT_OPEN_AT_END, STAT_INIT_WITH_TARGET, STAT_HIDDEN_DISAGREE, STAT_BIND_UNKNOWN, STAT_METHOD_INFO_FAILED,
-    STAT_HOOK_MISMATCH,
+    STAT_HOOK_MISMATCH, STAT_PATH_LOST, STAT_PATH_MISMATCH,
     /* information */
     STAT_REPEAT_REPAIRED, STAT_O_FLOW_BREAKS, STAT_O_ENTRY_NOT_AT_0, STAT_O_EMPTY_FRAMES, STAT_O_LAST_NOT_RETURN,
     STAT_STEPS_POSTED, STAT_STEPS_COUNTED, STAT_STEPS_EXCLUDED_FRAME, STAT_STEPS_SKIPPED_CLASS,
     STAT_WINDOWS_OPENED, STAT_THREADS_FROM_STACK, STAT_METHODS_SEEN, STAT_HIDDEN_METHODS,
     STAT_HIDDEN_LAZY, STAT_HIDDEN_API, STAT_HOOK_ARRAYCOPY, STAT_HOOK_CLONE, STAT_HOOK_LATE,
     STAT_ARRAYCOPY_CALLS, STAT_ARRAYCOPY_COUNTED, STAT_CLONE_CALLS, STAT_CLONE_COUNTED,
-    STAT_STACK_CHECKS, STAT_AGENT_REENTRY, STAT_NATIVE_EVENTS,
+    STAT_STACK_CHECKS, STAT_AGENT_REENTRY, STAT_NATIVE_EVENTS, STAT_PATHS,
     STAT_COUNT
 };
 static const char *const STAT_NAMES[STAT_COUNT] = {
     "w_flow_breaks", "w_entry_not_at_0", "w_empty_frames", "w_last_not_return",
     "w_bad_catch", "orphan_steps", "unmatched_exits", "stack_mismatch", "bad_locations",
     "open_at_end", "init_with_target", "hidden_disagree", "bind_unknown", "method_info_failed", "hook_mismatch",
+    "path_lost", "path_mismatch",
     "repeat_repaired", "o_flow_breaks", "o_entry_not_at_0", "o_empty_frames", "o_last_not_return",
     "steps_posted", "steps_counted", "steps_excluded_frame", "steps_skipped_class",
     "windows_opened", "threads_from_stack", "methods_seen", "hidden_methods",
     "hidden_lazy", "hidden_api", "hook_arraycopy", "hook_clone", "hook_late",
     "arraycopy_calls", "arraycopy_counted", "clone_calls", "clone_counted",
-    "stack_checks", "agent_reentry", "native_entries",
+    "stack_checks", "agent_reentry", "native_entries", "paths",
 };
 static _Atomic uint64_t g_stats[STAT_COUNT];
 
@@ -192,6 +232,8 @@ static int g_nmethods, g_methods_cap;
 static Target *g_targets;
 static int g_ntargets;
 static char *g_out_path;
+static char *g_paths_path; /* paths=FILE, or NULL: no per-path counts */
+static PathTable g_paths;  /* every target's paths, guarded by g_lock */
 static int g_verify = 1;
 static int g_repair = 1; /* repair=0: leave suppressed repeat steps uncounted (to test the detectors) */
 static int g_dead;
@@ -557,6 +599,101 @@ static jlocation resumption_bci(const SFrame *f) {
     return -1;
 }
 
+/* ------------------------------------------------------------------ call paths (paths=FILE) */
+
+static size_t hash_path(int parent, int method) {
+    uint64_t x = ((uint64_t)(uint32_t)parent << 32) | (uint32_t)method;
+    x ^= x >> 33;
+    x *= 0xc4ceb9fe1a85ec53ULL;
+    x ^= x >> 33;
+    return (size_t)x;
+}
+
+static PSlot *path_slot(PathTable *t, int parent, int method) {
+    size_t i = hash_path(parent, method) & t->mask;
+    while (t->slots[i].gen == t->gen && (t->slots[i].parent != parent || t->slots[i].method != method))
+        i = (i + 1) & t->mask;
+    return &t->slots[i];
+}
+
+/* The node of the path `parent` extended by `method` (a target's own node: parent -1 - target, or -1 in a
+ * thread's table), made the first time. */
+static int path_child(PathTable *t, int parent, int method) {
+    if (t->slots == NULL || (size_t)(t->n + 1) * 2 > t->mask + 1) {
+        size_t capacity = t->slots == NULL ? 1024 : (t->mask + 1) * 2;
+        free(t->slots);
+        t->slots = xcalloc(capacity, sizeof(PSlot));
+        t->mask = capacity - 1;
+        t->gen = 1;
+        for (int i = 0; i < t->n; i++) {
+            PSlot *slot = path_slot(t, t->nodes[i].parent, t->nodes[i].method);
+            *slot = (PSlot){t->nodes[i].parent, t->nodes[i].method, i, t->gen};
+        }
+    }
+    PSlot *slot = path_slot(t, parent, method);
+    if (slot->gen == t->gen) return slot->node;
+    if (t->n == t->cap) {
+        t->cap = t->cap ? t->cap * 2 : 256;
+        t->nodes = xrealloc(t->nodes, (size_t)t->cap * sizeof(PNode));
+    }
+    int node = t->n++;
+    t->nodes[node] = (PNode){parent, method, 0, 0, 0};
+    *slot = (PSlot){parent, method, node, t->gen};
+    return node;
+}
+
+/* Empty the table, keeping its memory (the slots of an older generation count as free). */
+static void path_clear(PathTable *t) {
+    t->n = 0;
+    if (++t->gen == 0) {
+        if (t->slots != NULL) memset(t->slots, 0, (t->mask + 1) * sizeof(PSlot));
+        t->gen = 1;
+    }
+}
+
+/* The node of the window's frames for f, just pushed on ts while a window is open: the opener's own node,
+ * its caller's node for a method the paths leave out (a skipped class; natives are not on the stack), a
+ * child of its caller's node for any other; -1 under an excluded frame. Counts the entry. */
+static int frame_path(TState *ts, SFrame *f) {
+    if (ts->excl_depth > 0) return -1;
+    MethodInfo *m = f->m;
+    int parent = -1;
+    if (!f->opener) {
+        parent = ts->depth >= 2 ? ts->frames[ts->depth - 2].path : -1;
+        if (parent < 0) {
+            stat_add(STAT_PATH_LOST, 1);
+            return -1;
+        }
+        if (m->skip_steps) return parent;
+    }
+    int node = path_child(&ts->win_paths, parent, m->index);
+    if (!m->skip_steps) ts->win_paths.nodes[node].entries++;
+    return node;
+}
+
+/* Add the closed window's paths to its target's (caller holds g_lock). */
+static void commit_paths(TState *ts, int target) {
+    PathTable *w = &ts->win_paths;
+    int *global = xcalloc((size_t)w->n, sizeof(int));
+    for (int i = 0; i < w->n; i++) {
+        const PNode *p = &w->nodes[i];
+        int node = path_child(&g_paths, p->parent < 0 ? -1 - target : global[p->parent], p->method);
+        global[i] = node;
+        g_paths.nodes[node].steps += p->steps;
+        g_paths.nodes[node].entries += p->entries;
+        g_paths.nodes[node].copied += p->copied;
+    }
+    free(global);
+}
+
+/* Elements copied by a native the top Java frame called. */
+static void path_copied(TState *ts, uint64_t n) {
+    if (g_paths_path == NULL) return;
+    int path = ts->depth > 0 ? ts->frames[ts->depth - 1].path : -1;
+    if (path < 0) stat_add(STAT_PATH_LOST, 1);
+    else ts->win_paths.nodes[path].copied += n;
+}
+
 /* ------------------------------------------------------------------ thread states */
 
 static void push_frame(TState *ts, MethodInfo *m, jlocation last_bci) {
@@ -570,6 +707,7 @@ static void push_frame(TState *ts, MethodInfo *m, jlocation last_bci) {
     f->last_bci = last_bci;
     f->pending_bci = -1;
     f->catch_bci = -1;
+    f->path = -1;
     f->excl = (char)m->excl_frame;
     if (f->excl) ts->excl_depth++;
     f->zone = ts->excl_depth > 0 ? 0 : (ts->win_depth > 0 ? 2 : 1);
@@ -668,6 +806,10 @@ static void count_step(TState *ts, SFrame *f, jlocation bci) {
     } else {
         stat_add(STAT_STEPS_COUNTED, 1);
         window_add_step(ts, m);
+        if (g_paths_path != NULL) {
+            if (f->path < 0) stat_add(STAT_PATH_LOST, 1);
+            else ts->win_paths.nodes[f->path].steps++;
+        }
     }
 }
 
@@ -707,8 +849,10 @@ static void commit_window(TState *ts, int normal) {
             }
             r->methods[index] += ts->win_counts[index];
         }
+        if (g_paths_path != NULL) commit_paths(ts, t->target);
     }
     unlock();
+    path_clear(&ts->win_paths);
     for (int i = 0; i < ts->ntouched; i++) ts->win_counts[ts->touched[i]] = 0;
     ts->ntouched = 0;
     ts->win_total = ts->win_copied = 0;
@@ -741,6 +885,7 @@ static void JNICALL on_method_entry(jvmtiEnv *jvmti, JNIEnv *jni, jthread thread
     push_frame(ts, m, -1);
     SFrame *f = &ts->frames[ts->depth - 1];
     f->opener = (char)opens;
+    if (g_paths_path != NULL && ts->win_depth > 0) f->path = frame_path(ts, f);
     if (m->code != NULL) expect_repeat(ts, f, 0);
     if (g_verify >= 2 ? ts->win_depth > 0 : (g_verify == 1 && opens)) verify_stack(jni, ts, thread);
 }
@@ -852,6 +997,7 @@ static void JNICALL deep_arraycopy(JNIEnv *env, jclass cls, jobject src, jint sr
     stat_add(STAT_ARRAYCOPY_CALLS, 1);
     if (copy_counts()) {
         tl_state->win_copied += (uint64_t)(int64_t)length;
+        path_copied(tl_state, (uint64_t)(int64_t)length);
         stat_add(STAT_ARRAYCOPY_COUNTED, 1);
     }
     g_orig_arraycopy(env, cls, src, src_pos, dst, dst_pos, length);
@@ -864,7 +1010,9 @@ static jobject JNICALL deep_clone(JNIEnv *env, jobject self) {
         char *sig = NULL;
         if ((*g_jvmti)->GetClassSignature(g_jvmti, klass, &sig, NULL) == JVMTI_ERROR_NONE) {
             if (sig[0] == '[') {
-                tl_state->win_copied += (uint64_t)(*env)->GetArrayLength(env, (jarray)self);
+                uint64_t n = (uint64_t)(*env)->GetArrayLength(env, (jarray)self);
+                tl_state->win_copied += n;
+                path_copied(tl_state, n);
                 stat_add(STAT_CLONE_COUNTED, 1);
             }
             (*g_jvmti)->Deallocate(g_jvmti, (unsigned char *)sig);
@@ -1019,9 +1167,78 @@ static void write_method_counts(FILE *out, const Record *r) {
     }
 }
 
+/* Each path node's target (parents come before children). */
+static int *path_targets(void) {
+    int *target = xcalloc((size_t)g_paths.n, sizeof(int));
+    for (int i = 0; i < g_paths.n; i++) {
+        int parent = g_paths.nodes[i].parent;
+        target[i] = parent < 0 ? -1 - parent : target[parent];
+    }
+    return target;
+}
+
+/* Every target's paths must hold its two records' totals and copied elements. */
+static void check_paths(void) {
+    int *target = path_targets();
+    uint64_t *steps = xcalloc((size_t)g_ntargets, sizeof(uint64_t));
+    uint64_t *copied = xcalloc((size_t)g_ntargets, sizeof(uint64_t));
+    for (int i = 0; i < g_paths.n; i++) {
+        steps[target[i]] += g_paths.nodes[i].steps;
+        copied[target[i]] += g_paths.nodes[i].copied;
+    }
+    for (int t = 0; t < g_ntargets; t++)
+        if (steps[t] != g_targets[t].normal.total + g_targets[t].abrupt.total ||
+            copied[t] != g_targets[t].normal.copied + g_targets[t].abrupt.copied)
+            stat_add(STAT_PATH_MISMATCH, 1);
+    stat_set(STAT_PATHS, (uint64_t)g_paths.n);
+    free(target); free(steps); free(copied);
+}
+
+static void write_paths(void) {
+    FILE *out = fopen(g_paths_path, "w");
+    if (out == NULL) {
+        perror(g_paths_path);
+        return;
+    }
+    fprintf(out, "# deep-oracle-paths %d\n", DEEP_FORMAT);
+    char *used = xcalloc((size_t)g_nmethods, 1);
+    for (int i = 0; i < g_paths.n; i++) used[g_paths.nodes[i].method] = 1;
+    for (int i = 0; i < g_nmethods; i++)
+        if (used[i])
+            fprintf(out, "M %d %s %s %s\n", i, g_methods[i]->class_name, g_methods[i]->name, g_methods[i]->descriptor);
+    int *target = path_targets();
+    int *chain = NULL;
+    int chain_cap = 0;
+    for (int t = 0; t < g_ntargets; t++) {
+        fprintf(out, "T %s %s %s\n", g_targets[t].class_name, g_targets[t].name, g_targets[t].descriptor);
+        for (int i = 0; i < g_paths.n; i++) {
+            if (target[i] != t) continue;
+            const PNode *p = &g_paths.nodes[i];
+            fprintf(out, "P %llu %llu %llu", (unsigned long long)p->steps, (unsigned long long)p->entries,
+                    (unsigned long long)p->copied);
+            int depth = 0;
+            for (int k = i; k >= 0; k = g_paths.nodes[k].parent) {
+                if (depth == chain_cap) {
+                    chain_cap = chain_cap ? chain_cap * 2 : 64;
+                    chain = xrealloc(chain, (size_t)chain_cap * sizeof(int));
+                }
+                chain[depth++] = g_paths.nodes[k].method;
+            }
+            while (depth > 0) fprintf(out, " %d", chain[--depth]);
+            fputc('\n', out);
+        }
+    }
+    free(chain); free(target); free(used);
+    if (fclose(out) != 0) perror(g_paths_path);
+}
+
 static void write_results(void) {
     for (TState *ts = g_threads; ts != NULL; ts = ts->next_all)
         if (ts->alive && ts->win_depth > 0) stat_add(STAT_OPEN_AT_END, 1);
+    if (g_paths_path != NULL) {
+        check_paths();
+        write_paths();
+    }
     FILE *out = fopen(g_out_path, "w");
     if (out == NULL) {
         perror(g_out_path);
@@ -1091,6 +1308,7 @@ static void parse_options(const char *options) {
         else if (strncmp(item, "targets=@", 9) == 0) read_targets(item + 9);
         else if (strncmp(item, "verify=", 7) == 0) g_verify = atoi(item + 7);
         else if (strncmp(item, "repair=", 7) == 0) g_repair = atoi(item + 7);
+        else if (strncmp(item, "paths=", 6) == 0) g_paths_path = xstrdup(item + 6);
         else {
             fprintf(stderr, "deep_oracle: unknown option '%s'\n", item);
             exit(70);
@@ -1098,6 +1316,7 @@ static void parse_options(const char *options) {
     }
     free(copy);
     if (g_out_path == NULL || *g_out_path == '\0') fatal("missing option out=FILE");
+    if (g_paths_path != NULL && *g_paths_path == '\0') fatal("option paths= names no file");
     if (g_ntargets == 0) fatal("missing option targets=@FILE (no target methods)");
 }
 

@@ -1,0 +1,122 @@
+"""Calling-context trees in pytest: recorded beside the baseline with ``--bytecount-update`` (a file of their own,
+the same bytes for the same run), shown as call paths when the deep work changes, summing to the deep figures the
+verdict uses, and removed with the entries and files that go stale."""
+
+from __future__ import annotations
+
+import gzip
+import json
+
+from pytest_bytecount.counting.counts.calltree import CallTree
+from tests.support.pytest_project import java_project, run
+
+DEDUP = """
+package app;
+
+import java.util.*;
+
+public class Orders {
+    public static int distinct(int n) {
+        Set<Integer> seen = new HashSet<>();
+        int count = 0;
+        for (int i = 0; i < n; i++) {
+            Integer id = (i * 31) % 1000;
+            if (!seen.contains(id)) {
+                seen.add(id);
+                count++;
+            }
+        }
+        return count;
+    }
+}
+"""
+# the regression: the set became a list, whose contains walks it
+SLOW = DEDUP.replace("Set<Integer> seen = new HashSet<>();", "List<Integer> seen = new ArrayList<>();")
+
+TEST = '''
+import pytest
+
+@pytest.mark.bytecount("app.Orders#distinct")
+def test_distinct(bytecount):
+    assert bytecount.jclass("app.Orders").distinct(3000) == 1000
+'''
+
+TARGET = "app.Orders#distinct(I)I"
+
+
+def _kept(pytester) -> dict:
+    return json.loads(gzip.decompress((pytester.path / "bytecount" / "test_orders.trees.json.gz").read_bytes()))
+
+
+def _paths(out: str) -> list:
+    lines = out.split("short test summary info")[0].splitlines()
+    start = next(i for i, ln in enumerate(lines) if "where the work" in ln and "(call paths" in ln)
+    paths = []
+    for ln in lines[start + 1:]:
+        if not ln.startswith("      "):
+            break
+        paths.append(ln.strip())
+    return paths
+
+
+def test_the_tree_is_kept_beside_the_baseline_and_sums_to_the_deep_figures(pytester):
+    java_project(pytester, {"app/Orders.java": DEDUP}, {"test_orders": TEST}, pinned=False)
+    assert run(pytester, "--bytecount-update", "--bytecount-json=results.json").ret == 0
+    kept_file = pytester.path / "bytecount" / "test_orders.trees.json.gz"
+    first = kept_file.read_bytes()
+    counts = json.loads((pytester.path / "bytecount" / "test_orders.json").read_text())
+    assert "tree" not in json.dumps(counts), "the reviewable counts file holds no tree"
+    tree = CallTree.from_dict(_kept(pytester)["tests"]["test_distinct"][TARGET])
+    deep = counts["tests"]["test_distinct"]["methods"][TARGET]["deep"]
+    assert tree.total() == deep["total"] and tree.copied() == deep["copied"]
+    # the target is the root's one child, and the set's methods are called from it
+    assert {p[0] for p in tree.nodes if p} == {TARGET}
+    contains = [p for p in tree.nodes if p and p[-1] == "java.util.HashSet#contains(Ljava/lang/Object;)Z"]
+    assert contains == [(TARGET, "java.util.HashSet#contains(Ljava/lang/Object;)Z")]
+    assert tree.nodes[contains[0]][1] == 3000  # invoked once per element
+    results = json.loads((pytester.path / "results.json").read_text())
+    assert CallTree.from_dict(results["test_orders.py::test_distinct"]["trees"][TARGET]) == tree
+    # the same run again: the same bytes
+    assert run(pytester, "--bytecount-update").ret == 0
+    assert kept_file.read_bytes() == first
+
+
+def test_a_regression_names_the_path_to_the_culprit_and_a_fix_the_path_that_vanished(pytester):
+    java_project(pytester, {"app/Orders.java": DEDUP}, {"test_orders": TEST}, pinned=False)
+    assert run(pytester, "--bytecount-update").ret == 0
+    (pytester.path / "src" / "app" / "Orders.java").write_text(SLOW)
+    failed = run(pytester)
+    out = failed.stdout.str()
+    assert failed.ret == 1 and "REGRESSED: deep" in out, out
+    paths = _paths(out)
+    # the first path leads from the target through the list's contains to the loop that walks it
+    assert paths[0].startswith("Orders.distinct -> ArrayList.contains -> "), paths
+    assert "ArrayList.indexOfRange" in paths[0] and paths[0].split()[-1].startswith("+"), paths
+    # the fix (recorded slow, then back to the set): the walk's path is what vanished
+    assert run(pytester, "--bytecount-update").ret == 0
+    (pytester.path / "src" / "app" / "Orders.java").write_text(DEDUP)
+    improved = run(pytester, "-rP")  # a passing test's bytecount section holds the verdict's text
+    text = improved.stdout.str()
+    assert improved.ret == 0 and "improved" in text, text
+    paths = _paths(text)
+    assert paths[0].startswith("Orders.distinct -> ArrayList.contains -> ") and paths[0].split()[-1].startswith("-"), \
+        paths
+
+
+def test_stale_entries_and_files_take_their_trees_with_them(pytester):
+    two = TEST + '''
+
+@pytest.mark.bytecount("app.Orders#distinct")
+def test_small(bytecount):
+    assert bytecount.jclass("app.Orders").distinct(10) == 10
+'''
+    java_project(pytester, {"app/Orders.java": DEDUP}, {"test_orders": two}, pinned=False)
+    assert run(pytester, "--bytecount-update").ret == 0
+    assert sorted(_kept(pytester)["tests"]) == ["test_distinct", "test_small"]
+    pytester.makepyfile(test_orders=TEST)
+    assert run(pytester, "--bytecount-update").ret == 0
+    assert sorted(_kept(pytester)["tests"]) == ["test_distinct"]
+    (pytester.path / "test_orders.py").unlink()
+    pytester.makepyfile(test_other="def test_plain():\n    pass\n")
+    assert run(pytester, "--bytecount-update").ret == 0
+    assert not (pytester.path / "bytecount").exists()
