@@ -25,6 +25,7 @@ VALUE_OPTIONS = {
     "--bytecount-tolerance": "SPEC",
     "--bytecount-json": "FILE",
     "--bytecount-html": "DIR",
+    "--bytecount-profiles": "DIR",
     "--bytecount-weights": "FILE",
 }
 

@@ -33,6 +33,9 @@ def pytest_addoption(parser) -> None:
     g.addoption("--bytecount-json", metavar=m["--bytecount-json"], help="write every counted test's result to FILE")
     g.addoption("--bytecount-html", metavar=m["--bytecount-html"],
                 help="write a self-contained HTML report to DIR/index.html")
+    g.addoption("--bytecount-profiles", metavar=m["--bytecount-profiles"],
+                help="write each test's calling-context trees, this run's and its baseline's, to DIR as collapsed "
+                     "stacks and pprof profiles")
     g.addoption("--bytecount-no-cache", action="store_true",
                 help="count afresh instead of reusing the counted classes in .bytecount-cache/ (keyed by content hashes)")
     g.addoption("--bytecount-check-determinism", action="store_true",

@@ -1,6 +1,7 @@
 """The files a run writes besides the baselines, one pytest plugin each, registered at configure time on the
 process that writes them (the xdist controller's; a worker writes none), as pytest registers its own
-``junitxml``: the results file (``--bytecount-json``), written as each test ends; the HTML report; the job
+``junitxml``: the results file (``--bytecount-json``), written as each test ends; the HTML report; the trees as
+profiles (``--bytecount-profiles``); the job
 summary (``$GITHUB_STEP_SUMMARY``). A file that cannot be written is never raised: each plugin names it in its
 ``unwritten``, and the session fails the run for it."""
 
@@ -84,6 +85,34 @@ class HtmlReportOutput(Output):
             self.unwritten[str(self.folder / "index.html")] = f"{e} (the HTML report)"
 
 
+class ProfilesOutput(Output):
+    """``--bytecount-profiles DIR``: each test's calling-context trees, this run's and its baseline's, as collapsed
+    stacks and pprof profiles (regression.profiles), at the end."""
+
+    name = "bytecount-profiles"
+
+    def __init__(self, session, folder: Path):
+        super().__init__(session)
+        self.folder = folder
+        self.files: list = []
+
+    def pytest_sessionfinish(self, session, exitstatus) -> None:
+        from ..regression.profiles import write_profiles
+
+        try:
+            self.files = write_profiles(as_json(self._session.results), self.folder)
+        except OSError as e:
+            self.unwritten[str(self.folder)] = f"{e} (--bytecount-profiles)"
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:
+        if self.files:
+            terminalreporter.write_line(f"bytecount: wrote {len(self.files)} profile files (collapsed stacks, pprof) "
+                                        f"to {self.folder}")
+        elif not self.unwritten:
+            terminalreporter.write_line(f"bytecount: no profiles written to {self.folder}: no test took deep counts "
+                                        f"with a tree")
+
+
 class StepSummaryOutput(Output):
     """``$GITHUB_STEP_SUMMARY`` (GitHub Actions): a table of the counted tests, appended at the end."""
 
@@ -113,6 +142,8 @@ def register_outputs(config, session) -> list:
     html = _html_folder(config, session)
     if html is not None:
         outputs.append(HtmlReportOutput(session, html))
+    if config.option.bytecount_profiles:
+        outputs.append(ProfilesOutput(session, Path(config.option.bytecount_profiles)))
     if os.environ.get("GITHUB_STEP_SUMMARY"):
         outputs.append(StepSummaryOutput(session, os.environ["GITHUB_STEP_SUMMARY"]))
     for output in outputs:

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import gzip
 import json
+from pathlib import Path
 
 from pytest_bytecount.counting.counts.calltree import CallTree
 from tests.support.pytest_project import java_project, run
@@ -120,3 +121,41 @@ def test_small(bytecount):
     pytester.makepyfile(test_other="def test_plain():\n    pass\n")
     assert run(pytester, "--bytecount-update").ret == 0
     assert not (pytester.path / "bytecount").exists()
+
+
+def _read_collapsed(text: str) -> dict:
+    """Collapsed stacks read as flame-graph tools read them: the count after the last space, frames split on ';'."""
+    out: dict = {}
+    for line in text.splitlines():
+        stack, _, n = line.rpartition(" ")
+        out[tuple(stack.split(";"))] = out.get(tuple(stack.split(";")), 0) + int(n)
+    return out
+
+
+def test_profiles_of_this_run_and_of_the_baseline_sum_to_their_deep_totals(pytester):
+    from tests.regression.test_pprof import decode, stacks
+
+    java_project(pytester, {"app/Orders.java": DEDUP}, {"test_orders": TEST}, pinned=False)
+    assert run(pytester, "--bytecount-update").ret == 0
+    before = json.loads((pytester.path / "bytecount" / "test_orders.json").read_text())
+    (pytester.path / "src" / "app" / "Orders.java").write_text(SLOW)
+    failed = run(pytester, "--bytecount-profiles=profiles", "--bytecount-json=results.json")
+    assert failed.ret == 1
+    assert "bytecount: wrote 4 profile files (collapsed stacks, pprof) to profiles" in failed.stdout.str()
+    now = json.loads((pytester.path / "results.json").read_text())["test_orders.py::test_distinct"]["counts"]
+    folder = pytester.path / "profiles"
+    for side, deep in (("", now[TARGET]["deep"]),
+                       (".baseline", before["tests"]["test_distinct"]["methods"][TARGET]["deep"])):
+        stem = folder / f"test_orders.py__test_distinct{side}"
+        collapsed = _read_collapsed(Path(f"{stem}.collapsed").read_text())
+        assert sum(collapsed.values()) == deep["total"]
+        assert all(s[0] == TARGET.replace(";", ",") for s in collapsed)
+        profile = decode(Path(f"{stem}.pb.gz").read_bytes())
+        assert sum(s.value[0] for s in profile.sample) == deep["total"]
+        assert sum(s.value[2] for s in profile.sample) == deep["copied"]
+        assert {frames[0] for frames, _, _ in stacks(profile)} == {TARGET}
+    # the run's profile holds the list's walk, the baseline's does not
+    walk = "java.util.ArrayList#indexOfRange(Ljava/lang/Object;II)I".replace(";", ",")
+    assert any(walk in s for s in _read_collapsed((folder / "test_orders.py__test_distinct.collapsed").read_text()))
+    assert not any(walk in s for s in
+                   _read_collapsed((folder / "test_orders.py__test_distinct.baseline.collapsed").read_text()))
