@@ -159,3 +159,38 @@ def test_profiles_of_this_run_and_of_the_baseline_sum_to_their_deep_totals(pytes
     assert any(walk in s for s in _read_collapsed((folder / "test_orders.py__test_distinct.collapsed").read_text()))
     assert not any(walk in s for s in
                    _read_collapsed((folder / "test_orders.py__test_distinct.baseline.collapsed").read_text()))
+
+
+def test_the_differential_flame_graphs_of_a_regression_and_of_its_fix_in_a_browser(pytester, tmp_path):
+    import pytest
+
+    from tests.support.chromium import Dom, dump_dom, find_chromium, read_png, screenshot
+
+    if find_chromium() is None:
+        pytest.skip("no chromium on PATH to render the report (Debian: apt-get install chromium; CI installs it)")
+    walk = "java.util.ArrayList#indexOfRange(Ljava/lang/Object;II)I"
+    java_project(pytester, {"app/Orders.java": DEDUP}, {"test_orders": TEST}, pinned=False)
+    assert run(pytester, "--bytecount-update").ret == 0
+    pictures = {}
+    for name, source in (("regression", SLOW), ("fix", DEDUP)):
+        (pytester.path / "src" / "app" / "Orders.java").write_text(source)
+        run(pytester, f"--bytecount-html={name}")
+        page = pytester.path / name / "index.html"
+        dom = Dom(dump_dom(page))
+        assert not dom.find("script")
+        pictures[name] = {kind: [t for _, _, t in dom.find("g", class_=kind)]
+                          for kind in ("new", "vanished", "grew", "shrank", "same")}
+        pictures[name]["png"] = read_png(screenshot(page, tmp_path / f"{name}.png", height=1600))
+        if name == "regression":  # the regression is recorded: the fix is judged against it
+            assert run(pytester, "--bytecount-update").ret == 0
+    new, vanished = pictures["regression"]["new"], pictures["fix"]["vanished"]
+    # the regression's new path runs through ArrayList.contains into the walk; the fix shows that path vanished
+    assert any(f"{TARGET} -> java.util.ArrayList#contains(Ljava/lang/Object;)Z" in t and walk in t for t in new), new
+    assert any(walk in t and "(vanished)" in t for t in vanished), vanished
+    assert any("java.util.HashSet#contains" in t for t in pictures["regression"]["vanished"])
+    assert any("java.util.HashSet#contains" in t for t in pictures["fix"]["new"])
+    # drawn: the new frames' red and the vanished frames' pale blue fill whole runs of pixels
+    for name, colour in (("regression", "#d63e30"), ("fix", "#a4bee7")):
+        from tests.support.chromium import longest_run
+
+        assert longest_run(pictures[name]["png"][2], colour) > 100, name
