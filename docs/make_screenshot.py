@@ -4,7 +4,7 @@ the summary and the first regressed method):
 - ``html-report.png``: a copy of ``examples/demo`` with the README's regression applied (the binary search in
   ``src/demo/Search.java`` made to step one element at a time, ``lo = mid + 1;`` becoming ``lo = lo + 1;``),
   run with ``--bytecount-html`` against the demo's committed baselines;
-- ``html-report-deep.png``: a deep verdict. A project of its own (``DEEP_JAVA``, ``DEEP_TEST``): a method that
+- ``html-report-deep.png``: a deep verdict (and ``html-report-flame.png``: its differential flame graph). A project of its own (``DEEP_JAVA``, ``DEEP_TEST``): a method that
   counts the distinct values of an array with a ``HashSet``, marked ``deep=True``, its baseline recorded, then
   the set swapped for an ``ArrayList`` searched with ``contains``. The method's own instructions barely move; the
   JDK's work it sets off, which deep counts see, grows with the square of the input.
@@ -34,6 +34,7 @@ EDIT = ("lo = mid + 1;", "lo = lo + 1;")  # the README's sed command
 EXPECTED = "3 failed, 5 passed"  # what the README says the edit does to the demo's 8 tests
 WIDTH, HEIGHT = 1000, 900
 OUT_DEEP = OUT.with_name("html-report-deep.png")
+OUT_FLAME = OUT.with_name("html-report-flame.png")
 DEEP_JAVA = """package shop;
 
 import java.util.*;
@@ -76,6 +77,20 @@ def write_png(path: Path, width: int, rows: list) -> None:
     header = struct.pack(">IIBBBBB", width, len(rows), 8, 2, 0, 0, 0)
     body = zlib.compress(b"".join(b"\0" + r for r in rows), 9)
     path.write_bytes(b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", header) + chunk(b"IDAT", body) + chunk(b"IEND", b""))
+
+
+def draw_flame(page: Path, out: Path) -> None:
+    """The first differential flame graph of ``page``, with its heading and legend, drawn into ``out``: the rows
+    from a little above the first frame of a new path (its red) to below the last frame drawn."""
+    width, _, rows = read_png(screenshot(page, page.parent / "flame.png", WIDTH, 2600))
+    red = bytes.fromhex("d63e30")
+    first = next(y for y, r in enumerate(rows) if red in r)
+    top = max(first - 90, 0)
+    bottom = first
+    while bottom + 1 < len(rows) and any(rows[y] != rows[y][:3] * width for y in range(bottom + 1, bottom + 12)):
+        bottom += 1
+    write_png(out, width, [bytes(r) for r in rows[top:bottom + 8]])
+    print(f"wrote {out.relative_to(ROOT)} ({width} x {bottom + 8 - top})")
 
 
 def draw(page: Path, out: Path) -> None:
@@ -121,6 +136,7 @@ def deep_scene(tmp: Path) -> None:
         sys.exit(f"pytest exited {run.returncode}, not 1 with a deep regression:\n{run.stdout}")
     print(run.stdout)
     draw(project / "report" / "index.html", OUT_DEEP)
+    draw_flame(project / "report" / "index.html", OUT_FLAME)
 
 
 def main() -> None:

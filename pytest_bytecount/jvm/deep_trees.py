@@ -55,8 +55,11 @@ class TreeReader:
         wanted = {numbers.target(t): t for t in targets}
         out: dict = {}
         for node, (own, calls, copied) in values.items():
+            inner = -1 - self._key[node]  # a window's node: its target (the window's openings are no outer node's calls)
             for t, path in self._placed(node):
                 if t in wanted:
+                    if inner >= 0 and t != inner:
+                        calls = 0
                     tree = out.get(t)
                     if tree is None:
                         tree = out[t] = CallTree()

@@ -346,7 +346,7 @@ def _method_section(nodeid: str, result: dict, method: str, status: str,
              '</span>now</p>' % (BASELINE_COLOR, NOW_COLOR),
              baseline_vs_now_chart(b, n),
              _where_the_work_went(b, n),
-             _flame(result, method),
+             _flame(result, method, _anchor(nodeid, method) + "-flame"),
              annotated_source(method, b, n, (hb == hn) if hb and hn else None, file_lines, esc,
                               _anchor(nodeid, method) + "-lines"),
              '<h4>top changed opcodes</h4>', changes_chart("opcodes", changes.opcodes),
@@ -371,16 +371,17 @@ def _where_the_work_went(b: dict, n: dict) -> str:
             f'<th class="num">baseline</th><th class="num">now</th><th class="num">&Delta;</th></tr>{rows}</table>')
 
 
-def _flame(result: dict, method: str) -> str:
+def _flame(result: dict, method: str, anchor: str) -> str:
     """The differential flame graph of the method's tree, baseline -> now (or this run's alone, when the baseline
     kept none)."""
     now, before = ((result.get(k) or {}).get(method) for k in ("trees", "baseline_trees"))
     if not now:
         return ""
     if not before:
-        return ('<h4>where the work is (flame graph; the baseline kept no tree)</h4><div class="flame-box">'
+        return (f'<h4 id="{anchor}">where the work is (flame graph; the baseline kept no tree)</h4><div class="flame-box">'
                 + flame_svg(CallTree.from_dict(now)) + "</div>")
-    return ('<h4>where the work went (differential flame graph)</h4><p class="legend flame-legend">frames as wide as '
+    return (f'<h4 id="{anchor}">where the work went (differential flame graph)</h4><p class="legend flame-legend">'
+            'frames as wide as '
             'both runs\' work, hover for the exact figures: <span class="sw grew"></span>grew <span class="sw new">'
             '</span>new <span class="sw shrank"></span>shrank <span class="sw vanished"></span>vanished '
             '<span class="sw same"></span>the same</p><div class="flame-box">'

@@ -9,8 +9,8 @@ invocations and copied elements, on HotSpot 17, Zero 17 and HotSpot 25. The wind
 holds what ran in the window outside any node (nothing, for these targets) and counts each window as one of its
 invocations. ``reflection`` on 25 is the documented exception (test_deep.py's HISTORY_DEPENDENT). ``format`` on JDK 17
 runs java.util.regex's chain of nodes (Formatter.parse), whose calls fold back to a node and then call a method
-whose frame is still on the stack but no longer on the path: folding against the caller's path and folding against
-the whole call stack give different trees there.
+whose frame is still on the stack but no longer on the path: there the tree must fold against the caller's path,
+not against the whole call stack.
 
 Also: the JSON that ``count --deep --tree`` prints holds each target's tree under ``deep.tree``.
 """
@@ -46,18 +46,6 @@ def render_json(counts):
 cli.render_json = render_json
 sys.exit(cli.main(sys.argv[2:]))
 """
-
-# Deep.jasm's call() folds a call against the window's whole call stack (a method whose node is on STK, the nodes of
-# the frames, is that node again), not against the caller's node's path as fold() and calltree.fold do. They differ
-# once a fold has taken a method off the path while its frame is still on the stack: Formatter.parse (JDK 17) runs
-# Pattern's nodes as Start > BmpCharProperty > Branch > GroupHead > BmpCharPropertyGreedy > ... > GroupHead >
-# BmpCharProperty (back to the node Start > BmpCharProperty) > BmpCharPropertyGreedy: the plugin gives that call the
-# node Start > BmpCharProperty > Branch > GroupHead > BmpCharPropertyGreedy (its frame below is on the stack), the
-# tree's definition Start > BmpCharProperty > BmpCharPropertyGreedy. 23 paths differ; folded against the stack, the
-# oracle's paths give the plugin's tree exactly.
-STACK_FOLDED = {("hotspot17", "deep.Stress#format(I)I"), ("zero17", "deep.Stress#format(I)I")}
-STACK_FOLDED_REASON = ("the plugin's runtime folds recursion against the call stack, not against the caller's path "
-                       "(Pattern's node chain in Formatter.parse)")
 
 _RUNS: Dict[str, Tuple[dict, dict, dict]] = {}
 
@@ -118,8 +106,7 @@ def runs(classes: Path, vm: str, cache: Path) -> Tuple[dict, dict, dict]:
 def _cases():
     for vm in VMS:
         for target in TARGETS:
-            marks = [pytest.mark.xfail(strict=True, reason=STACK_FOLDED_REASON)] if (vm, target) in STACK_FOLDED else []
-            yield pytest.param(vm, target, marks=marks, id=f"{vm}-{target.split('#')[1].split('(')[0]}")
+            yield pytest.param(vm, target, id=f"{vm}-{target.split('#')[1].split('(')[0]}")
 
 
 @pytest.mark.parametrize("vm, target", list(_cases()))
@@ -157,8 +144,6 @@ def test_the_oracles_paths_hold_what_it_counts_per_method(stress, tmp_path_facto
         assert {m: n for m, n in per_method.items() if n} == expected, target
 
 
-@pytest.mark.xfail(strict=True, reason="render_json (counting/counts/render.py) writes a deep group without its "
-                                       "'tree': count --deep --tree prints the trees as text only")
 def test_the_json_holds_each_targets_tree(stress, tmp_path_factory):
     _, counts, printed = runs(stress, "hotspot17", tmp_path_factory.mktemp("tree-hotspot17") / "cache")
     for target in TARGETS:

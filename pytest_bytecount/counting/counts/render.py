@@ -23,8 +23,9 @@ def _strings(d: dict) -> str:
 
 def _deep_group(d: dict) -> str:
     abrupt = f"\"abrupt\": {{{_deep_group(d['abrupt'])}}}, " if "abrupt" in d else ""
-    return (f"{abrupt}\"copied\": {d['copied']}, \"methods\": {_map(d['methods'])}, \"total\": {d['total']}, "
-            f"\"windows\": {d['windows']}")
+    tree = f", \"tree\": {json.dumps(d['tree'], sort_keys=True, separators=(',', ':'))}" if "tree" in d else ""
+    return (f"{abrupt}\"copied\": {d['copied']}, \"methods\": {_map(d['methods'])}, \"total\": {d['total']}"
+            f"{tree}, \"windows\": {d['windows']}")
 
 
 def _render_group(c: dict) -> str:
