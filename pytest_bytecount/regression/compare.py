@@ -452,7 +452,7 @@ def render_verdict(verdict: Verdict, accept_command: str, top: int = 5,
             lines.append(f"    the work done inside {_listed([_short_signature(k) for k in uncounted])} is not "
                          f"counted, so a call that rises fails the test by itself")
         if d.path_moves:
-            lines.append("    where the work went (call paths, most change first):" if d.status == "regressed" else
+            lines.append("    where the work went (call paths, most growth first):" if d.status == "regressed" else
                          "    where the work changed (call paths):")
             shown = [(render_path(p), b, n) for p, b, n in d.path_moves]
             width = max(len(p) for p, _, _ in shown)

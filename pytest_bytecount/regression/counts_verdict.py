@@ -111,7 +111,8 @@ def with_paths(verdict, before: dict, now: dict) -> None:
                 old = CallTree.from_dict(before[d.method])
             except (KeyError, IndexError, TypeError, ValueError):
                 continue  # a kept tree that cannot be read: the verdict shows the methods instead
-            d.path_moves = changed_paths(CallTree.from_dict(now[d.method]), old)
+            d.path_moves = changed_paths(CallTree.from_dict(now[d.method]), old,
+                                         rises_first=d.status != "improved")
 
 
 def flat_side(stored: Optional[dict], now: dict) -> Optional[str]:

@@ -128,8 +128,12 @@ def test_with_plain_markers_deep_counts_fail_every_regression_on_the_work_and_pa
     assert wrong == {}
     assert {name for name, outcome in judged.items() if outcome == "failed"} >= {
         case.name for case in CASES if case.kind == "regression"}
-    # where the work went: each regression that is JDK work names the JDK method that grew
+    # where the work went: each regression that is JDK work lists the call paths (the baselines kept trees) whose
+    # work changed most, the first one growing, from the target into the JDK
     for name in ("dedupe", "lookup", "linked", "queue"):
-        assert "where the work went (deep.methods, most growth first):" in results[name]["message"], name
+        lines = results[name]["message"].splitlines()
+        at = lines.index("    where the work went (call paths, most growth first):")
+        first = lines[at + 1].split()
+        assert "->" in first and first[-1].startswith("+"), (name, lines[at + 1])
     # the extracted helper: inclusive=5% was written for the work before deep counts; it bounds the deep work too
     assert results["extract"]["status"] in ("passed", "reshaped"), results["extract"]["message"]

@@ -146,9 +146,10 @@ def short_frame(method: str) -> str:
     return f"{cls.rsplit('.', 1)[-1]}.{name}" if rest else method
 
 
-def changed_paths(now: CallTree, before: CallTree, limit: int = 5) -> list:
-    """The paths whose total changed most, as ``(path, before, now)``, most change first: for each path, the
-    deepest one that explains its change (a node whose change is not mostly one child's)."""
+def changed_paths(now: CallTree, before: CallTree, limit: int = 5, rises_first: Optional[bool] = None) -> list:
+    """The paths whose total changed most, as ``(path, before, now)``, most change first (the rises first with
+    ``rises_first``, the falls first with False): for each path, the deepest one that explains its change (a node
+    whose change is not mostly one child's)."""
     tn, tb = now.totals(), before.totals()
     delta = {p: tn.get(p, 0) - tb.get(p, 0) for p in set(tn) | set(tb) if p}
     children: dict = {}
@@ -164,7 +165,8 @@ def changed_paths(now: CallTree, before: CallTree, limit: int = 5) -> list:
         if abs(best) * 2 > abs(d):
             continue
         picked.append((p, tb.get(p, 0), tn.get(p, 0)))
-    picked.sort(key=lambda x: (-abs(x[2] - x[1]), x[0]))
+    first = (lambda x: 0) if rises_first is None else (lambda x: (x[2] > x[1]) != rises_first)
+    picked.sort(key=lambda x: (first(x), -abs(x[2] - x[1]), x[0]))
     return picked[:limit]
 
 
