@@ -114,3 +114,34 @@ def flame_svg(now: CallTree, before: Optional[CallTree] = None, width: int = 960
         out.append("</g>")
     out.append("</svg>")
     return "".join(out)
+
+
+def flame_section(result: dict, method: str, anchor: str) -> str:
+    """The differential flame graph of the method's tree, baseline -> now (or this run's alone, when the baseline
+    kept none)."""
+    now, before = ((result.get(k) or {}).get(method) for k in ("trees", "baseline_trees"))
+    if not now:
+        return ""
+    if not before:
+        return (f'<h4 id="{anchor}">where the work is (flame graph; the baseline kept no tree)</h4><div class="flame-box">'
+                + flame_svg(CallTree.from_dict(now)) + "</div>")
+    return (f'<h4 id="{anchor}">where the work went (differential flame graph)</h4><p class="legend flame-legend">'
+            'frames as wide as '
+            'both runs\' work, hover for the exact figures: <span class="sw grew"></span>grew <span class="sw new">'
+            '</span>new <span class="sw shrank"></span>shrank <span class="sw vanished"></span>vanished '
+            '<span class="sw same"></span>the same</p><div class="flame-box">'
+            + flame_svg(CallTree.from_dict(now), CallTree.from_dict(before)) + "</div>")
+
+
+def flames_of_the_rest(results: dict, shown: set) -> str:
+    """A flame graph of each method with a tree that has no section of its own (its test passed), folded away."""
+    parts = []
+    for nodeid, r in sorted(results.items()):
+        for method, tree in sorted((r.get("trees") or {}).items()):
+            if (nodeid, method) in shown:
+                continue
+            t = CallTree.from_dict(tree)
+            parts.append(f'<details class="flame-of"><summary><code>{escape(nodeid)}</code> '
+                         f'<span class="mono">{escape(method)}</span>: {t.total():,} instructions</summary>'
+                         f'<div class="flame-box">{flame_svg(t)}</div></details>')
+    return ("<h2>Where the work is (flame graphs)</h2>" + "".join(parts)) if parts else ""

@@ -18,8 +18,7 @@ from pathlib import Path
 from typing import Callable, Iterable, Optional
 
 from ..counting.counts import diff, metric as metric_of
-from ..counting.counts.calltree import CallTree
-from .flamegraph import flame_svg
+from .flamegraph import flame_section, flames_of_the_rest
 from .compare import deep_moves, percent_change, widest_work
 from ..wording import counted
 from .report_lines import HEAT_CSS, annotated_source
@@ -346,7 +345,7 @@ def _method_section(nodeid: str, result: dict, method: str, status: str,
              '</span>now</p>' % (BASELINE_COLOR, NOW_COLOR),
              baseline_vs_now_chart(b, n),
              _where_the_work_went(b, n),
-             _flame(result, method, _anchor(nodeid, method) + "-flame"),
+             flame_section(result, method, _anchor(nodeid, method) + "-flame"),
              annotated_source(method, b, n, (hb == hn) if hb and hn else None, file_lines, esc,
                               _anchor(nodeid, method) + "-lines"),
              '<h4>top changed opcodes</h4>', changes_chart("opcodes", changes.opcodes),
@@ -369,37 +368,6 @@ def _where_the_work_went(b: dict, n: dict) -> str:
                    for m, x, y in moves)
     return ('<h4>where the work went (deep.methods)</h4><table class="deep-moves"><tr><th>method</th>'
             f'<th class="num">baseline</th><th class="num">now</th><th class="num">&Delta;</th></tr>{rows}</table>')
-
-
-def _flame(result: dict, method: str, anchor: str) -> str:
-    """The differential flame graph of the method's tree, baseline -> now (or this run's alone, when the baseline
-    kept none)."""
-    now, before = ((result.get(k) or {}).get(method) for k in ("trees", "baseline_trees"))
-    if not now:
-        return ""
-    if not before:
-        return (f'<h4 id="{anchor}">where the work is (flame graph; the baseline kept no tree)</h4><div class="flame-box">'
-                + flame_svg(CallTree.from_dict(now)) + "</div>")
-    return (f'<h4 id="{anchor}">where the work went (differential flame graph)</h4><p class="legend flame-legend">'
-            'frames as wide as '
-            'both runs\' work, hover for the exact figures: <span class="sw grew"></span>grew <span class="sw new">'
-            '</span>new <span class="sw shrank"></span>shrank <span class="sw vanished"></span>vanished '
-            '<span class="sw same"></span>the same</p><div class="flame-box">'
-            + flame_svg(CallTree.from_dict(now), CallTree.from_dict(before)) + "</div>")
-
-
-def _flames_of_the_rest(results: dict, shown: set) -> str:
-    """A flame graph of each method with a tree that has no section of its own (its test passed), folded away."""
-    parts = []
-    for nodeid, r in sorted(results.items()):
-        for method, tree in sorted((r.get("trees") or {}).items()):
-            if _anchor(nodeid, method) in shown:
-                continue
-            t = CallTree.from_dict(tree)
-            parts.append(f'<details class="flame-of"><summary><code>{esc(nodeid)}</code> '
-                         f'<span class="mono">{esc(method)}</span>: {_n(t.total())} instructions</summary>'
-                         f'<div class="flame-box">{flame_svg(t)}</div></details>')
-    return ("<h2>Where the work is (flame graphs)</h2>" + "".join(parts)) if parts else ""
 
 
 def _tripped(status: str, figures: list) -> str:
@@ -499,7 +467,7 @@ def render(results: dict, title: str = "pytest-bytecount report",
         body.append(f"<h2>Changed methods ({len(sections)})</h2>")
         body.extend(_method_section(nodeid, results[nodeid], method, status, file_lines)
                     for nodeid, method, status in sections)
-    body.append(_flames_of_the_rest(results, anchors))
+    body.append(flames_of_the_rest(results, {(nodeid, m) for nodeid, m, _ in sections}))
     scaled = [(nodeid, r["scaling"]) for nodeid, r in sorted(results.items()) if r.get("scaling")]
     if scaled:
         body.append("<h2>Scaling</h2>")

@@ -36,7 +36,7 @@ README = ROOT / "README.md"
 TEXT = read(README)
 IGNORED = shutil.ignore_patterns(".bytecount-cache", ".pytest_cache", "__pycache__", "*.bak", ".benchmarks")
 # The fixture's members the plugin itself calls after a test; not for tests, so not in the README's table.
-PLUGIN_SIDE = {"close", "hints", "loaded_elsewhere", "reload_note"}
+PLUGIN_SIDE = {"close", "hints", "loaded_elsewhere", "reload_note", "trees"}
 
 
 def user_environment(bin_dir: Path) -> dict:

@@ -194,7 +194,9 @@ def test_a_session_full_of_bad_targets_still_records_every_good_test(runs):
                if k.startswith("test_ids["))
     assert runs.after_bad.other == '{\n  "format": 1,\n  "tests": {}\n}\n'
     # nothing was written anywhere but the baseline file, the requested JSON and pytest's junit XML
-    assert runs.after_bad.files - runs.before == {"bytecount/test_bad.json", "bad_update.json", "bad_update.xml"}
+    # the good test's baseline and the calling-context trees kept beside it (deep counts by default)
+    assert runs.after_bad.files - runs.before == {"bytecount/test_bad.json", "bytecount/test_bad.trees.json.gz",
+                                                  "bad_update.json", "bad_update.xml"}
     assert runs.after_bad.outside == runs.outside
     assert result.result("test_bad.py::test_class_the_verifier_rejects")["test_outcome"] == "failed"
 
@@ -221,8 +223,11 @@ def test_corrupt_or_newer_baselines_fail_their_test_and_are_only_replaced_by_an_
     assert [outcome_of(result, f"{name}.py::test_it") for name in modules] == ["passed"] * len(modules)
     copies = runs.folder / ".bytecount-cache" / "replaced"  # ignored by version control, never beside them
     # beside the story's files, only those of the bad-targets story's modules
-    assert sorted(p.name for p in folder.iterdir()) == sorted([f"{name}.json" for name in modules]
-                                                               + ["test_bad.json", "test_other.json"])
+    # (each baseline recorded with deep counts has its calling-context trees beside it)
+    listed = sorted(p.name for p in folder.iterdir())
+    assert [n for n in listed if not n.endswith(".trees.json.gz")] == sorted([f"{name}.json" for name in modules]
+                                                                          + ["test_bad.json", "test_other.json"])
+    assert all(n.replace(".trees.json.gz", ".json") in listed for n in listed if n.endswith(".trees.json.gz"))
     out = result.stdout
     for name, (text, _) in CORRUPTIONS.items():
         entry = read_baseline(runs.folder, name)["tests"]["test_it"]["methods"]["guard.Work#work(I)I"]
