@@ -20,7 +20,7 @@ from __future__ import annotations
 from html import escape
 from typing import Optional
 
-from ..counting.counts.calltree import CallTree, short_frame
+from ..counting.counts.calltree import CallTree, aligned, short_frame
 
 ROW = 17  # px per frame row
 MIN_WIDTH = 0.4  # px: narrower frames are left out (their work is still in their caller's width)
@@ -56,7 +56,10 @@ def _label(text: str, width: float) -> str:
 
 
 def flame_svg(now: CallTree, before: Optional[CallTree] = None, width: int = 960, title: str = "") -> str:
-    """The flame graph of ``now`` (``before`` None), or the differential one of ``before`` -> ``now``."""
+    """The flame graph of ``now`` (``before`` None), or the differential one of ``before`` -> ``now`` (the two
+    :func:`aligned`, so that a path below the kept share on one side is not drawn as vanished or new)."""
+    if before is not None:
+        now, before = aligned(now, before)
     tn = now.totals()
     tb = before.totals() if before is not None else {}
     paths = set(tn) | set(tb)
@@ -145,3 +148,29 @@ def flames_of_the_rest(results: dict, shown: set) -> str:
                          f'<span class="mono">{escape(method)}</span>: {t.total():,} instructions</summary>'
                          f'<div class="flame-box">{flame_svg(t)}</div></details>')
     return ("<h2>Where the work is (flame graphs)</h2>" + "".join(parts)) if parts else ""
+
+
+def flame_page(tests: dict, title: str, css: str) -> str:
+    """The ``flamegraph`` command's page: for each test (``{label: {"trees", "baseline_trees"}}``) and target, the
+    differential flame graph baseline -> now, or this run's alone, headed by the totals. Static, like the report."""
+    body = [f"<h1>{escape(title)}</h1>"]
+    differential = sum(1 for t in tests.values() for m in t["trees"] if (t.get("baseline_trees") or {}).get(m))
+    plain = sum(len(t["trees"]) for t in tests.values()) - differential
+    body.append(f'<p class="meta">{len(tests):,} test{"s" if len(tests) != 1 else ""}: {differential:,} differential '
+                f'flame graph{"s" if differential != 1 else ""}, {plain:,} of one run</p>')
+    for i, (label, t) in enumerate(tests.items()):
+        body.append(f"<h2><code>{escape(label)}</code></h2>")
+        for j, method in enumerate(sorted(t["trees"])):
+            now = CallTree.from_dict(t["trees"][method])
+            old = (t.get("baseline_trees") or {}).get(method)
+            figures = f"{now.total():,} instructions"
+            if old:
+                b = CallTree.from_dict(old).total()
+                figures = f"{b:,} -> {now.total():,} instructions ({now.total() - b:+,}" + (
+                    f", {(now.total() - b) / b * 100:+.1f}%)" if b else ")")
+            body.append(f'<h3 class="mono">{escape(method)}</h3><p class="meta">{escape(figures)}</p>')
+            body.append(flame_section(t, method, f"t{i}-m{j}"))
+    return ('<!DOCTYPE html>\n<html lang="en"><head><meta charset="utf-8">'
+            '<meta name="viewport" content="width=device-width, initial-scale=1">'
+            f"<title>{escape(title)}</title><style>{css}</style></head>\n<body>\n" + "\n".join(body)
+            + "\n</body></html>\n")

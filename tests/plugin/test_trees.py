@@ -194,3 +194,58 @@ def test_the_differential_flame_graphs_of_a_regression_and_of_its_fix_in_a_brows
         from tests.support.chromium import longest_run
 
         assert longest_run(pictures[name]["png"][2], colour) > 100, name
+
+
+def _command(pytester, *args):
+    import sys
+
+    return pytester.run(sys.executable, "-m", "pytest_bytecount", *args)
+
+
+def test_the_flamegraph_and_tree_commands_draw_results_and_baselines_with_no_jvm(pytester):
+    import shutil
+
+    java_project(pytester, {"app/Orders.java": DEDUP}, {"test_orders": TEST}, pinned=False)
+    assert run(pytester, "--bytecount-update").ret == 0
+    shutil.copytree(pytester.path / "bytecount", pytester.path / "main-baselines")  # the baselines as main has them
+    (pytester.path / "src" / "app" / "Orders.java").write_text(SLOW)
+    assert run(pytester, "--bytecount-json=results.json").ret == 1
+    result = json.loads((pytester.path / "results.json").read_text())["test_orders.py::test_distinct"]
+    b, n = result["baseline_counts"][TARGET]["deep"]["total"], result["counts"][TARGET]["deep"]["total"]
+
+    tree = _command(pytester, "tree", "results.json")
+    lines = tree.stdout.lines
+    assert tree.ret == 0 and lines[0] == f"test_orders.py::test_distinct {TARGET}: {b:,} -> {n:,} instructions " \
+                                         f"({n - b:+,}, {(n - b) / b * 100:+.1f}%)", lines
+    assert lines[1] == "  where the work went (call paths, most growth first):"
+    assert lines[2].strip().startswith("Orders.distinct -> ArrayList.contains -> ArrayList.indexOf"), lines
+    assert "(other)" not in "\n".join(lines[2:7]) and lines[2].split()[-1].startswith("+")
+
+    page = _command(pytester, "flamegraph", "results.json", "--profiles", "exported")
+    assert page.ret == 0, page.stderr.str()
+    assert "bytecount: 1 flame graph (1 differential) of 1 test: bytecount-flamegraph.html" in page.stderr.str()
+    svg = (pytester.path / "bytecount-flamegraph.html").read_text()
+    assert "<script" not in svg
+    assert "java.util.ArrayList#indexOf(Ljava/lang/Object;)I (new)" in svg
+    assert "java.util.HashSet#contains(Ljava/lang/Object;)Z (vanished)" in svg
+    assert sorted(p.name for p in (pytester.path / "exported").iterdir()) == [
+        "test_orders.py__test_distinct.baseline.collapsed", "test_orders.py__test_distinct.baseline.pb.gz",
+        "test_orders.py__test_distinct.collapsed", "test_orders.py__test_distinct.pb.gz"]
+
+    # the slow code recorded on a branch, compared with main's baselines: the same growth, read from the files alone
+    assert run(pytester, "--bytecount-update").ret == 0
+    branch = _command(pytester, "tree", "bytecount", "--against", "main-baselines", "--test", "test_distinct")
+    assert branch.ret == 0 and branch.stdout.lines[0] == (f"bytecount/test_orders.json::test_distinct {TARGET}: "
+                                                          f"{b:,} -> {n:,} instructions ({n - b:+,}, "
+                                                          f"{(n - b) / b * 100:+.1f}%)"), branch.stdout.lines
+    assert branch.stdout.lines[2] == lines[2]
+    # one run's trees alone: a plain tree, rows summing to the whole
+    alone = _command(pytester, "tree", "main-baselines/test_orders.json", "--share", "0")
+    rows = alone.stdout.lines
+    assert alone.ret == 0 and rows[0].startswith(f"main-baselines/test_orders.json::test_distinct {TARGET}: {b:,} "
+                                                 f"instructions in "), rows
+    assert rows[2].split() == [f"{b:,}", *rows[2].split()[1:3], "Orders.distinct"]  # the target's total heads it
+    own = sum(int(r.split()[1].replace(",", "")) for r in rows[2:] if r.strip() and len(r.split()) == 4)
+    assert own == b  # with no share cut, every node has a row, and their own instructions sum to the whole
+    missing = _command(pytester, "flamegraph", "nothing.json")
+    assert missing.ret == 2 and missing.stderr.lines == ["bytecount: error: nothing.json: no such file or folder"]

@@ -146,10 +146,37 @@ def short_frame(method: str) -> str:
     return f"{cls.rsplit('.', 1)[-1]}.{name}" if rest else method
 
 
+def _folded_like(tree: CallTree, other: CallTree) -> CallTree:
+    """``tree`` with each path that ``other`` lacks folded into its parent's :data:`OTHER` node, as
+    :meth:`CallTree.bounded` folds it, where ``other`` has that OTHER node and it is as large as the path's total
+    (so the path may be hidden in it); a path larger than that is new work, not a path below the kept share."""
+    known = {path[:k] for path in other.nodes for k in range(len(path) + 1)}
+    totals = tree.totals()
+    out = CallTree()
+    for path, (own, calls, copied) in tree.nodes.items():
+        cut = next((k for k in range(1, len(path) + 1) if path[:k] not in known), None)
+        hidden = path[:cut - 1] + (OTHER,) if cut is not None else None
+        if hidden is not None and hidden in other.nodes and totals[path[:cut]] <= other.nodes[hidden][0]:
+            out.add(hidden, own, 0, copied)
+        else:
+            out.add(path, own, calls, copied)
+    return out
+
+
+def aligned(now: CallTree, before: CallTree) -> tuple:
+    """The two trees with the small paths one of them folded into a parent's OTHER node folded the same way in the
+    other, so that a path holds the same part of the work on both sides: a call path that fell below the kept share
+    on one side shows no change of its own, and OTHER's change is the change of what it stands for on both."""
+    b = _folded_like(before, now)
+    return _folded_like(now, b), b
+
+
 def changed_paths(now: CallTree, before: CallTree, limit: int = 5, rises_first: Optional[bool] = None) -> list:
     """The paths whose total changed most, as ``(path, before, now)``, most change first (the rises first with
     ``rises_first``, the falls first with False): for each path, the deepest one that explains its change (a node
-    whose change is not mostly one child's)."""
+    whose change is not mostly one child's). The trees are :func:`aligned` first; an OTHER node is never listed (its
+    change is that of several small paths), though it counts in its parent's."""
+    now, before = aligned(now, before)
     tn, tb = now.totals(), before.totals()
     delta = {p: tn.get(p, 0) - tb.get(p, 0) for p in set(tn) | set(tb) if p}
     children: dict = {}
@@ -158,7 +185,7 @@ def changed_paths(now: CallTree, before: CallTree, limit: int = 5, rises_first: 
     picked = []
     # a path is shown when its change is not mostly carried by one child: the child then explains it better
     for p, d in delta.items():
-        if d == 0:
+        if d == 0 or p[-1] == OTHER:
             continue
         kids = children.get(p, [])
         best = max((delta[k] for k in kids if (delta[k] > 0) == (d > 0)), key=abs, default=0)
