@@ -13,7 +13,7 @@ from ..regression.baseline import BaselineError, BaselineFile, update
 from ..regression.compare import that_ran
 from ..regression.results import TestResult
 from ..regression.scaling import baseline_entry
-from ..regression.tree_store import read_trees, trees_path, update_trees
+from ..regression.tree_store import read_kept, trees_path, update_trees
 from ..regression.stale import (Prune, is_full_run, remove as remove_stale_file, run_directories, stale_files,
                                 still_collected)
 from .config import Settings
@@ -69,11 +69,19 @@ class Baselines:
 
     def trees(self, path: Path, key: str) -> dict:
         """``{method id: tree dict}`` kept for the test ``key`` beside the baseline ``path`` ({} if none)."""
+        entry = self._kept(path)[0].get(key)
+        return entry if isinstance(entry, dict) else {}
+
+    def code(self, path: Path, key: str) -> dict:
+        """``{method id: code fingerprint}`` of the application callees kept for the test ``key`` ({} if none)."""
+        entry = self._kept(path)[1].get(key)
+        return {m: f for m, f in entry.items() if isinstance(f, str)} if isinstance(entry, dict) else {}
+
+    def _kept(self, path: Path) -> tuple:
         kept = self._trees.get(path)
         if kept is None:
-            kept = self._trees[path] = read_trees(path)
-        entry = kept.get(key)
-        return entry if isinstance(entry, dict) else {}
+            kept = self._trees[path] = read_kept(path)
+        return kept
 
     # --- which tests exist ----------------------------------------------------------------------------------
     def collect(self, items) -> None:
@@ -111,18 +119,24 @@ class Baselines:
             return True
 
         written = self._update(path, change)
-        if written is not None and holds and holds[0]:
-            self._keep_trees(path, {key: r.trees} if r.trees else {}, [key])
+        if written is not None and holds and holds[0] and (r.trees or r.callee_code or trees_path(path).exists()):
+            self._keep_trees(path, {key: r.trees} if r.trees else {}, [key],
+                             {key: r.callee_code} if r.callee_code else {})
         return written
 
-    def _keep_trees(self, path: Path, trees: dict, keys) -> None:
-        """The kept trees of ``keys`` replaced by ``trees`` (a key it lacks loses its trees)."""
-        def change(tests: dict) -> bool:
-            before = {k: tests.get(k) for k in keys}
+    def _keep_trees(self, path: Path, trees: dict, keys, code: Optional[dict] = None) -> None:
+        """The kept trees (and callees' code fingerprints) of ``keys`` replaced by ``trees`` and ``code`` (a key they
+        lack loses its own)."""
+        code = code or {}
+
+        def change(tests: dict, fingerprints: dict) -> bool:
+            before = {k: (tests.get(k), fingerprints.get(k)) for k in keys}
             for k in keys:
                 tests.pop(k, None)
+                fingerprints.pop(k, None)
             tests.update(trees)
-            return any(tests.get(k) != before[k] for k in keys)
+            fingerprints.update(code)
+            return any((tests.get(k), fingerprints.get(k)) != before[k] for k in keys)
 
         try:
             update_trees(path, change)

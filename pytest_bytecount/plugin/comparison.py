@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import replace
 from pathlib import Path
 
+from ..counting.pipeline.fingerprints import callees
 from ..regression.baseline import BaselineError, BrokenEntry
 from ..regression.compare import bound_deep_work, parse_tolerances
 from ..regression.counts_verdict import Stored, decide
@@ -51,9 +52,15 @@ def compare_with_baseline(session, item, marker, result: TestResult, report,
         tolerances, carried = bound_deep_work(marker.tolerance, tolerances)
     kept_trees = session.baselines.trees(path, key) if stored.counts is not None else {}
     result.baseline_trees = kept_trees or None
+    kept_code = session.baselines.code(path, key) if stored.counts is not None else {}
+    code = session.java.callee_code()
+    if session.update:  # kept with the trees, should this run be recorded
+        result.callee_code = code.of(callees(result.counts)) or None
     verdict = decide(stored, result.counts, result.mode, result.deep_runtime, tolerances,
                      session.strict or marker.strict, key, path, accept, source=session.java.source_lines(),
-                     trees=(kept_trees, result.trees) if kept_trees and result.trees else None)
+                     trees=(kept_trees, result.trees) if kept_trees and result.trees else None,
+                     code=(kept_code, code.fingerprint) if kept_code else None)
+    result.callees_changed = verdict.callees_changed
     result.status, result.message = verdict.status, verdict.message
     result.flat_only = verdict.flat_only
     if carried is not None and verdict.message and verdict.flat_only is None and verdict.loose is None:

@@ -17,6 +17,7 @@ from ..counting.options import CountingOptions
 from ..version import __version__
 from ..classfile import ClassFormatError
 from ..classfile.classpath import Classpath, ClasspathError
+from ..counting.pipeline.fingerprints import CalleeCode
 from ..counting.targets import TargetError
 from ..jvm.classes import ClassLoadError, load_error, system_class_path
 from ..jvm.javac import JavacError, compile_sources
@@ -50,6 +51,7 @@ class JavaContext:
         self._settings = settings
         self._is_worker = is_worker
         self._classpath: Optional[Classpath] = None
+        self._callee_code: Optional[CalleeCode] = None
         self._cache_folder: Optional[Path] = None
         self._loaders: dict = {}  # CountingOptions -> their loaders
         self._shared: dict = {}  # (loaders, module node id or "session") -> the handle of a shared loader
@@ -266,6 +268,12 @@ class JavaContext:
     def not_applied(self) -> list:
         """The settings a JVM found running could not take."""
         return self.runtime.not_applied()
+
+    def callee_code(self) -> CalleeCode:
+        """The application methods' code fingerprints, read from the classpath once per class in the session."""
+        if self._callee_code is None:
+            self._callee_code = CalleeCode(self.classpath())
+        return self._callee_code
 
     def source_lines(self) -> SourceLines:
         """Source lines for failures: ``source-path``, then ``sources``, then the classpath's folders."""

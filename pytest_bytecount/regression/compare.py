@@ -249,6 +249,7 @@ class MethodDiff:
     deep_moves: list = field(default_factory=list)  # [(method, base, now)] of deep.methods, most growth first
     inside: Optional[str] = None  # the target whose deep work holds all of this one's: it is judged as part of it
     path_moves: list = field(default_factory=list)  # [(call path, base, now)] whose work changed most (calltree)
+    callees_changed: Optional[list] = None  # application callees whose code changed (None: their code is not known)
 
 
 @dataclass
@@ -466,6 +467,19 @@ def render_verdict(verdict: Verdict, accept_command: str, top: int = 5,
         if d.bytecode_changed is True:
             lines.append("    the method's bytecode changed since the baseline")
         elif d.bytecode_changed is False:
-            lines.append("    same bytecode as the baseline: the code took another path (inputs or callees changed)")
+            lines.append("    " + same_bytecode(d.callees_changed))
     lines.append(f"to accept: {accept_command}")
     return "\n".join(lines)
+
+
+def same_bytecode(callees_changed: Optional[list]) -> str:
+    """What a method whose bytecode is the baseline's did: which application callees' code changed, when that is
+    known (the baseline's trees keep their fingerprints)."""
+    if callees_changed:
+        one = len(callees_changed) == 1
+        return (f"same bytecode as the baseline, but the code of {'its callee' if one else 'its callees'} "
+                f"{_listed(callees_changed)} changed since the baseline")
+    if callees_changed is not None:
+        return ("same bytecode as the baseline, and so has every application method its work ran through: the code "
+                "took another path (its inputs, the class library or what ran before it changed)")
+    return "same bytecode as the baseline: the code took another path (inputs or callees changed)"

@@ -12,10 +12,11 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Optional
+from typing import Callable, Optional
 
 from .baseline import mode_changed
 from ..counting.counts.calltree import CallTree, changed_paths
+from ..counting.pipeline.fingerprints import callees
 from .compare import compare, percent_change, render_verdict, that_ran, work_metric
 from .deep_band import LooseVerdict, across_class_libraries, compare_loosely, loose_line, render_loose, without_deep
 from .scaling import ScalingError, ScalingResult, check_stored, compare_scaling, render_scaling
@@ -44,6 +45,7 @@ class CountsVerdict:
     tripped: dict = field(default_factory=dict)  # method id -> the figures that decided it, as text
     loose: Optional[LooseVerdict] = None  # the deep figures, when compared across class libraries
     flat_only: Optional[str] = None  # the side without deep counts ("baseline" or "run"), when one side has them
+    callees_changed: Optional[dict] = None  # method id -> its application callees whose code changed (with_callees)
 
     @property
     def says_why(self) -> bool:
@@ -54,11 +56,13 @@ class CountsVerdict:
 
 
 def decide(stored: Stored, counts: dict, mode: Optional[str], deep_runtime: Optional[dict], tolerances: dict,
-           strict: bool, key: str, path: Path, accept: str, source=None, trees: Optional[tuple] = None) -> CountsVerdict:
+           strict: bool, key: str, path: Path, accept: str, source=None, trees: Optional[tuple] = None,
+           code: Optional[tuple] = None) -> CountsVerdict:
     """The verdict on ``counts`` (method id -> counts, counted in ``mode``, deep figures by ``deep_runtime``) against
     ``stored``; ``accept`` is the command that re-records the test, ``source`` gives source lines to the text,
     ``trees`` the calling-context trees (kept with the baseline, of this run: ``{method id: tree dict}`` each) whose
-    paths show where the deep work moved."""
+    paths show where the deep work moved, ``code`` the application callees' fingerprints kept with the baseline and a
+    function that gives a method's fingerprint now (None when it is gone), to name the callee whose code changed."""
     stored_counts, now, loose = stored.counts, counts, None
     if across_class_libraries(stored_counts, stored.deep_runtime, deep_runtime):
         loose = compare_loosely(stored_counts, now, stored.deep_runtime, deep_runtime, tolerances)
@@ -69,6 +73,8 @@ def decide(stored: Stored, counts: dict, mode: Optional[str], deep_runtime: Opti
     verdict = compare(stored_counts, now, tolerances, strict)
     if trees is not None and loose is None and flat_only is None:
         with_paths(verdict, *trees)
+    if code is not None:
+        with_callees(verdict, stored_counts or {}, *code)
     status, message = verdict.status, ""
     method_status = {d.method: d.status for d in verdict.diffs}
     tripped = {d.method: [str(c) for c in d.tripped] for d in verdict.diffs if d.tripped}
@@ -99,7 +105,8 @@ def decide(stored: Stored, counts: dict, mode: Optional[str], deep_runtime: Opti
             method_status[f.method] = f.status if current == "same" else worse(current, f.status)
             tripped.setdefault(f.method, []).append(f.text(loose.band))
         status, message = _with_loose(status, message, loose, accept)
-    return CountsVerdict(status, message, stored_counts, method_status, tripped, loose, flat_only)
+    changed = {d.method: d.callees_changed for d in verdict.diffs if d.callees_changed} or None
+    return CountsVerdict(status, message, stored_counts, method_status, tripped, loose, flat_only, changed)
 
 
 def with_paths(verdict, before: dict, now: dict) -> None:
@@ -113,6 +120,18 @@ def with_paths(verdict, before: dict, now: dict) -> None:
                 continue  # a kept tree that cannot be read: the verdict shows the methods instead
             d.path_moves = changed_paths(CallTree.from_dict(now[d.method]), old,
                                          rises_first=d.status != "improved")
+
+
+def with_callees(verdict, stored: dict, kept: dict, fingerprint: Callable[[str], Optional[str]]) -> None:
+    """Each diff of a method whose bytecode is the baseline's gets the application callees whose code changed since
+    (their fingerprint now differs from the one kept, or they are gone): of the callees its baseline's work ran through
+    whose fingerprints were kept. None when none was kept (nothing is known of them)."""
+    for d in verdict.diffs:
+        if d.bytecode_changed is not False or d.status == "same" or d.method not in stored:
+            continue
+        known = sorted(m for m in callees({d.method: stored[d.method]}) if m in kept)
+        if known:
+            d.callees_changed = [m for m in known if fingerprint(m) != kept[m]]
 
 
 def flat_side(stored: Optional[dict], now: dict) -> Optional[str]:

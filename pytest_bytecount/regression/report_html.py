@@ -19,7 +19,7 @@ from typing import Callable, Iterable, Optional
 
 from ..counting.counts import diff, metric as metric_of
 from .flamegraph import flame_section, flames_of_the_rest
-from .compare import deep_moves, percent_change, widest_work
+from .compare import deep_moves, percent_change, same_bytecode, widest_work
 from ..wording import counted
 from .report_lines import HEAT_CSS, annotated_source
 from .status import MEANING, STATUSES
@@ -332,7 +332,8 @@ def _method_section(nodeid: str, result: dict, method: str, status: str,
     hb, hn = b.get("code_fingerprint"), n.get("code_fingerprint")
     if hb and hn:
         code = ("the method's bytecode changed since the baseline" if hb != hn else
-                "same bytecode as the baseline: the code took another path (inputs or callees changed)")
+                same_bytecode((result.get("callees_changed") or {}).get(method)
+                              if result.get("callees_changed") is not None else None))
     else:
         code = "unknown whether the bytecode changed (the baseline holds no code fingerprint: re-record it to keep one)"
     accept = result.get("accept") or f"pytest {shlex.quote(nodeid)} --bytecount-update"

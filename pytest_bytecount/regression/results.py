@@ -51,6 +51,8 @@ class TestResult:
     command_id: Optional[str] = None  # the id printed commands name the test by (plugin.baseline_keys.command_id)
     trees: Optional[dict] = None  # with deep counts: method id -> its calling-context tree (CallTree.to_dict)
     baseline_trees: Optional[dict] = None  # the trees kept with the baseline the verdict compared with
+    callee_code: Optional[dict] = None  # application callees' code fingerprints, kept with the trees when recorded
+    callees_changed: Optional[dict] = None  # method id -> its application callees whose code changed since the baseline
 
     @property
     def test_id(self) -> str:
@@ -69,7 +71,8 @@ class TestResult:
                     "hints": self.hints or None, "mode": self.mode, "accept": self.accept,
                     "deep_runtime": self.deep_runtime, "loose_deep": self.loose_deep, "flat_only": self.flat_only,
                     "fell_back": self.fell_back, "command_id": self.command_id, "trees": self.trees,
-                    "baseline_trees": self.baseline_trees}
+                    "baseline_trees": self.baseline_trees, "callee_code": self.callee_code,
+                    "callees_changed": self.callees_changed}
         out.update((name, value) for name, value in optional.items() if value is not None)  # only when set
         return out
 

@@ -249,3 +249,97 @@ def test_the_flamegraph_and_tree_commands_draw_results_and_baselines_with_no_jvm
     assert own == b  # with no share cut, every node has a row, and their own instructions sum to the whole
     missing = _command(pytester, "flamegraph", "nothing.json")
     assert missing.ret == 2 and missing.stderr.lines == ["bytecount: error: nothing.json: no such file or folder"]
+
+
+CALLER = """
+package app;
+
+import java.util.*;
+
+public class Orders {
+    public static int distinct(int n) {
+        Set<Integer> seen = new HashSet<>();
+        int count = 0;
+        for (int i = 0; i < n; i++) {
+            Integer id = Ids.normalize(i);
+            if (!seen.contains(id)) {
+                seen.add(id);
+                count++;
+            }
+        }
+        return count;
+    }
+}
+"""
+IDS = """
+package app;
+
+public class Ids {
+    static Integer normalize(int i) {
+        return (i * 31) % 1000;
+    }
+
+    static int unused(int i) {
+        return i + 1;
+    }
+}
+"""
+# the callee's own work grows; the caller's bytecode stays the same
+IDS_SLOW = IDS.replace("return (i * 31) % 1000;", "int x = 0;\n        for (int k = 0; k < 50; k++) x += k;\n"
+                                                  "        return (i * 31 + x - x) % 1000;")
+# a method the test never runs changes
+IDS_OTHER = IDS.replace("return i + 1;", "return i + 2;")
+CALLER_TESTS = '''
+import pytest
+from pathlib import Path
+
+def n():
+    return int((Path(__file__).parent / "n.txt").read_text())
+
+@pytest.mark.bytecount("app.Orders#distinct")
+def test_deep(bytecount):
+    bytecount.jclass("app.Orders").distinct(n())
+
+@pytest.mark.bytecount("app.Orders#distinct", inclusive=True, deep=False)
+def test_inclusive(bytecount):
+    bytecount.jclass("app.Orders").distinct(n())
+'''
+
+
+def test_a_failure_of_unchanged_bytecode_names_the_callee_whose_code_changed(pytester):
+    java_project(pytester, {"app/Orders.java": CALLER, "app/Ids.java": IDS}, {"test_orders": CALLER_TESTS}, pinned=False)
+    (pytester.path / "n.txt").write_text("2000")
+    assert run(pytester, "--bytecount-update").ret == 0
+    kept = _kept(pytester)["code"]
+    assert sorted(kept) == ["test_deep", "test_inclusive"]
+    # the one application method the work ran through; the JDK's methods and the target's own are not kept
+    assert [list(kept[k]) for k in sorted(kept)] == [["app.Ids#normalize(I)Ljava/lang/Integer;"]] * 2
+
+    def verdicts(out: str) -> dict:
+        text = out.split("short test summary info")[0]
+        return {name: next((ln.strip() for ln in text.split(f"_ {name} _", 1)[1].splitlines()
+                            if ln.strip().startswith("same bytecode")), None) for name in ("test_deep", "test_inclusive")}
+
+    # other inputs, and a change to a method the test never runs: nothing of the work's code changed
+    (pytester.path / "n.txt").write_text("3000")
+    (pytester.path / "src" / "app" / "Ids.java").write_text(IDS_OTHER)
+    moved = run(pytester)
+    assert moved.ret == 1
+    assert set(verdicts(moved.stdout.str()).values()) == {
+        "same bytecode as the baseline, and so has every application method its work ran through: the code took "
+        "another path (its inputs, the class library or what ran before it changed)"}, moved.stdout.str()
+    # the same inputs, and the callee's code changed: the failure names it, in deep and in inclusive counts
+    (pytester.path / "n.txt").write_text("2000")
+    (pytester.path / "src" / "app" / "Ids.java").write_text(IDS_SLOW)
+    slower = run(pytester, "--bytecount-json=results.json")
+    assert slower.ret == 1
+    assert set(verdicts(slower.stdout.str()).values()) == {
+        "same bytecode as the baseline, but the code of its callee app.Ids#normalize(I)Ljava/lang/Integer; changed "
+        "since the baseline"}, slower.stdout.str()
+    results = json.loads((pytester.path / "results.json").read_text())
+    assert results["test_orders.py::test_deep"]["callees_changed"] == {
+        "app.Orders#distinct(I)I": ["app.Ids#normalize(I)Ljava/lang/Integer;"]}
+    # a test removed from its module takes its kept fingerprints with it
+    pytester.makepyfile(test_orders=CALLER_TESTS.split("@pytest.mark.bytecount(\"app.Orders#distinct\", inclusive")[0])
+    assert run(pytester, "--bytecount-update").ret == 0
+    assert sorted(_kept(pytester)["code"]) == ["test_deep"]

@@ -192,3 +192,28 @@ def test_an_order_fitted_on_another_metric_asks_to_be_re_recorded():
 def test_a_malformed_stored_check_is_a_changed_verdict_naming_the_entry():
     d = decide_scaling({"scaling": {M: {"order": "n^9"}}}, measure(SIZES, {M: LINEAR}), "passed", WHERE, ACCEPT)
     assert d.status == "changed" and d.text.startswith(f"bytecount: {WHERE}: the 'scaling' entry is malformed")
+
+
+def test_unchanged_bytecode_names_the_callees_whose_kept_fingerprint_differs():
+    """A target's own code the same, its inclusive work through two application callees: the one whose fingerprint
+    now differs from the kept one is named, one that is gone too; with every one the same, the line says so."""
+    callees = ["demo.Sorting#fib(I)I", "demo.Util#a(I)I", "demo.Util#b(I)I", "demo.Util#gone()V"]
+
+    def inclusive(total):
+        return dict(method(total, {}, "f"), inclusive={"total": total, "methods": callees, "opcodes": {}, "calls": {}})
+
+    kept = {"demo.Util#a(I)I": "x", "demo.Util#b(I)I": "y", "demo.Util#gone()V": "z"}
+    now = {"demo.Util#a(I)I": "x", "demo.Util#b(I)I": "y2"}.get  # b changed, gone went
+
+    def judged(fingerprint):
+        return decide(Stored({FIB: inclusive(100)}), {FIB: inclusive(200)}, None, None, parse_tolerances(""), False,
+                      "test_total", PATH, ACCEPT, code=(kept, fingerprint))
+
+    changed = judged(now)
+    assert "    same bytecode as the baseline, but the code of its callees demo.Util#b(I)I, demo.Util#gone()V " \
+           "changed since the baseline" in changed.message.splitlines()
+    assert changed.callees_changed == {FIB: ["demo.Util#b(I)I", "demo.Util#gone()V"]}
+    same = judged(kept.get)
+    assert same.callees_changed is None and any(
+        ln.startswith("    same bytecode as the baseline, and so has every application method") for ln in
+        same.message.splitlines())

@@ -1,0 +1,70 @@
+"""The code fingerprints (:func:`~..counts.keys.code_fingerprint`) of the application methods a test's work ran
+through, read from the classpath: kept with the baseline's trees, they tell which callee's code changed when a
+target's own bytecode did not.
+
+Only classes the classpath holds are read (the JDK's are not: a change of the class library is told by the deep
+counts' runtime identity); each class is read and fingerprinted once per :class:`CalleeCode`.
+"""
+
+from __future__ import annotations
+
+from typing import Iterable, Optional
+
+from ...classfile import ClassFile, ClassFormatError
+from ...classfile.classpath import Classpath
+from ..counts.keys import bootstrap_methods, code_fingerprint
+
+
+def class_fingerprints(data: bytes) -> dict:
+    """``{method id: fingerprint}`` of every method with code in the class file ``data``."""
+    cf = ClassFile.parse(data)
+    cp = cf.constant_pool
+    boot = bootstrap_methods(cf)
+    cache: dict = {}
+    owner = cf.name.replace("/", ".")
+    return {f"{owner}#{m.name}{m.descriptor}": code_fingerprint(m.code, cp, boot, cache)
+            for m in cf.methods if m.has_code}
+
+
+class CalleeCode:
+    """Fingerprints of methods by id, from the classes of one classpath, each class read once."""
+
+    def __init__(self, classpath: Classpath):
+        self.classpath = classpath
+        self._classes: dict = {}  # internal class name -> {method id: fingerprint}, {} when not on it or unreadable
+
+    def _of_class(self, internal: str) -> dict:
+        found = self._classes.get(internal)
+        if found is None:
+            found = {}
+            if internal in self.classpath:
+                try:
+                    found = class_fingerprints(self.classpath.read(internal))
+                except (ClassFormatError, OSError, ValueError):
+                    found = {}  # a class that cannot be read has no fingerprint: its callers are not told of it
+            self._classes[internal] = found
+        return found
+
+    def fingerprint(self, method: str) -> Optional[str]:
+        """The method's fingerprint, or None when its class is not on the classpath (the JDK's) or lacks it."""
+        internal = method.partition("#")[0].replace(".", "/")
+        return self._of_class(internal).get(method) if internal else None
+
+    def of(self, methods: Iterable[str]) -> dict:
+        """``{method id: fingerprint}`` of those of ``methods`` the classpath holds, sorted."""
+        out = {}
+        for m in sorted(set(methods)):
+            fp = self.fingerprint(m)
+            if fp is not None:
+                out[m] = fp
+        return out
+
+
+def callees(counts: dict) -> set:
+    """The methods a test's counts say its targets' work ran through, its targets left out (their fingerprints are
+    in their own counts): deep counts' ``methods`` and inclusive counts' ``methods``."""
+    out = set()
+    for c in counts.values():
+        out.update((c.get("deep") or {}).get("methods") or ())
+        out.update(m for m in (c.get("inclusive") or {}).get("methods") or () if isinstance(m, str))
+    return out - set(counts)
