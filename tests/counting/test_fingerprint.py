@@ -163,3 +163,37 @@ def test_the_fingerprint_is_a_sha256(compiled):
     _, prints, _ = compiled["base"]
     assert all(len(p) == 64 and int(p, 16) >= 0 for p in prints.values())
     assert len(set(prints.values())) == len(prints)
+
+
+def test_callee_fingerprints_of_a_real_jar_are_the_counted_methods_own(tmp_path):
+    """Every class of a real jar fingerprints (abstract and native methods have none), each method as its counts'
+    ``code_fingerprint`` would give it, and the JDK's classes, not on the classpath, have none."""
+    import zipfile
+    from pathlib import Path
+
+    from pytest_bytecount.classfile.classpath import Classpath
+    from pytest_bytecount.counting.pipeline.fingerprints import CalleeCode, class_fingerprints
+
+    jar = Path("/usr/share/java/commons-lang3.jar")
+    if not jar.exists():
+        pytest.skip("no commons-lang3 jar (Debian: apt-get install libcommons-lang3-java; CI installs it)")
+    code = CalleeCode(Classpath([jar]))
+    with zipfile.ZipFile(jar) as z:
+        names = [n for n in z.namelist() if n.endswith(".class") and not n.startswith(("META-INF/", "module-info"))]
+        assert len(names) > 200
+        total = 0
+        for n in names:
+            data = z.read(n)
+            cf = ClassFile.parse(data)
+            found = class_fingerprints(data)
+            with_code = [m for m in cf.methods if m.has_code()]
+            assert len(found) == len({(m.name, m.descriptor) for m in with_code}), n
+            total += len(found)
+        assert total > 2000
+    owner = "org.apache.commons.lang3.StringUtils"
+    cf = ClassFile.parse(code.classpath.read(owner.replace(".", "/")))
+    m = next(m for m in cf.methods if m.name == "isEmpty")
+    assert code.fingerprint(f"{owner}#isEmpty{m.descriptor}") == code_fingerprint(m.code, cf.constant_pool,
+                                                                                   bootstrap_methods(cf))
+    assert code.fingerprint("java.util.ArrayList#size()I") is None
+    assert code.fingerprint(f"{owner}#noSuchMethod()V") is None

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 from typing import Iterable, Optional
 
-from ...classfile import ClassFile, ClassFormatError
+from ...classfile import ClassFile
 from ...classfile.classpath import Classpath
 from ..counts.keys import bootstrap_methods, code_fingerprint
 
@@ -23,7 +23,7 @@ def class_fingerprints(data: bytes) -> dict:
     cache: dict = {}
     owner = cf.name.replace("/", ".")
     return {f"{owner}#{m.name}{m.descriptor}": code_fingerprint(m.code, cp, boot, cache)
-            for m in cf.methods if m.has_code}
+            for m in cf.methods if m.has_code()}
 
 
 class CalleeCode:
@@ -40,8 +40,8 @@ class CalleeCode:
             if internal in self.classpath:
                 try:
                     found = class_fingerprints(self.classpath.read(internal))
-                except (ClassFormatError, OSError, ValueError):
-                    found = {}  # a class that cannot be read has no fingerprint: its callers are not told of it
+                except Exception:  # noqa: BLE001 - a class that cannot be read or decoded has no fingerprint:
+                    found = {}  # its callers are not told of it, and the verdict is the same
             self._classes[internal] = found
         return found
 
