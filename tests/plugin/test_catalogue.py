@@ -8,7 +8,7 @@ does much more work fails its test, and a change that leaves the target's byteco
 
 from __future__ import annotations
 
-from tests.catalogue import CASES, first_line, outcomes, use_sources, verdicts, write_project
+from tests.catalogue import BY_NAME, CASES, first_line, outcomes, use_sources, verdicts, write_project
 from tests.support.pytest_project import JDK17, run
 
 # The judging run's pytest outcome per case; None: not asserted (yet), because the kind of change alone
@@ -113,6 +113,25 @@ DEEP_EXPECTED = {
 }
 
 
+# the frames the first call path must hold, in order, from each case's description: the target, then the culprit
+FIRST_PATH = {
+    "dedupe": ["Dedupe.firstOccurrences", "ArrayList.contains", "ArrayList.indexOfRange"],
+    "lookup": ["PriceList.orderTotal", "TreeMap.put", "String.compareTo"],
+    "search": ["Ledger.indexOf"], "memo": ["Routes.walk"], "prefix": ["Revenue.rangeTotals"],
+    "earlyexit": ["Restock.firstEmptySlot"],
+    "linked": ["Sales.weeklyTotals", "LinkedList.get"],
+    "concat": ["CsvLine.join", "StringConcatHelper.simpleConcat"],
+    "sortonce": ["Recall.countRecalled", "Arrays.sort"],
+    "queue": ["ImportQueue.chunks", "ArrayList.remove"],
+    "regex": ["AccessLog.countValidClients", "String.matches", "Pattern.compile"],
+    "inchelper": ["Bookings.summary", "Bookings.distinctSorted"],
+    "inccall": ["Latency.spread", "Sorting.insertionSorted"],
+    "incswap": ["Report.summary", "Tags.distinct", "ArrayList.contains"],
+    "bagfix": ["Stock.missing", "ArrayList.remove"],  # the fixes: the path that fell most is the one removed
+    "retainfix": ["Audience.returning", "ArrayList.retainAll", "ArrayList.contains"],
+}
+
+
 def test_with_plain_markers_deep_counts_fail_every_regression_on_the_work_and_pass_every_fix(pytester):
     """The same catalogue with deep counts taken by default (no deep=False anywhere): every regression fails on the
     deep work itself, the JDK's included, whether its work is the target's own, a callee's or inside a JDK call,
@@ -128,12 +147,23 @@ def test_with_plain_markers_deep_counts_fail_every_regression_on_the_work_and_pa
     assert wrong == {}
     assert {name for name, outcome in judged.items() if outcome == "failed"} >= {
         case.name for case in CASES if case.kind == "regression"}
-    # where the work went: each regression that is JDK work lists the call paths (the baselines kept trees) whose
-    # work changed most, the first one growing, from the target into the JDK
-    for name in ("dedupe", "lookup", "linked", "queue"):
+    # where the work went: every regression's and fix's first call path leads from the target to the culprit its
+    # description names (the culprit's frames in order; a path of the target alone where the work is its own code)
+    assert set(FIRST_PATH) == {case.name for case in CASES if case.kind in ("regression", "fix")}
+    wrong = {}
+    for name, frames in FIRST_PATH.items():
         lines = results[name]["message"].splitlines()
-        at = lines.index("    where the work went (call paths, most growth first):")
-        first = lines[at + 1].split()
-        assert "->" in first and first[-1].startswith("+"), (name, lines[at + 1])
+        header = next((i for i, ln in enumerate(lines) if ln.startswith("    where the work") and "call paths" in ln), None)
+        if header is None:
+            wrong[name] = "no call paths"
+            continue
+        path, _, figures = lines[header + 1].strip().partition("  ")
+        shown = path.split(" -> ")
+        grew = figures.split()[-1].startswith("+")
+        at = [shown.index(f) if f in shown else -1 for f in frames]
+        if at[0] != 0 or -1 in at or at != sorted(at) or (frames == shown[:1] and len(shown) > 1) or \
+                grew != (BY_NAME[name].kind == "regression"):
+            wrong[name] = lines[header + 1].strip()
+    assert wrong == {}
     # the extracted helper: inclusive=5% was written for the work before deep counts; it bounds the deep work too
     assert results["extract"]["status"] in ("passed", "reshaped"), results["extract"]["message"]
