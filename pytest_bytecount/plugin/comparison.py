@@ -59,7 +59,7 @@ def compare_with_baseline(session, item, marker, result: TestResult, report,
     verdict = decide(stored, result.counts, result.mode, result.deep_runtime, tolerances,
                      session.strict or marker.strict, key, path, accept, source=session.java.source_lines(),
                      trees=(kept_trees, result.trees) if kept_trees and result.trees else None,
-                     code=(kept_code, code.fingerprint) if kept_code else None)
+                     code=(kept_code, code.fingerprint) if kept_code else None, calls_of=code.calls_by_line)
     result.callees_changed = verdict.callees_changed
     result.status, result.message = verdict.status, verdict.message
     result.flat_only = verdict.flat_only

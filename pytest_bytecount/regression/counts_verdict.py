@@ -15,8 +15,9 @@ from pathlib import Path
 from typing import Callable, Optional
 
 from .baseline import mode_changed
-from ..counting.counts.calltree import CallTree, changed_paths
+from ..counting.counts.calltree import OTHER, CallTree, aligned, changed_paths
 from ..counting.pipeline.fingerprints import callees
+from .lines import with_call_work
 from .compare import compare, percent_change, render_verdict, that_ran, work_metric
 from .deep_band import LooseVerdict, across_class_libraries, compare_loosely, loose_line, render_loose, without_deep
 from .scaling import ScalingError, ScalingResult, check_stored, compare_scaling, render_scaling
@@ -57,12 +58,14 @@ class CountsVerdict:
 
 def decide(stored: Stored, counts: dict, mode: Optional[str], deep_runtime: Optional[dict], tolerances: dict,
            strict: bool, key: str, path: Path, accept: str, source=None, trees: Optional[tuple] = None,
-           code: Optional[tuple] = None) -> CountsVerdict:
+           code: Optional[tuple] = None, calls_of: Optional[Callable[[str], Optional[dict]]] = None) -> CountsVerdict:
     """The verdict on ``counts`` (method id -> counts, counted in ``mode``, deep figures by ``deep_runtime``) against
     ``stored``; ``accept`` is the command that re-records the test, ``source`` gives source lines to the text,
     ``trees`` the calling-context trees (kept with the baseline, of this run: ``{method id: tree dict}`` each) whose
     paths show where the deep work moved, ``code`` the application callees' fingerprints kept with the baseline and a
-    function that gives a method's fingerprint now (None when it is gone), to name the callee whose code changed."""
+    function that gives a method's fingerprint now (None when it is gone), to name the callee whose code changed;
+    ``calls_of(method)`` the calls on each line of its code today, so that a line's change counts the work under its
+    calls (with trees on both sides)."""
     stored_counts, now, loose = stored.counts, counts, None
     if across_class_libraries(stored_counts, stored.deep_runtime, deep_runtime):
         loose = compare_loosely(stored_counts, now, stored.deep_runtime, deep_runtime, tolerances)
@@ -73,6 +76,8 @@ def decide(stored: Stored, counts: dict, mode: Optional[str], deep_runtime: Opti
     verdict = compare(stored_counts, now, tolerances, strict)
     if trees is not None and loose is None and flat_only is None:
         with_paths(verdict, *trees)
+        if calls_of is not None:
+            with_call_lines(verdict, stored_counts or {}, now, *trees, calls_of)
     if code is not None:
         with_callees(verdict, stored_counts or {}, *code)
     status, message = verdict.status, ""
@@ -120,6 +125,27 @@ def with_paths(verdict, before: dict, now: dict) -> None:
                 continue  # a kept tree that cannot be read: the verdict shows the methods instead
             d.path_moves = changed_paths(CallTree.from_dict(now[d.method]), old,
                                          rises_first=d.status != "improved")
+
+
+def with_call_lines(verdict, stored: dict, now: dict, before: dict, after: dict,
+                    calls_of: Callable[[str], Optional[dict]]) -> None:
+    """Each diff with trees on both sides gets its lines that changed most counting the deep work under each line's
+    calls (:func:`~.lines.with_call_work`): the line whose call changed is then the one that changed most."""
+    for d in verdict.diffs:
+        if not d.path_moves or d.method not in stored or d.method not in now:
+            continue
+        calls = calls_of(d.method)
+        if not calls:
+            continue
+        try:
+            old, new = CallTree.from_dict(before[d.method]), CallTree.from_dict(after[d.method])
+        except (KeyError, IndexError, TypeError, ValueError):
+            continue
+        new, old = aligned(new, old)
+        children = [{p[1]: t for p, t in tree.totals().items() if len(p) == 2 and p[0] == d.method and p[1] != OTHER}
+                    for tree in (old, new)]
+        same = None if d.bytecode_changed is None else not d.bytecode_changed
+        d.line_changes = with_call_work(stored[d.method], now[d.method], same, calls, *children)
 
 
 def with_callees(verdict, stored: dict, kept: dict, fingerprint: Callable[[str], Optional[str]]) -> None:

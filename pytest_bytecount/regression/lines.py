@@ -42,6 +42,14 @@ class LineChange:
     # (now_line, else base_line): True, False (it changed, or the line has gone), None (unknown). True for a
     # line that did not run in the baseline, for there is no baseline code to show.
     base_code_here: Optional[bool] = True
+    # the deep work under the line's calls (from the calling-context trees), baseline and now; None: not known
+    calls_base: Optional[int] = None
+    calls_now: Optional[int] = None
+
+    @property
+    def change(self) -> int:
+        """The line's own change and that of the work under its calls."""
+        return self.now - self.base + (self.calls_now or 0) - (self.calls_base or 0)
 
     @property
     def shown_line(self) -> Optional[str]:
@@ -94,6 +102,59 @@ def line_changes(base: Optional[dict], now: Optional[dict], same_code: Optional[
     """The lines whose counts differ, largest change first (empty when either side has no ``lines``)."""
     out = [c for c in line_pairs(base, now, same_code) or () if c.base != c.now]
     return sorted(out, key=lambda c: (-abs(c.now - c.base), line_order(c.now_line or c.base_line)))
+
+
+def _member(frame_or_key: str) -> tuple:
+    """(owner, member) of a tree frame (``pkg.Cls#name(desc)``) or a call key (``pkg/Cls.name(desc)``)."""
+    if "#" in frame_or_key:
+        owner, _, member = frame_or_key.partition("#")
+        return owner, member
+    owner, _, member = frame_or_key.partition(".")
+    return owner.replace("/", "."), member
+
+
+def call_sites(calls: dict, children: set) -> dict:
+    """``{child frame: line}``: the line whose call reached each of the target's children in the tree. A call
+    names its static owner (an interface, a superclass) and the tree the method that ran, so a child is matched
+    by its owner and member first, then by its member alone; a child whose member is called on several lines is
+    left out (the tree does not tell the calls apart)."""
+    exact, by_member = {}, {}
+    for line, keys in calls.items():
+        for key in keys:
+            if key.startswith("indy "):
+                continue
+            owner, member = _member(key)
+            exact.setdefault((owner, member), set()).add(line)
+            by_member.setdefault(member, set()).add(line)
+    out = {}
+    for frame in children:
+        owner, member = _member(frame)
+        lines = exact.get((owner, member)) or by_member.get(member) or set()
+        if len(lines) == 1:
+            out[frame] = next(iter(lines))
+    return out
+
+
+def with_call_work(base: Optional[dict], now: Optional[dict], same_code: Optional[bool], calls: dict,
+                   before: dict, after: dict) -> list:
+    """:func:`line_changes` with each line that makes calls carrying the deep work under them, baseline and now:
+    ``calls`` is ``{line: [call key]}`` of today's code, ``before`` and ``after`` the totals of the target's children
+    in the two trees (``{frame: total}``). A line whose own counts did not change but whose calls' work did is
+    listed too. Largest change of the two together first."""
+    sites = call_sites(calls, set(before) | set(after))
+    under_now: dict = {}
+    under_base: dict = {}
+    for frame, line in sites.items():
+        under_now[line] = under_now.get(line, 0) + after.get(frame, 0)
+        under_base[line] = under_base.get(line, 0) + before.get(frame, 0)
+    out = []
+    for c in line_pairs(base, now, same_code) or ():
+        line = c.now_line
+        if line in under_now and (c.base_line == line or c.base_line is None):
+            c = LineChange(c.base_line, c.now_line, c.base, c.now, c.base_code_here, under_base[line], under_now[line])
+        if c.change or c.base != c.now:
+            out.append(c)
+    return sorted(out, key=lambda c: (-abs(c.change), line_order(c.now_line or c.base_line)))
 
 
 def _by_code(lines_b: list, lines_n: list, db: dict, dn: dict, b: dict, n: dict) -> list:
@@ -151,7 +212,10 @@ def render_line_changes(method_id: str, changes: list, text: Optional[Callable[[
         elif c.base_line and c.now_line and c.base_code_here is False:
             where += " (its code changed)"
         source = text(method_id, line) if text is not None and line != NO_LINE and c.text_is_current else None
-        rows.append((where, f"{c.base:,} -> {c.now:,} ({c.now - c.base:+,})", source))
+        figure = f"{c.base:,} -> {c.now:,} ({c.now - c.base:+,})"
+        if c.calls_now is not None and c.calls_now != c.calls_base:
+            figure += f"; under its calls {c.calls_base:,} -> {c.calls_now:,} ({c.calls_now - c.calls_base:+,})"
+        rows.append((where, figure, source))
     width = max(len(w) for w, _, _ in rows)
     figures = max(len(f) for _, f, _ in rows)
     for where, figure, source in rows:

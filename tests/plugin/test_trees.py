@@ -93,6 +93,17 @@ def test_a_regression_names_the_path_to_the_culprit_and_a_fix_the_path_that_vani
     # the first path leads from the target through the list's contains to the loop that walks it
     assert paths[0].startswith("Orders.distinct -> ArrayList.contains -> "), paths
     assert "ArrayList.indexOfRange" in paths[0] and paths[0].split()[-1].startswith("+"), paths
+    # the line that changed most is the one whose call changed, with the work under that call: the tree's figures
+    lines = out.split("short test summary info")[0].splitlines()
+    top = lines[lines.index("    lines that changed most:") + 1]
+    assert top.strip().startswith("Orders.java:") and top.endswith("| if (!seen.contains(id)) {"), top
+    json_run = run(pytester, "--bytecount-json=results.json")
+    assert json_run.ret == 1
+    result = json.loads((pytester.path / "results.json").read_text())["test_orders.py::test_distinct"]
+    now_total, before_total = (CallTree.from_dict(result[k][TARGET]).totals() for k in ("trees", "baseline_trees"))
+    under = (before_total[(TARGET, "java.util.HashSet#contains(Ljava/lang/Object;)Z")],
+             now_total[(TARGET, "java.util.ArrayList#contains(Ljava/lang/Object;)Z")])
+    assert f"under its calls {under[0]:,} -> {under[1]:,} ({under[1] - under[0]:+,})" in top, top
     # the fix (recorded slow, then back to the set): the walk's path is what vanished
     assert run(pytester, "--bytecount-update").ret == 0
     (pytester.path / "src" / "app" / "Orders.java").write_text(DEDUP)

@@ -233,3 +233,37 @@ def test_the_html_report_lists_a_baseline_line_whose_code_has_gone_under_the_tab
     rows = _rows(page)
     assert rows["11"][:3] == (0, 0, 0)  # today's line 11 ran on neither side as today's code
     assert 'data-line="11">line 11 (before the change): 4 &rarr; 0' in page
+
+
+def test_a_line_whose_call_changed_counts_the_work_under_it_and_leads():
+    """By hand: line 11 calls contains, line 12 add; the set became a list. The line's own counts are equal, the
+    work under its call is the tree's child total of each side, matched by the call's member (an interface's call
+    reaches the class that ran it); a constructor is matched by its owner, so two <init> lines stay apart."""
+    from pytest_bytecount.regression.lines import call_sites, with_call_work
+
+    calls_now = {"7": ["java/util/ArrayList.<init>()V"], "8": ["java/lang/StringBuilder.<init>()V"],
+                 "11": ["java/util/List.contains(Ljava/lang/Object;)Z"], "12": ["java/util/List.add(Ljava/lang/Object;)Z"],
+                 "13": ["java/util/List.size()I"], "14": ["java/util/Set.size()I"]}
+    before = {"java.util.HashSet#<init>()V": 25, "java.util.HashSet#contains(Ljava/lang/Object;)Z": 300,
+              "java.util.HashSet#add(Ljava/lang/Object;)Z": 200, "java.lang.StringBuilder#<init>()V": 9,
+              "java.util.HashSet#size()I": 4}
+    after = {"java.util.ArrayList#<init>()V": 16, "java.util.ArrayList#contains(Ljava/lang/Object;)Z": 40_000,
+             "java.util.ArrayList#add(Ljava/lang/Object;)Z": 150, "java.lang.StringBuilder#<init>()V": 9,
+             "java.util.ArrayList#size()I": 3}
+    sites = call_sites(calls_now, set(before) | set(after))
+    assert sites["java.util.ArrayList#contains(Ljava/lang/Object;)Z"] == "11"
+    assert sites["java.util.HashSet#contains(Ljava/lang/Object;)Z"] == "11"
+    assert sites["java.lang.StringBuilder#<init>()V"] == "8" and sites["java.util.ArrayList#<init>()V"] == "7"
+    assert "java.util.ArrayList#size()I" not in sites  # size() is called on two lines: not told apart
+    lines = {"7": 4, "11": 12, "12": 4, "13": 2, "14": 2}
+    base, now = {"lines": dict(lines)}, {"lines": dict(lines)}
+    changes = with_call_work(base, now, False, calls_now, before, after)
+    first = changes[0]
+    assert (first.now_line, first.base, first.now, first.calls_base, first.calls_now) == ("11", 12, 12, 300, 40_000)
+    # -50 under add; line 7's constructor is ArrayList's, by its owner: HashSet's <init>, which no line names, has
+    # a member two lines call, so it is left out (0 -> 16); line 8's constructor did not move
+    assert [(c.now_line, c.calls_base, c.calls_now) for c in changes] == [("11", 300, 40_000), ("12", 200, 150),
+                                                                          ("7", 0, 16)]
+    text = render_line_changes("app.Orders#distinct(I)I", changes)
+    assert text[1].split() == ["Orders.java:11", "12", "->", "12", "(+0);", "under", "its", "calls", "300", "->",
+                               "40,000", "(+39,700)"]

@@ -88,14 +88,16 @@ class CallTree:
 
     def bounded(self, share: float = 0.001, max_nodes: int = 2000) -> "CallTree":
         """The tree with the paths whose total is below ``share`` of the whole (and past the ``max_nodes``
-        largest) merged into one :data:`OTHER` node per parent: every sum stays exact."""
+        largest) merged into one :data:`OTHER` node per parent: every sum stays exact. The target and the methods
+        it calls itself are always kept (as many as its code has call sites at most), so that the work under each
+        of its call sites is exact on both sides of a comparison."""
         totals = self.totals()
         whole = totals.get((), 0)
         ranked = sorted((t for p, t in totals.items() if p), reverse=True)
         floor = max(share * whole, 1)
         if len(ranked) > max_nodes:
             floor = max(floor, ranked[max_nodes - 1])
-        kept = {p for p, t in totals.items() if not p or t >= floor}
+        kept = {p for p, t in totals.items() if len(p) <= 2 or t >= floor}
         out = CallTree()
         for path, (own, calls, copied) in self.nodes.items():
             k = len(path)

@@ -12,7 +12,7 @@ from typing import Iterable, Optional
 
 from ...classfile import ClassFile
 from ...classfile.classpath import Classpath
-from ..counts.keys import bootstrap_methods, code_fingerprint
+from ..counts.keys import INVOKES, bootstrap_methods, call_key, code_fingerprint, instruction_lines
 
 
 def class_fingerprints(data: bytes) -> dict:
@@ -24,6 +24,22 @@ def class_fingerprints(data: bytes) -> dict:
     owner = cf.name.replace("/", ".")
     return {f"{owner}#{m.name}{m.descriptor}": code_fingerprint(m.code, cp, boot, cache)
             for m in cf.methods if m.has_code()}
+
+
+def calls_by_line(data: bytes, name: str, descriptor: str) -> Optional[dict]:
+    """``{line: [call key, ...]}`` of the method's invoke instructions (lines keyed as the counts' ``lines``), or
+    None when the class file has no such method with code."""
+    cf = ClassFile.parse(data)
+    method = next((m for m in cf.methods if m.name == name and m.descriptor == descriptor and m.has_code()), None)
+    if method is None:
+        return None
+    code = method.code
+    lines = instruction_lines(code)
+    out: dict = {}
+    for insn in code.instructions:
+        if insn.opcode in INVOKES:
+            out.setdefault(lines[id(insn)], []).append(call_key(insn, cf.constant_pool))
+    return out
 
 
 class CalleeCode:
@@ -49,6 +65,18 @@ class CalleeCode:
         """The method's fingerprint, or None when its class is not on the classpath (the JDK's) or lacks it."""
         internal = method.partition("#")[0].replace(".", "/")
         return self._of_class(internal).get(method) if internal else None
+
+    def calls_by_line(self, method: str) -> Optional[dict]:
+        """:func:`calls_by_line` of a method id, from its class on the classpath (None when it is not there)."""
+        internal, _, rest = method.partition("#")
+        internal = internal.replace(".", "/")
+        name, paren, desc = rest.partition("(")
+        if not paren or internal not in self.classpath:
+            return None
+        try:
+            return calls_by_line(self.classpath.read(internal), name, paren + desc)
+        except Exception:  # noqa: BLE001 - a class that cannot be read: its lines show their own counts only
+            return None
 
     def of(self, methods: Iterable[str]) -> dict:
         """``{method id: fingerprint}`` of those of ``methods`` the classpath holds, sorted."""
