@@ -11,6 +11,7 @@ import pytest
 
 from ..regression.scaling_deep import jdk_work_note
 from .arguments import runnable_id
+from ..regression.compare import lead_line
 from .summary import LooseDeep, Summary, Unwritten, accepted_lines, improved_lines
 
 # the statuses a hint may explain (nested classes left out ran): a passing or recorded test's hint stays in its
@@ -77,6 +78,8 @@ class SessionEnd:
                                   for side in ("baseline", "run")},
                        improved={shown[n]: improved_lines(r.message) for n, r in sorted(s.results.items())
                                  if r.status == "improved"},
+                       leads={shown[n]: lead_line(r.message) for n, r in sorted(s.results.items())
+                              if r.status in ("regressed", "changed") and lead_line(r.message)},
                        accepted=tuple(dict((shown[n], accepted_lines(r.message)) for n, r in sorted(s.results.items())
                                            if r.status == "recorded" and accepted_lines(r.message)).items()),
                        loose=tuple(LooseDeep(shown[n], r.loose_deep["baseline_runtime"], r.deep_runtime,

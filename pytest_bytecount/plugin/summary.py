@@ -8,6 +8,7 @@ from typing import Optional
 
 from ..counting.counts import metric
 from ..regression.deep_band import band_text, describe_runtime
+from ..regression.compare import deciding_figures, lead_line, percent_change
 from ..regression.status import STATUSES
 from .arguments import update_command
 
@@ -79,6 +80,7 @@ class Summary:
     ids: dict = field(default_factory=dict)  # nodeid -> the id its group shows, where they differ: the runs a
     # plugin repeats (pytest-repeat) are one test, listed once
     improved: dict = field(default_factory=dict)  # the id shown -> the figures that fell (improved_lines)
+    leads: dict = field(default_factory=dict)  # the id shown -> a regressed or changed test's verdict's first line
 
     def tally(self) -> dict:
         out = {s: 0 for s in STATUSES}
@@ -112,7 +114,8 @@ class Summary:
     def _group(self, title: str, ids: list, command: Optional[str], status: Optional[str] = None) -> list:
         runs = self._runs(status) if status else {}
         total = sum(runs.values())
-        details = self.improved if status == "improved" else {}
+        details = self.improved if status == "improved" else \
+            {n: [lead] for n, lead in self.leads.items()} if status in ("regressed", "changed") else {}
         lines = [f"{title} ({len(ids)} tests, {total} runs):" if total > len(ids) else f"{title} ({len(ids)}):"]
         for n in ids[:SHOWN]:
             lines.append(f"  {n}" + (f" ({runs[n]} runs)" if runs.get(n, 1) > 1 else ""))
@@ -245,13 +248,46 @@ def accepted_lines(message: str) -> list:
     return out
 
 
+# the statuses a job summary lists under "Changed", in this order: the ones that fail first
+CHANGED = ("regressed", "changed", "not-run", "over-limit", "nondeterministic", "unchecked", "error", "failed",
+           "unwritten", "new", "improved", "reshaped")
+
+
+def _cell(text: str) -> str:
+    return text.replace("|", "\\|")
+
+
+def changed_table(results: dict) -> list:
+    """The job summary's table of the tests whose verdict is not a plain pass, failing ones first: baseline -> now of
+    the figure that decided, the change, the verdict's first line and the command that accepts it."""
+    changed = sorted((r for r in results.values() if r.status in CHANGED),
+                     key=lambda r: (CHANGED.index(r.status), r.nodeid))
+    if not changed:
+        return []
+    lines = [f"#### Changed ({len(changed)})", "", "| test | status | baseline → now | change | verdict | to accept |",
+             "|---|---|---:|---:|---|---|"]
+    for r in changed:
+        figures = deciding_figures(r.to_dict()) if r.status in ("regressed", "changed", "improved", "reshaped") else None
+        if figures is not None:
+            work, b, n = figures
+            before_now = f"{work} {b:,} → {n:,}"
+            change = f"{n - b:+,} ({percent_change(b, n)})" if b else f"{n - b:+,}"
+        else:
+            before_now = change = ""
+        accept = f"`{_cell(r.accept)}`" if r.accept else ""
+        lines.append(f"| `{_cell(r.nodeid)}` | {r.status} | {before_now} | {change} | {_cell(lead_line(r.message))} | "
+                     f"{accept} |")
+    return lines + [""]
+
+
 def markdown(results: dict) -> str:
-    """The table of ``{nodeid: TestResult}`` for a GitHub job summary (``$GITHUB_STEP_SUMMARY``): each method's
-    status, its figures, and the work figures in force (``cost``, ``inclusive``, ``deep``) where any test has
-    them, the one that decides first."""
+    """The table of ``{nodeid: TestResult}`` for a GitHub job summary (``$GITHUB_STEP_SUMMARY``): the changed tests
+    first (:func:`changed_table`), then each method's status, its figures, and the work figures in force (``cost``,
+    ``inclusive``, ``deep``) where any test has them, the one that decides first."""
     figures = [(name, title) for name, title in (("deep", "deep work"), ("inclusive", "inclusive"), ("cost", "cost"))
                if any(metric(c, name) is not None for r in results.values() for c in r.counts.values())]
-    lines = ["### pytest-bytecount", "",
+    changed = changed_table(results)
+    lines = ["### pytest-bytecount", "", *changed, *(["#### All counted tests", ""] if changed else []),
              "| test | status | method |" + "".join(f" {title} |" for _, title in figures) + " total | invocations |",
              "|---|---|---|" + "---:|" * (len(figures) + 2)]
     for nodeid, r in sorted(results.items()):

@@ -19,7 +19,7 @@ from typing import Callable, Iterable, Optional
 
 from ..counting.counts import diff, metric as metric_of
 from .flamegraph import flame_section, flames_of_the_rest
-from .compare import deep_moves, percent_change, same_bytecode, widest_work
+from .compare import deep_moves, lead_line, percent_change, same_bytecode, widest_work
 from ..wording import counted
 from .report_lines import HEAT_CSS, annotated_source
 from .status import MEANING, STATUSES
@@ -59,6 +59,8 @@ code, .mono { font-family: ui-monospace, monospace; font-size: 12.5px; }
 .status-passed, .status-same, .status-recorded { background: #27864a; } .status-regressed { background: #c0392b; }
 .status-not-run, .status-over-limit, .status-nondeterministic, .status-failed, .status-error, .status-unwritten { background: #c0392b; }
 .status-improved, .status-reshaped { background: #2b6cb0; } .status-changed, .status-new { background: #c77c02; }
+p.lead { font-weight: 700; font-size: 1.05em; overflow-wrap: anywhere; } p.lead.regressed, p.lead.changed { color: #c0392b; }
+p.lead.improved, p.lead.reshaped { color: #2b6cb0; }
 p.tripped { font-weight: 600; } p.tripped.regressed { color: #c0392b; } p.tripped.improved, p.tripped.reshaped { color: #2b6cb0; }
 table { border-collapse: collapse; width: 100%; margin: .5em 0; }
 th, td { border-bottom: 1px solid #e4e8ec; padding: .25em .5em; text-align: left; vertical-align: top; }
@@ -341,6 +343,7 @@ def _method_section(nodeid: str, result: dict, method: str, status: str,
              f'data-method="{esc(method)}" data-status="{esc(status)}">',
              f'<h3>{_status(status)} <span class="mono method-id">{esc(method)}</span></h3>',
              f'<p class="meta">in <code>{esc(nodeid)}</code></p>',
+             _lead(result, status),
              _tripped(status, (result.get("tripped") or {}).get(method) or []),
              '<p class="legend">baseline vs now<span style="background:%s"></span>baseline<span style="background:%s">'
              '</span>now</p>' % (BASELINE_COLOR, NOW_COLOR),
@@ -359,6 +362,12 @@ def _method_section(nodeid: str, result: dict, method: str, status: str,
     return "".join(parts)
 
 
+def _lead(result: dict, status: str) -> str:
+    """The card's first line: the verdict's (:func:`~.compare.lead_line`), as every surface leads with it."""
+    line = lead_line(result.get("message", ""))
+    return f'<p class="lead {esc(status)}">{esc(line)}</p>' if line else ""
+
+
 def _where_the_work_went(b: dict, n: dict) -> str:
     """With deep counts: the methods (the JDK's included) whose deep counts moved most, growth first."""
     moves = deep_moves(b or None, n or None, top=TOP)
@@ -371,11 +380,26 @@ def _where_the_work_went(b: dict, n: dict) -> str:
             f'<th class="num">baseline</th><th class="num">now</th><th class="num">&Delta;</th></tr>{rows}</table>')
 
 
+def _direction(figure: str) -> str:
+    """"rose", "fell" or "" of a figure's text (``total 120 -> 90 (-30, -25.0%)``), by its two numbers."""
+    m = re.search(r"([\d,]+) -> ([\d,]+)", figure)
+    if not m:
+        return ""
+    b, n = (int(x.replace(",", "")) for x in m.groups())
+    return "rose" if n > b else "fell" if n < b else ""
+
+
 def _tripped(status: str, figures: list) -> str:
-    """The figures that decided the method's status, as the failure text's first line names them."""
+    """The figures that decided the method's status, as the failure text's first line names them; an improvement's
+    under "fell" and "rose" as their numbers go."""
     if not figures:
         return ""
-    title = {"regressed": "outside tolerance", "changed": "changed (strict)", "improved": "fell",
+    if status == "improved":
+        groups = [(word, [f for f in figures if (_direction(f) or "fell") == word]) for word in ("fell", "rose")]
+        parts = [f'{word}: <span class="mono">{"; ".join(esc(f) for f in items)}</span>' for word, items in groups
+                 if items]
+        return f'<p class="tripped improved">{"; ".join(parts)}</p>'
+    title = {"regressed": "outside tolerance", "changed": "changed (strict)",
              "reshaped": "narrower figures rose (the work within tolerance)"}.get(status, "changed")
     items = "; ".join(esc(f) for f in figures)
     return f'<p class="tripped {esc(status)}">{esc(title)}: <span class="mono">{items}</span></p>'

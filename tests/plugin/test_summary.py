@@ -137,22 +137,26 @@ def _result(nodeid, status, counts):
     return TestResult(nodeid, "bc/t.json", nodeid.split("::")[1], status, counts, "17.0.2", "0.1")
 
 
+def _all_tests(md: str) -> str:
+    """The job summary's table of every counted test (after the changed ones)."""
+    return md[md.index("| test | status | method |"):]
+
+
 def test_the_github_table_has_a_row_per_method_and_work_columns_only_where_they_are_counted():
     results = {"t.py::b": _result("t.py::b", "regressed", {"a.B#g()V": {"invocations": 2, "total": 12345}}),
                "t.py::a": _result("t.py::a", "passed", {"a.B#f()V": {"invocations": 1, "total": 7}})}
-    assert markdown(results) == ("### pytest-bytecount\n\n"
-                                 "| test | status | method | total | invocations |\n"
+    assert _all_tests(markdown(results)) == ("| test | status | method | total | invocations |\n"
                                  "|---|---|---|---:|---:|\n"
                                  "| `t.py::a` | passed | `a.B#f()V` | 7 | 1 |\n"
                                  "| `t.py::b` | regressed | `a.B#g()V` | 12,345 | 2 |\n\n")
     results["t.py::a"].counts["a.B#f()V"]["cost"] = 1500
-    lines = markdown(results).splitlines()
+    lines = ["", ""] + _all_tests(markdown(results)).splitlines()
     assert lines[2] == "| test | status | method | cost | total | invocations |"
     assert lines[4:6] == ["| `t.py::a` | passed | `a.B#f()V` | 1,500 | 7 | 1 |",
                           "| `t.py::b` | regressed | `a.B#g()V` | | 12,345 | 2 |"]
     # with deep counts, the deep work (instructions anywhere plus elements copied) comes first: it decides
     results["t.py::b"].counts["a.B#g()V"]["deep"] = {"total": 2_000_000, "copied": 500, "windows": 1, "methods": {}}
-    lines = markdown(results).splitlines()
+    lines = ["", ""] + _all_tests(markdown(results)).splitlines()
     assert lines[2] == "| test | status | method | deep work | cost | total | invocations |"
     assert lines[5] == "| `t.py::b` | regressed | `a.B#g()V` | 2,000,500 | | 12,345 | 2 |"
 
@@ -242,7 +246,7 @@ def test_a_result_is_named_in_commands_by_its_file_and_baseline_key():
 def test_a_test_whose_process_died_has_a_row_and_a_group_of_its_own():
     results = {"t.py::a": _result("t.py::a", "passed", {"a.B#f()V": {"invocations": 1, "total": 7}}),
                "t.py::dies": _result("t.py::dies", "error", {})}
-    assert markdown(results).splitlines()[4:6] == ["| `t.py::a` | passed | `a.B#f()V` | 7 | 1 |",
+    assert _all_tests(markdown(results)).splitlines()[2:4] == ["| `t.py::a` | passed | `a.B#f()V` | 7 | 1 |",
                                                    "| `t.py::dies` | error | | | |"]
     lines = Summary({"t.py::a": "recorded", "t.py::dies": "error"}, updating="all", lost=("t.py::dies",)).lines()
     assert lines == ["1 recorded, 1 error",
@@ -260,3 +264,32 @@ def test_the_counting_words_are_pytest_s_and_a_run_of_new_tests_only_records_the
     assert narrowed[-1] == "  to record them: pytest t.py::a u.py::b --bytecount-update"
     some = Summary({"t.py::a": "new", "u.py::b": "passed"}, full_run=True).lines()
     assert some[-1] == "  to record them: pytest t.py::a --bytecount-update"
+
+
+def test_the_job_summary_leads_with_the_changed_tests_their_figures_first_lines_and_accept_commands():
+    m = "demo.Search#indexOf([II)I"
+    worse = _result("t.py::scaled", "regressed", {m: {"invocations": 7, "total": 6_834_585}})
+    worse.baseline_counts, worse.method_status = {m: {"invocations": 7, "total": 172_580}}, {m: "regressed"}
+    worse.message = (f"{m}: COMPLEXITY GOT WORSE: log n (exponent 0.12) -> n, exponent 1.00\n    n  256  512\n"
+                     "REGRESSED: total 172,580 -> 6,834,585 (+6,662,005, +3860.2%)")
+    worse.accept = "pytest t.py::scaled --bytecount-update"
+    better = _result("t.py::fixed", "improved", {m: {"invocations": 1, "total": 90}})
+    better.baseline_counts, better.method_status = {m: {"invocations": 1, "total": 120}}, {m: "improved"}
+    better.message = "improved: total 120 -> 90 (-30, -25.0%); the baseline is stale"
+    better.accept = "pytest t.py::fixed --bytecount-update"
+    same = _result("t.py::same", "passed", {m: {"invocations": 1, "total": 5}})
+    md = markdown({r.nodeid: r for r in (better, same, worse)}).splitlines()
+    at = md.index("#### Changed (2)")
+    assert md[at + 2:at + 6] == [
+        "| test | status | baseline → now | change | verdict | to accept |",
+        "|---|---|---:|---:|---|---|",
+        "| `t.py::scaled` | regressed | total 172,580 → 6,834,585 | +6,662,005 (+3860.2%) | COMPLEXITY GOT WORSE: log n "
+        f"(exponent 0.12) -> n, exponent 1.00 ({m}) | `pytest t.py::scaled --bytecount-update` |",
+        "| `t.py::fixed` | improved | total 120 → 90 | -30 (-25.0%) | improved: total 120 -> 90 (-30, -25.0%); the "
+        "baseline is stale | `pytest t.py::fixed --bytecount-update` |"]
+    assert "#### All counted tests" in md and not any("t.py::same" in line for line in md[:md.index("#### All counted tests")])
+    # the terminal's group of a regressed test leads with the same line
+    lines = Summary({"t.py::scaled": "regressed"}, leads={"t.py::scaled": "COMPLEXITY GOT WORSE: log n -> n"}).lines()
+    assert lines[1:3] == ["regressed (1):", "  t.py::scaled"] and lines[3] == "    COMPLEXITY GOT WORSE: log n -> n"
+    # nothing changed: the table of every test alone
+    assert "Changed" not in markdown({"t.py::same": same})

@@ -234,3 +234,27 @@ def test_a_deep_regression_charts_the_deep_work_first_under_its_own_labels_and_s
     assert len(dom.find("table", class_="deep-moves")) == 1
     moves = page.split('class="deep-moves"')[1].split("</table>")[0]
     assert moves.index("indexOfRange") < moves.index("insertionSort") and "+960,020" in moves and "-20" in moves
+
+
+def test_a_changed_methods_card_leads_with_the_verdicts_first_line_complexity_first():
+    worse = regressed_sort()
+    worse["message"] = (f"{SORT}: COMPLEXITY GOT WORSE: n -> n^2, exponent 2.00\n    n  256  512\n"
+                        f"REGRESSED: total 970 -> 1,234 (+264, +27.2%)\n{SORT}: REGRESSED")
+    dom = Dom(render({worse["nodeid"]: worse}))
+    (section,) = dom.find("section", class_="method")
+    leads = dom.find("p", class_="lead")
+    assert [text for _, _, text in leads] == [f"COMPLEXITY GOT WORSE: n -> n^2, exponent 2.00 ({SORT})"]
+    # it comes first in the card: before the figures that tripped
+    page = render({worse["nodeid"]: worse})
+    card = page[page.index('<section class="method"'):]
+    assert card.index('class="lead regressed"') < card.index("<svg")
+
+
+def test_an_improvements_figures_are_labelled_by_the_way_each_went():
+    base, now = counts(1000), counts(600)
+    r = result("t.py::fix", "improved", {SORT: now}, {SORT: base}, {SORT: "improved"},
+               tripped={SORT: ["total 1,000 -> 600 (-400, -40.0%)", "call java/util/HashMap.get(...) 100 -> 204 "
+                                                                      "(+104, +104.0%)"]})
+    (p,) = [text for _, _, text in Dom(render({"t.py::fix": r})).find("p", class_="tripped")]
+    assert p == ("fell: total 1,000 -> 600 (-400, -40.0%); rose: call java/util/HashMap.get(...) 100 -> 204 "
+                 "(+104, +104.0%)")
