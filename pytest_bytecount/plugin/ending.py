@@ -11,7 +11,7 @@ import pytest
 
 from ..regression.scaling_deep import jdk_work_note
 from .arguments import runnable_id
-from ..regression.compare import lead_line
+from ..regression.verdict_lines import lead_line
 from .summary import LooseDeep, Summary, Unwritten, accepted_lines, improved_lines
 
 # the statuses a hint may explain (nested classes left out ran): a passing or recorded test's hint stays in its

@@ -8,7 +8,8 @@ from typing import Optional
 
 from ..counting.counts import metric
 from ..regression.deep_band import band_text, describe_runtime
-from ..regression.compare import deciding_figures, lead_line, percent_change
+from ..regression.compare import percent_change
+from ..regression.verdict_lines import deciding_figures, lead_line
 from ..regression.status import STATUSES
 from .arguments import update_command
 

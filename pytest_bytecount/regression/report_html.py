@@ -19,7 +19,9 @@ from typing import Callable, Iterable, Optional
 
 from ..counting.counts import diff, metric as metric_of
 from .flamegraph import flame_section, flames_of_the_rest
-from .compare import deep_moves, lead_line, percent_change, same_bytecode, widest_work
+from .report_cards import _tripped
+from .verdict_lines import lead_line
+from .compare import deep_moves, percent_change, same_bytecode, widest_work
 from ..wording import counted
 from .report_lines import HEAT_CSS, annotated_source
 from .status import MEANING, STATUSES
@@ -378,31 +380,6 @@ def _where_the_work_went(b: dict, n: dict) -> str:
                    for m, x, y in moves)
     return ('<h4>where the work went (deep.methods)</h4><table class="deep-moves"><tr><th>method</th>'
             f'<th class="num">baseline</th><th class="num">now</th><th class="num">&Delta;</th></tr>{rows}</table>')
-
-
-def _direction(figure: str) -> str:
-    """"rose", "fell" or "" of a figure's text (``total 120 -> 90 (-30, -25.0%)``), by its two numbers."""
-    m = re.search(r"([\d,]+) -> ([\d,]+)", figure)
-    if not m:
-        return ""
-    b, n = (int(x.replace(",", "")) for x in m.groups())
-    return "rose" if n > b else "fell" if n < b else ""
-
-
-def _tripped(status: str, figures: list) -> str:
-    """The figures that decided the method's status, as the failure text's first line names them; an improvement's
-    under "fell" and "rose" as their numbers go."""
-    if not figures:
-        return ""
-    if status == "improved":
-        groups = [(word, [f for f in figures if (_direction(f) or "fell") == word]) for word in ("fell", "rose")]
-        parts = [f'{word}: <span class="mono">{"; ".join(esc(f) for f in items)}</span>' for word, items in groups
-                 if items]
-        return f'<p class="tripped improved">{"; ".join(parts)}</p>'
-    title = {"regressed": "outside tolerance", "changed": "changed (strict)",
-             "reshaped": "narrower figures rose (the work within tolerance)"}.get(status, "changed")
-    items = "; ".join(esc(f) for f in figures)
-    return f'<p class="tripped {esc(status)}">{esc(title)}: <span class="mono">{items}</span></p>'
 
 
 def order_change(order: Optional[str], baseline_order: Optional[str]) -> str:
