@@ -30,7 +30,16 @@ def read_kept(baseline: Path) -> tuple:
     """``({test key: {method id: tree dict}}, {test key: {method id: fingerprint}})`` kept beside ``baseline`` (empty
     when there is none, or it cannot be read)."""
     try:
-        data = json.loads(gzip.decompress(trees_path(baseline).read_bytes()))
+        raw = trees_path(baseline).read_bytes()
+    except OSError:
+        return {}, {}
+    return kept_from(raw)
+
+
+def kept_from(raw: Optional[bytes]) -> tuple:
+    """:func:`read_kept` of a trees file's bytes (read from git, say; None: no file)."""
+    try:
+        data = json.loads(gzip.decompress(raw)) if raw is not None else None
     except (OSError, EOFError, ValueError):
         return {}, {}
     if not isinstance(data, dict) or data.get("format") != FORMAT:
