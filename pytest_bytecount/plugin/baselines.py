@@ -13,7 +13,8 @@ from ..regression.baseline import BaselineError, BaselineFile, update
 from ..regression.compare import that_ran
 from ..regression.results import TestResult
 from ..regression.scaling import baseline_entry
-from ..regression.tree_store import read_kept, trees_path, update_trees
+from ..regression.git import Commit, GitError, resolve, show, toplevel
+from ..regression.tree_store import kept_from, read_kept, trees_path, update_trees
 from ..regression.stale import (Prune, is_full_run, remove as remove_stale_file, run_directories, stale_files,
                                 still_collected)
 from .config import Settings
@@ -46,6 +47,7 @@ class Baselines:
         self.stale_files: list = []  # stale.StaleFile: baseline files of deleted test modules
         self.removed_files: set = set()  # stale baseline files removed this session
         self._trees: dict = {}  # baseline path -> the calling-context trees kept beside it, as first read
+        self.ref: Optional[CompareRef] = None  # --bytecount-compare-ref: the commit whose baselines are compared with
 
     # --- where, and what is stored ------------------------------------------------------------------------
     def path(self, item) -> Path:
@@ -62,10 +64,15 @@ class Baselines:
         return test_file.parent / "bytecount" / f"{test_file.stem}.json"
 
     def load(self, path: Path) -> BaselineFile:
+        """The file the verdicts compare with: as on disk, or as committed at :attr:`ref`."""
         b = self._files.get(path)
         if b is None:
-            b = self._files[path] = BaselineFile.load(path)
+            b = self._files[path] = BaselineFile.load(path) if self.ref is None else self.ref.load(path)
         return b
+
+    def ref_described(self) -> Optional[dict]:
+        """``{"ref", "commit", "short", "date", "subject"}`` of :attr:`ref`, or None."""
+        return None if self.ref is None else {"ref": self.ref.name, **self.ref.commit.to_dict()}
 
     def trees(self, path: Path, key: str) -> dict:
         """``{method id: tree dict}`` kept for the test ``key`` beside the baseline ``path`` ({} if none)."""
@@ -80,7 +87,7 @@ class Baselines:
     def _kept(self, path: Path) -> tuple:
         kept = self._trees.get(path)
         if kept is None:
-            kept = self._trees[path] = read_kept(path)
+            kept = self._trees[path] = read_kept(path) if self.ref is None else self.ref.kept(path)
         return kept
 
     # --- which tests exist ----------------------------------------------------------------------------------
@@ -244,3 +251,43 @@ class Baselines:
                     stale.baseline.parent.rmdir()
             except OSError:
                 pass
+
+
+class CompareRef:
+    """``--bytecount-compare-ref=REF``: the baseline files as committed at REF, read with ``git cat-file`` (no
+    checkout, the work tree untouched). A file REF lacks holds no entries, so its tests are new. Updates still write
+    the work tree's files: REF's are never written."""
+
+    def __init__(self, name: str, repo: Path, commit: Commit):
+        self.name, self.repo, self.commit = name, repo, commit
+
+    @classmethod
+    def open(cls, name: str, root: Path) -> "CompareRef":
+        """REF resolved in the repository that holds ``root``; a :class:`pytest.UsageError` in one line when the
+        project is not in git or REF names no commit."""
+        try:
+            repo = toplevel(root)
+            return cls(name, repo, resolve(repo, name))
+        except GitError as e:
+            raise pytest.UsageError(f"bytecount: --bytecount-compare-ref={name}: {e}") from None
+
+    def label(self, path: Path) -> str:
+        return f"{self.name}:{Path(path).resolve().relative_to(self.repo.resolve()).as_posix()}"
+
+    def _bytes(self, path: Path) -> Optional[bytes]:
+        try:
+            return show(self.repo, self.commit.sha, path)
+        except GitError as e:
+            raise BaselineError(path, f"baseline file {path} at {self.name} ({self.commit.short}): {e}") from None
+
+    def load(self, path: Path) -> BaselineFile:
+        raw = self._bytes(path)
+        if raw is None:
+            return BaselineFile(Path(path))
+        return BaselineFile.parse(Path(self.label(path)), raw)
+
+    def kept(self, path: Path) -> tuple:
+        try:
+            return kept_from(show(self.repo, self.commit.sha, trees_path(path)))
+        except GitError:
+            return {}, {}

@@ -70,7 +70,7 @@ class SessionEnd:
                        hints=tuple(sorted({h for r in s.results.values() if r.status in EXPLAINED for h in r.hints})),
                        written=tuple(str(p) for p in sorted(b.written)),
                        html_report=s.html_report(),
-                       options=s.options,
+                       options=s.options, compared_with=b.ref_described(),
                        ids={n: id_ for n, id_ in shown.items() if id_ != n},
                        lost=tuple(s.recording.lost_runs), full_run=b.full_run(),
                        flat_only={side: tuple(n for n, r in sorted(s.results.items())

@@ -15,7 +15,8 @@ from ..regression.compare import ToleranceError, named_metrics, parse_tolerances
 from ..regression.determinism import check_in_fresh_loader
 from ..regression.weights import WeightsError, WeightTable, load_weights
 from .baseline_keys import baseline_key
-from .baselines import Baselines
+from .baselines import Baselines, CompareRef
+from .summary import compared_line
 from .config import ConfigError, Settings, load_settings, options_given
 from .fixture import BytecountFixture
 from .java import JavaContext
@@ -44,6 +45,8 @@ class BytecountSession:
         self._weights: Optional[WeightTable] = None  # from the settings, once read
         self.java = JavaContext(config, self.settings, self.is_worker)
         self.baselines = Baselines(config, self.settings, self.update)
+        if opt.bytecount_compare_ref is not None:
+            self.baselines.ref = CompareRef.open(opt.bytecount_compare_ref, Path(config.rootpath))
         self.results: dict = {}  # nodeid -> TestResult, kept by the recording plugin as each test ends
         self.recording = Recording(self)  # results and baselines (a pytest plugin)
         self.outputs: list = []  # the output plugins of the files this run writes (outputs.py), once registered
@@ -80,9 +83,10 @@ class BytecountSession:
         project that configures pytest-bytecount. Choosing the JVM reads files only; a setting that cannot
         be used is left out here and reported once after collection, if a test is counted."""
         try:
-            if self.is_worker or not self.configured():
+            if self.is_worker or not (self.configured() or self.baselines.ref is not None):
                 return None
-            return self.java.header_lines()
+            ref = self.baselines.ref_described()
+            return self.java.header_lines() + ([f"bytecount: {compared_line(ref)}"] if ref else [])
         except pytest.UsageError:
             return None
 

@@ -82,6 +82,7 @@ class Summary:
     # plugin repeats (pytest-repeat) are one test, listed once
     improved: dict = field(default_factory=dict)  # the id shown -> the figures that fell (improved_lines)
     leads: dict = field(default_factory=dict)  # the id shown -> a regressed or changed test's verdict's first line
+    compared_with: Optional[dict] = None  # --bytecount-compare-ref: {"ref", "short", "date", "subject", ...}
 
     def tally(self) -> dict:
         out = {s: 0 for s in STATUSES}
@@ -129,6 +130,8 @@ class Summary:
 
     def lines(self) -> list:
         out = [self.headline()]
+        if self.compared_with is not None:
+            out.append(compared_line(self.compared_with, bool(self.updating)))
         groups = (
             ("regressed", "regressed", "to accept them"),
             ("changed", "changed", "to accept them"),
@@ -225,6 +228,13 @@ class Summary:
         return out
 
 
+def compared_line(ref: dict, updating: bool = False) -> str:
+    """What ``--bytecount-compare-ref`` compared with: REF, its commit, its date and subject."""
+    line = (f"compared with the baselines at {ref['ref']}: commit {ref['short']} ({ref['date']}, {ref['subject']!r}), "
+            f"read through git")
+    return line + ("; the update wrote this checkout's files, never REF's" if updating else "")
+
+
 def improved_lines(message: str) -> list:
     """What an improved test's verdict said fell: its headline's figures and each better order, from the verdict's
     text."""
@@ -258,14 +268,15 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
-def changed_table(results: dict) -> list:
-    """The job summary's table of the tests whose verdict is not a plain pass, failing ones first: baseline -> now of
-    the figure that decided, the change, the verdict's first line and the command that accepts it."""
+def changed_table(results: dict, heading: str = "####") -> list:
+    """The job summary's (and the pull-request comment's) table of the tests whose verdict is not a plain pass, failing
+    ones first: baseline -> now of the figure that decided, the change, the verdict's first line and the command that
+    accepts it, under a ``heading``-level title."""
     changed = sorted((r for r in results.values() if r.status in CHANGED),
                      key=lambda r: (CHANGED.index(r.status), r.nodeid))
     if not changed:
         return []
-    lines = [f"#### Changed ({len(changed)})", "", "| test | status | baseline → now | change | verdict | to accept |",
+    lines = [f"{heading} Changed ({len(changed)})", "", "| test | status | baseline → now | change | verdict | to accept |",
              "|---|---|---:|---:|---|---|"]
     for r in changed:
         figures = deciding_figures(r.to_dict()) if r.status in ("regressed", "changed", "improved", "reshaped") else None
@@ -281,14 +292,15 @@ def changed_table(results: dict) -> list:
     return lines + [""]
 
 
-def markdown(results: dict) -> str:
+def markdown(results: dict, compared_with: Optional[dict] = None) -> str:
     """The table of ``{nodeid: TestResult}`` for a GitHub job summary (``$GITHUB_STEP_SUMMARY``): the changed tests
     first (:func:`changed_table`), then each method's status, its figures, and the work figures in force (``cost``,
     ``inclusive``, ``deep``) where any test has them, the one that decides first."""
     figures = [(name, title) for name, title in (("deep", "deep work"), ("inclusive", "inclusive"), ("cost", "cost"))
                if any(metric(c, name) is not None for r in results.values() for c in r.counts.values())]
     changed = changed_table(results)
-    lines = ["### pytest-bytecount", "", *changed, *(["#### All counted tests", ""] if changed else []),
+    ref = [compared_line(compared_with).capitalize() + ".", ""] if compared_with else []
+    lines = ["### pytest-bytecount", "", *ref, *changed, *(["#### All counted tests", ""] if changed else []),
              "| test | status | method |" + "".join(f" {title} |" for _, title in figures) + " total | invocations |",
              "|---|---|---|" + "---:|" * (len(figures) + 2)]
     for nodeid, r in sorted(results.items()):
