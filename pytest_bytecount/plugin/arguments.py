@@ -27,6 +27,8 @@ VALUE_OPTIONS = {
     "--bytecount-html": "DIR",
     "--bytecount-profiles": "DIR",
     "--bytecount-weights": "FILE",
+    "--bytecount-pr-comment": "FILE",
+    "--bytecount-compare-ref": "REF",
 }
 
 

@@ -36,6 +36,11 @@ def pytest_addoption(parser) -> None:
     g.addoption("--bytecount-profiles", metavar=m["--bytecount-profiles"],
                 help="write each test's calling-context trees, this run's and its baseline's, to DIR as collapsed "
                      "stacks and pprof profiles")
+    g.addoption("--bytecount-pr-comment", metavar=m["--bytecount-pr-comment"],
+                help="write a pull-request comment (Markdown) to FILE when some verdict is not a plain pass")
+    g.addoption("--bytecount-compare-ref", metavar=m["--bytecount-compare-ref"],
+                help="compare with the baselines as committed at the git ref REF (main, origin/main, a commit), "
+                     "read through git with no checkout")
     g.addoption("--bytecount-no-cache", action="store_true",
                 help="count afresh instead of reusing the counted classes in .bytecount-cache/ (keyed by content hashes)")
     g.addoption("--bytecount-check-determinism", action="store_true",

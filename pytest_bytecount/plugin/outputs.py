@@ -127,9 +127,43 @@ class StepSummaryOutput(Output):
             return
         try:
             with open(self.path, "a", encoding="utf-8") as f:
-                f.write(markdown(self._session.results))
+                f.write(markdown(self._session.results, self._session.baselines.ref_described()))
         except OSError as e:
             self.unwritten[self.path] = f"{e} ($GITHUB_STEP_SUMMARY)"
+
+
+class PrCommentOutput(Output):
+    """``--bytecount-pr-comment FILE``: the pull-request comment (:mod:`.pr_comment`), after the HTML report."""
+
+    name = "bytecount-pr-comment"
+
+    def __init__(self, session, path: Path):
+        super().__init__(session)
+        self.path = path
+        self.done: Optional[str] = None  # "wrote", "removed" or None
+
+    @pytest.hookimpl(trylast=True)  # the HTML report is written first: the comment says where it is
+    def pytest_sessionfinish(self, session, exitstatus) -> None:
+        from .pr_comment import baselines_against, comment, run_url, write_comment
+
+        results = self._session.results
+        try:
+            text = comment(results, baselines_against(results, self._session.config.rootpath,
+                                                      self._session.baselines.ref_described()),
+                           self._session.html_report(), run_url())
+            self.done = write_comment(self.path, text)
+        except OSError as e:
+            self.unwritten[str(self.path)] = f"{e} (--bytecount-pr-comment)"
+
+    def pytest_terminal_summary(self, terminalreporter) -> None:
+        if self.done == "wrote":
+            terminalreporter.write_line(f"bytecount: pull-request comment {self.path}")
+        elif self.done == "removed":
+            terminalreporter.write_line(f"bytecount: no pull-request comment: every verdict passed (removed the "
+                                        f"earlier {self.path})")
+        elif not self.unwritten:
+            terminalreporter.write_line(f"bytecount: no pull-request comment written to {self.path}: every "
+                                        f"verdict passed")
 
 
 def register_outputs(config, session) -> list:
@@ -144,6 +178,8 @@ def register_outputs(config, session) -> list:
         outputs.append(HtmlReportOutput(session, html))
     if config.option.bytecount_profiles:
         outputs.append(ProfilesOutput(session, Path(config.option.bytecount_profiles)))
+    if config.option.bytecount_pr_comment:
+        outputs.append(PrCommentOutput(session, Path(config.option.bytecount_pr_comment)))
     if os.environ.get("GITHUB_STEP_SUMMARY"):
         outputs.append(StepSummaryOutput(session, os.environ["GITHUB_STEP_SUMMARY"]))
     for output in outputs:
