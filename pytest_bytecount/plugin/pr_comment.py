@@ -12,9 +12,8 @@ from typing import Optional
 
 from ..regression.deep_band import describe_runtime
 from ..regression.git import GitError, last_commit, toplevel, uncommitted
-from ..regression.verdict_lines import lead_line
 from ..wording import counted
-from .summary import CHANGED, changed_table
+from .summary import CHANGED, changed_table, worse_lines
 
 MARKER = "<!-- pytest-bytecount comment -->"
 FAILING = ("regressed", "changed", "not-run", "over-limit", "nondeterministic", "unchecked", "error", "failed",
@@ -86,8 +85,7 @@ def comment(results: dict, against: str, html_report: Optional[str] = None, url:
         return None
     failing = [r for r in results.values() if r.status in FAILING]
     lines = [MARKER, f"### pytest-bytecount: {title(results)}", ""]
-    worse = sorted({lead_line(r.message) for r in failing if lead_line(r.message).startswith("COMPLEXITY GOT WORSE")})
-    lines += [f"**{line}**" for line in worse] + ([""] if worse else [])
+    lines += worse_lines(results)
     lines += changed_table(results, heading="####")
     lines.append(f"Compared with {against}.")
     found = runtimes(results)

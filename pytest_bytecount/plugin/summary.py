@@ -268,6 +268,14 @@ def _cell(text: str) -> str:
     return text.replace("|", "\\|")
 
 
+def worse_lines(results: dict) -> list:
+    """Each ``COMPLEXITY GOT WORSE`` first line among ``results``, bold, with a blank line after: what the job summary
+    and the pull-request comment lead with, above their table."""
+    worse = sorted({lead_line(r.message) for r in results.values() if r.status in CHANGED
+                    and lead_line(r.message).startswith("COMPLEXITY GOT WORSE")})
+    return [f"**{_cell(line)}**" for line in worse] + ([""] if worse else [])
+
+
 def changed_table(results: dict, heading: str = "####") -> list:
     """The job summary's (and the pull-request comment's) table of the tests whose verdict is not a plain pass, failing
     ones first: baseline -> now of the figure that decided, the change, the verdict's first line and the command that
@@ -300,7 +308,7 @@ def markdown(results: dict, compared_with: Optional[dict] = None) -> str:
                if any(metric(c, name) is not None for r in results.values() for c in r.counts.values())]
     changed = changed_table(results)
     ref = [compared_line(compared_with).capitalize() + ".", ""] if compared_with else []
-    lines = ["### pytest-bytecount", "", *ref, *changed, *(["#### All counted tests", ""] if changed else []),
+    lines = ["### pytest-bytecount", "", *ref, *worse_lines(results), *changed, *(["#### All counted tests", ""] if changed else []),
              "| test | status | method |" + "".join(f" {title} |" for _, title in figures) + " total | invocations |",
              "|---|---|---|" + "---:|" * (len(figures) + 2)]
     for nodeid, r in sorted(results.items()):
