@@ -6,6 +6,7 @@
     python -m pytest_bytecount cost --weights default|FILE [--output FILE] COUNTS.json
     python -m pytest_bytecount annotate COUNTS.json [--source-path PATHS] [--baseline OLD.json]
     python -m pytest_bytecount flamegraph|tree RESULTS.json|BASELINES [--against OLD] (see cli_trees)
+    python -m pytest_bytecount merge-driver %O %A %B %P | history [PATHS] (see cli_git)
 """
 
 from __future__ import annotations
@@ -33,7 +34,7 @@ from .plugin.config import PACKAGE_PREFIX, ConfigError, expand_classpath_entry, 
 from .plugin.project_cache import project_cache, remove_unused
 from .regression.annotate import annotate
 from .counting.counts.calltree import render_trees
-from . import cli_trees
+from . import cli_git, cli_trees
 from .regression.sources import SourceLines
 from .regression.weights import WeightsError, load_weights
 from .wording import counted
@@ -106,6 +107,7 @@ def _parser() -> argparse.ArgumentParser:
     a.add_argument("--test", metavar="KEY", help="the test whose counts to take from a baseline or results file "
                                                  "(its key or node id; needed when the file has several)")
     cli_trees.add_parsers(sub)
+    cli_git.add_parsers(sub)
     return p
 
 
@@ -122,6 +124,8 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return _annotate(args)
     if args.command in ("flamegraph", "tree"):
         return cli_trees.run(args)
+    if args.command in ("merge-driver", "history"):
+        return cli_git.run(args)
     try:
         classpath = _classpath(args.classpath)
         counter = ClassCounter(classpath, CountingOptions(tuple(args.target), strategy=args.strategy,

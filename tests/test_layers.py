@@ -8,7 +8,7 @@ from pathlib import Path
 
 PACKAGE = Path(__file__).resolve().parent.parent / "pytest_bytecount"
 # lowest first; a module may import from its own layer and the ones before it
-LAYERS = ["version", "files", "wording", "classfile", "counting", "jvm", "regression", "plugin", "cli_trees", "cli"]
+LAYERS = ["version", "files", "wording", "classfile", "counting", "jvm", "regression", "plugin", "cli_trees", "cli_git", "cli"]
 # inside counting, lowest first: which methods a pattern names, the counts format (what each counter
 # stands for), where the counters go, what code goes there, how calls link, and the pipeline of a class
 COUNTING = ["options", "targets", "counts", "flow", "instr", "links", "pipeline"]

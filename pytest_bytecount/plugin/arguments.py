@@ -45,9 +45,9 @@ def misplaced_value(args: Sequence[str], cwd: Path) -> Optional[str]:
 
     for i, arg in enumerate(args[:-1]):
         value = args[i + 1]
-        if arg == "--bytecount-update" and value == "new" and not (cwd / value).exists():
-            return ("write --bytecount-update=new, with '=': after a space, pytest takes 'new' for a file or "
-                    "folder to test")
+        if arg == "--bytecount-update" and value in ("new", "conflicted") and not (cwd / value).exists():
+            return (f"write --bytecount-update={value}, with '=': after a space, pytest takes {value!r} for a file or "
+                    f"folder to test")
         if arg in VALUE_OPTIONS and not value.startswith("-") and outside(value):
             return (f"give {arg} its value with '=': {arg}={value}. After a space, pytest takes {value} for a "
                     f"folder to test and looks for its root folder there (it does so before it knows "

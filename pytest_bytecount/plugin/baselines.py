@@ -35,7 +35,7 @@ class Baselines:
     def __init__(self, config, settings: Callable[[], Settings], updating: Optional[str]):
         self._config = config
         self._settings = settings
-        self._updating = updating  # None, "all" or "new"
+        self._updating = updating  # None, "all", "new" or "conflicted"
         self._files: dict = {}  # baseline path -> BaselineFile as first read
         self._views: dict = {}  # baseline path -> the BaselineFile this process last wrote
         self.counted_tests = False  # whether this process collected a marked test
@@ -115,6 +115,8 @@ class Baselines:
             if stored == entry:
                 holds[0] = True
                 return False
+            if self._updating == "conflicted" and not b.is_conflicted(key):
+                return False  # only the entries a merge could not decide
             if self._updating == "new" and stored is not None:
                 if "scaling" not in entry or "scaling" in stored:
                     return False
@@ -122,6 +124,7 @@ class Baselines:
                 return True
             b.tests[key] = entry
             b.broken.pop(key, None)
+            b.conflicted.pop(key, None)
             holds[0] = True
             return True
 

@@ -7,7 +7,7 @@ from dataclasses import replace
 from pathlib import Path
 
 from ..counting.pipeline.fingerprints import callees
-from ..regression.baseline import BaselineError, BrokenEntry
+from ..regression.baseline import BaselineError, BrokenEntry, ConflictedEntry
 from ..regression.compare import bound_deep_work, parse_tolerances
 from ..regression.counts_verdict import Stored, decide
 from ..regression.results import TestResult
@@ -39,10 +39,13 @@ def compare_with_baseline(session, item, marker, result: TestResult, report,
         stored_file = session.baselines.load(path)
         stored = Stored(stored_file.get(key), stored_file.mode(key), stored_file.deep_runtime(key))
     except BaselineError as e:
-        if not session.update:
+        conflicted = isinstance(e, ConflictedEntry)
+        if not session.update or (session.update == "conflicted" and not conflicted):
             again = f"\nRe-record it with: {accept}" if isinstance(e, BrokenEntry) else ""
             return fail(report, result, "error", f"bytecount: {e}{again}")
         stored = Stored(None, result.mode)  # re-recorded: the unreadable file is copied
+    else:
+        conflicted = False
     weights = session.weights()
     if stored.counts is not None and weights is not None:  # from the stored counts: a new table never stales baselines
         stored = replace(stored, counts=weights.with_costs(stored.counts))
@@ -70,7 +73,7 @@ def compare_with_baseline(session, item, marker, result: TestResult, report,
     result.baseline_counts, result.method_status, result.tripped = \
         verdict.baseline_counts, verdict.method_status, verdict.tripped
     result.loose_deep = verdict.loose.to_dict() if verdict.loose is not None else None
-    if session.update == "all" or (session.update == "new" and stored.counts is None):
+    if session.update == "all" or (session.update == "new" and stored.counts is None) or conflicted:
         return result  # recorded, when it differs, as the result arrives (log_report)
     if result.status in FAILS:
         return fail(report, result, result.status, result.message)

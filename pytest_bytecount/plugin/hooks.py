@@ -27,6 +27,8 @@ def pytest_addoption(parser) -> None:
                 help="rewrite the baselines of the tests that ran")
     g.addoption("--bytecount-update=new", dest="bytecount_update", action="store_const", const="new",
                 help="only add baselines that are missing")
+    g.addoption("--bytecount-update=conflicted", dest="bytecount_update", action="store_const", const="conflicted",
+                help="only re-record the entries a git merge could not decide (marked conflicted)")
     g.addoption("--bytecount-strict", action="store_true", help="fail on any change of a count, up or down")
     _add_setting_options(g)
     m = VALUE_OPTIONS  # one placeholder per option, as the README's table names them

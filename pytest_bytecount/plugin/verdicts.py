@@ -141,7 +141,9 @@ class Verdicts:
 
     def _scaling_verdict(self, item, fixture: BytecountFixture, result: TestResult, report) -> None:
         try:
-            entry = self.session.baselines.load(Path(result.baseline)).entry(result.key) or {}
+            stored = self.session.baselines.load(Path(result.baseline))
+            entry = stored.entry(result.key) or {}
+            recorded_again = stored.is_conflicted(result.key) and self.session.update is not None
         except BaselineError:
             return  # unreadable: the counts verdict already failed the test or re-records the file
         decision = decide_scaling(entry, fixture.scaling_result,
@@ -159,7 +161,8 @@ class Verdicts:
         first = status == "regressed"
         result.message = "\n".join(t for t in ((text, result.message) if first else (result.message, text)) if t)
         update = self.session.update
-        if report.outcome == "skipped" or update == "all" or (update == "new" and not entry.get("scaling")):
+        if report.outcome == "skipped" or update == "all" or (update == "new" and not entry.get("scaling")) \
+                or recorded_again:
             return  # being recorded
         if status in FAILING:
             if report.outcome == "passed":

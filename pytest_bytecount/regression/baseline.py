@@ -39,6 +39,7 @@ from pathlib import Path
 from typing import Callable, Iterator, Optional
 
 from ..counting.counts import REQUIRED_SCALARS, TABLES
+from .merge import CONFLICTED, MARKERS_LEFT, conflict_sides, three_way
 from .salvage import readable_entries
 
 # how a test's counts were made, when not in its own class loader (the default, which the file leaves out)
@@ -179,6 +180,13 @@ class BrokenEntry(BaselineError):
     """One test's entry of a baseline file that cannot be used: only that test fails."""
 
 
+class ConflictedEntry(BrokenEntry):
+    """An entry a git merge could not decide (:mod:`.merge`): its test fails until it is re-recorded."""
+
+
+RERECORD_CONFLICTED = "pytest --bytecount-update=conflicted"
+
+
 @dataclass
 class BaselineFile:
     path: Path
@@ -187,6 +195,8 @@ class BaselineFile:
     _text: Optional[bytes] = field(default=None, repr=False)  # what was read or written last
     _chunks: dict = field(default_factory=dict, repr=False)  # test key -> (entry, rendered text)
     broken: dict = field(default_factory=dict)  # test key -> its entry's problems (kept in the file as they are)
+    conflicted: dict = field(default_factory=dict)  # test key -> why a merge could not decide its entry
+    markers: bool = False  # read from a file with git's conflict markers (rewritten without them by an update)
 
     @classmethod
     def load(cls, path: Path) -> "BaselineFile":
@@ -204,11 +214,36 @@ class BaselineFile:
         try:
             data = json.loads(raw.decode("utf-8"))
         except (UnicodeDecodeError, json.JSONDecodeError) as e:
+            merged = cls._merged_sides(path, raw)
+            if merged is not None:
+                return merged
             text = f"baseline file {path} is not valid JSON ({e})"
             raise BaselineError(path, f"{text}; fix it by hand, or {_RERECORD}", text) from None
         tests = _check(path, data)
         broken = {key: problems for key, entry in tests.items() if (problems := _entry_problems(key, entry))}
-        return cls(path, tests, True, raw, broken=broken)
+        conflicted = {key: str(entry[CONFLICTED]) for key, entry in tests.items()
+                      if key not in broken and CONFLICTED in entry}
+        return cls(path, tests, True, raw, broken=broken, conflicted=conflicted)
+
+    @classmethod
+    def _merged_sides(cls, path: Path, raw: bytes) -> Optional["BaselineFile"]:
+        """A file git left with conflict markers, read as the merge of its sides (:func:`~.merge.conflict_sides`):
+        the entries both sides agree on, or that one side alone holds, and those they hold differently marked
+        conflicted. None when ``raw`` holds no conflict markers."""
+        sides = conflict_sides(raw.decode("utf-8", errors="replace"))
+        if sides is None:
+            return None
+
+        def sound(key, entry) -> bool:
+            return not _entry_problems(key, entry)
+
+        ours, base, theirs = (None if side is None else readable_entries(side.encode("utf-8"), sound)[0]
+                              for side in sides)
+        tests, keys = three_way(base, ours, theirs, MARKERS_LEFT)
+        return cls(path, tests, True, raw, conflicted={key: MARKERS_LEFT for key in keys}, markers=True)
+
+    def is_conflicted(self, test_key: str) -> bool:
+        return test_key in self.conflicted
 
     def mode(self, test_key: str) -> Optional[str]:
         """How the test's stored counts were made: ``"in-place"``, or None (in the test's own class loader)."""
@@ -219,8 +254,8 @@ class BaselineFile:
         return None if test_key in self.broken else (self.tests.get(test_key) or {}).get("deep_runtime")
 
     def entry(self, test_key: str) -> Optional[dict]:
-        """The test's whole entry (None: none, or a broken one)."""
-        return None if test_key in self.broken else self.tests.get(test_key)
+        """The test's whole entry (None: none, or a broken or conflicted one)."""
+        return None if test_key in self.broken or test_key in self.conflicted else self.tests.get(test_key)
 
     def get(self, test_key: str) -> Optional[dict]:
         """The test's stored counts (None: no entry); :class:`BrokenEntry` naming every problem of its entry,
@@ -230,8 +265,19 @@ class BaselineFile:
             also = f" (the file's other broken entries: {', '.join(_short(k) for k in others)})" if others else ""
             text = f"baseline file {self.path}: " + "; ".join(self.broken[test_key]) + also
             raise BrokenEntry(self.path, f"{text}; fix it by hand, or re-record it with the command below", text)
+        if test_key in self.conflicted:
+            raise ConflictedEntry(self.path, self._conflict_text(test_key))
         entry = self.tests.get(test_key)
         return None if entry is None else entry["methods"]
+
+    def _conflict_text(self, test_key: str) -> str:
+        others = len(self.conflicted) - 1
+        also = f" (and {others} more of its entries)" if others else ""
+        how = ("git left its conflict markers in the file (no merge driver ran): the entries both sides agree on are "
+               "read as they are" if self.markers else "the merge driver kept one side's counts, marked")
+        return (f"baseline file {self.path}: the entry of {_short(test_key)}{also} was {self.conflicted[test_key]}, "
+                f"and neither side's counts are the merged code's; {how}. Re-record it (the command below), or "
+                f"every conflicted entry with: {RERECORD_CONFLICTED}")
 
     def render(self) -> str:
         """``json.dumps({"format": FORMAT, "tests": tests}, indent=2, sort_keys=True, ensure_ascii=False)``

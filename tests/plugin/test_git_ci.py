@@ -8,6 +8,7 @@ import subprocess
 
 import pytest
 
+from tests.support.git_repo import commit_all, git, git_env, init  # noqa: F401 - git_env is a fixture
 from tests.support.chromium import Dom, dump_dom, find_chromium
 from tests.support.pytest_project import demo_copy, java_project, run
 
@@ -35,34 +36,11 @@ def test_sum(bytecount):
     assert bytecount.jclass("st.Loop").sum(100) == 4950
 """}
 
-GIT_ENV = {"GIT_AUTHOR_NAME": "Test", "GIT_AUTHOR_EMAIL": "test@example.org", "GIT_COMMITTER_NAME": "Test",
-           "GIT_COMMITTER_EMAIL": "test@example.org", "GIT_CONFIG_GLOBAL": "/dev/null", "GIT_CONFIG_NOSYSTEM": "1"}
-
-
-def git(project, *args) -> str:
-    done = subprocess.run(["git", *args], cwd=project.path, capture_output=True, text=True)
-    assert done.returncode == 0, (args, done.stderr)
-    return done.stdout
-
-
-@pytest.fixture
-def git_env(monkeypatch):
-    for name, value in GIT_ENV.items():
-        monkeypatch.setenv(name, value)
-
-
-def commit_all(project, message: str) -> str:
-    git(project, "add", "-A")
-    git(project, "commit", "-q", "-m", message)
-    return git(project, "rev-parse", "--short", "HEAD").strip()
-
-
 @pytest.fixture
 def repo(pytester, git_env):
     """A project in git whose ``main`` holds a recorded baseline of ``st.Loop#sum``."""
     java_project(pytester, {"st/Loop.java": LOOP}, TESTS)
-    (pytester.path / ".gitignore").write_text(".bytecount-cache/\n__pycache__/\n")
-    git(pytester, "init", "-q", "-b", "main")
+    init(pytester)
     run(pytester, "--bytecount-update").assert_outcomes(passed=1)
     commit_all(pytester, "sum: record its baseline")
     return pytester

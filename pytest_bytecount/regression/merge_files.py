@@ -1,0 +1,54 @@
+"""git's merge driver for baseline files (``python -m pytest_bytecount merge-driver %O %A %B %P``, docs/ci.md): the
+three versions of a file merged test by test (:func:`~.merge.three_way`). A counts file (``bytecount/test_x.json``)
+gets a valid file in which an entry both sides changed is marked conflicted; a trees file (``.trees.json.gz``) drops
+such a test's trees, which its re-recording writes again."""
+
+from __future__ import annotations
+
+from pathlib import Path
+from typing import Optional
+
+from .baseline import BaselineError, BaselineFile, NewerFormatError
+from .merge import three_way
+from .tree_store import SUFFIX, encode, kept_from
+
+
+class MergeError(Exception):
+    """A side that cannot be merged (a newer format, a file that is not a baseline file): git keeps the conflict."""
+
+
+def _tests(raw: Optional[bytes], side: str, path: str) -> dict:
+    if not raw or not raw.strip():  # git gives an empty file for a side that has none
+        return {}
+    try:
+        return BaselineFile.parse(Path(path), raw).tests
+    except NewerFormatError as e:
+        raise MergeError(f"{side}: {e.problem or e}") from None
+    except BaselineError as e:
+        raise MergeError(f"{side}: {e.problem or e}") from None
+
+
+def merge_baselines(base: Optional[bytes], ours: bytes, theirs: bytes, path: str) -> tuple:
+    """``(the merged file's bytes, the conflicted test keys)`` of a counts file's three versions."""
+    o, a, b = (_tests(raw, side, path) for raw, side in ((base, "the common ancestor's version"),
+                                                         (ours, "this branch's version"),
+                                                         (theirs, "the merged branch's version")))
+    merged, conflicted = three_way(o, a, b)
+    return BaselineFile(Path(path), merged).render().encode("utf-8"), conflicted
+
+
+def merge_trees(base: Optional[bytes], ours: bytes, theirs: bytes) -> tuple:
+    """``(bytes, keys dropped)`` of a trees file's three versions: trees both sides changed are dropped (a re-record
+    writes them), every other test's kept as the side that changed it has them."""
+    (ot, oc), (at, ac), (bt, bc) = (kept_from(raw) if raw else ({}, {}) for raw in (base, ours, theirs))
+    trees, clashed = three_way(ot, at, bt)
+    code, clashed_code = three_way(oc, ac, bc)
+    dropped = sorted(set(clashed) | set(clashed_code))
+    for key in dropped:
+        trees.pop(key, None)
+        code.pop(key, None)
+    return encode(trees, code), dropped
+
+
+def is_trees_file(path: str) -> bool:
+    return str(path).endswith(SUFFIX)
