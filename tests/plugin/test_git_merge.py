@@ -210,3 +210,20 @@ def test_history_names_the_commit_where_a_figure_changed(repo, tmp_path):
     circles = [(a["data-commit"], int(a["data-value"])) for _, a, _ in page.find("circle", class_="step")]
     assert (slower, 139) in circles and (first, 99) in circles
     assert not page.find("script")
+
+
+def test_history_of_what_git_does_not_hold_is_a_one_line_error(repo, tmp_path):
+    def history(*args, cwd=repo.path):
+        return subprocess.run([sys.executable, "-m", "pytest_bytecount", "history", *args], cwd=cwd,
+                              capture_output=True, text=True)
+
+    done = history("no/such/file.json")
+    assert done.returncode == 2 and done.stderr == "bytecount: error: no/such/file.json: no such file or folder\n"
+    (repo.path / "docs").mkdir()
+    done = history("docs")
+    assert done.returncode == 2 and done.stderr.startswith("bytecount: error: no baseline files tracked by git under docs")
+    if subprocess.run(["git", "-C", str(tmp_path), "rev-parse"], capture_output=True).returncode != 0:
+        done = history(".", cwd=tmp_path)
+        assert done.returncode == 2 and done.stderr == "bytecount: error: . is not in a git repository\n"
+    done = history("--test", "test_nothing")
+    assert done.returncode == 2 and "no test 'test_nothing' in the history of 1 baseline file" in done.stderr
