@@ -150,7 +150,8 @@ class PrCommentOutput(Output):
         try:
             text = comment(results, baselines_against(results, self._session.config.rootpath,
                                                       self._session.baselines.ref_described()),
-                           self._session.html_report(), run_url())
+                           self._session.html_report(), run_url(),
+                           other_ref=self._session.baselines.ref is not None)
             self.done = write_comment(self.path, text)
         except OSError as e:
             self.unwritten[str(self.path)] = f"{e} (--bytecount-pr-comment)"

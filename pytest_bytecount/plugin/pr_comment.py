@@ -79,8 +79,10 @@ def run_url() -> Optional[str]:
     return env.get("CI_JOB_URL") or None
 
 
-def comment(results: dict, against: str, html_report: Optional[str] = None, url: Optional[str] = None) -> Optional[str]:
-    """The comment's Markdown, or None when every verdict is a plain pass (nothing to say)."""
+def comment(results: dict, against: str, html_report: Optional[str] = None, url: Optional[str] = None,
+            other_ref: bool = False) -> Optional[str]:
+    """The comment's Markdown, or None when every verdict is a plain pass (nothing to say). ``other_ref``: compared
+    with another branch's baselines (``--bytecount-compare-ref``), which the branch may have re-recorded already."""
     if not any(r.status in CHANGED for r in results.values()):
         return None
     failing = [r for r in results.values() if r.status in FAILING]
@@ -96,7 +98,10 @@ def comment(results: dict, against: str, html_report: Optional[str] = None, url:
         lines.append(f"HTML report: `{html_report}`{where}.")
     elif url:
         lines.append(f"Run: {url}")
-    if failing:
+    if failing and other_ref:
+        lines += ["", "These counts differ from the compared branch's baselines: review each change before merging "
+                      "(this branch's own baseline files may already hold them)."]
+    elif failing:
         lines += ["", "Review each change; to accept one, run its command and commit the baseline files it rewrites."]
     return "\n".join(lines) + "\n"
 

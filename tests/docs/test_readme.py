@@ -148,13 +148,13 @@ def pytest_options() -> set:
     """The plugin's options as ``pytest --help`` lists them."""
     done = subprocess.run([sys.executable, "-m", "pytest", "--help", "-p", "no:cacheprovider"], cwd=ROOT,
                           capture_output=True, text=True, check=True)
-    return {m[1] for m in re.finditer(r"^\s+(--bytecount-[\w-]+(?:=new)?)", done.stdout, re.M)}
+    return {m[1] for m in re.finditer(r"^\s+(--bytecount-[\w-]+(?:=new|=conflicted)?)", done.stdout, re.M)}
 
 
 def cli_commands() -> set:
     done = subprocess.run([sys.executable, "-m", "pytest_bytecount", "--help"], capture_output=True, text=True,
                           check=True)
-    return set(re.search(r"\{([\w,]+)\}", done.stdout)[1].split(","))
+    return set(re.search(r"\{([\w,-]+)\}", done.stdout)[1].split(","))
 
 
 def fixture_members() -> set:
