@@ -13,7 +13,7 @@ from ..regression.baseline import BaselineError, BaselineFile, update
 from ..regression.compare import that_ran
 from ..regression.results import TestResult
 from ..regression.scaling import baseline_entry
-from ..regression.git import Commit, GitError, resolve, show, toplevel
+from ..regression.git import Commit, GitError, relative, resolve, show, toplevel
 from ..regression.tree_store import kept_from, read_kept, trees_path, update_trees
 from ..regression.stale import (Prune, is_full_run, remove as remove_stale_file, run_directories, stale_files,
                                 still_collected)
@@ -275,7 +275,7 @@ class CompareRef:
             raise pytest.UsageError(f"bytecount: --bytecount-compare-ref={name}: {e}") from None
 
     def label(self, path: Path) -> str:
-        return f"{self.name}:{Path(path).resolve().relative_to(self.repo.resolve()).as_posix()}"
+        return f"{self.name}:{relative(self.repo, path)}"
 
     def _bytes(self, path: Path) -> Optional[bytes]:
         try:

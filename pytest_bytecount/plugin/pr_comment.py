@@ -11,7 +11,7 @@ from pathlib import Path
 from typing import Optional
 
 from ..regression.deep_band import describe_runtime
-from ..regression.git import GitError, last_commit, toplevel, uncommitted
+from ..regression.git import GitError, last_commit, relative, toplevel, uncommitted
 from ..wording import counted
 from .summary import CHANGED, changed_table, worse_lines
 
@@ -57,9 +57,9 @@ def baselines_against(results: dict, repo_root: Path, compare_ref: Optional[dict
 
 def _inside(path: Path, repo: Path) -> bool:
     try:
-        path.resolve().relative_to(repo.resolve())
+        relative(repo, path)
         return True
-    except ValueError:
+    except GitError:
         return False
 
 
