@@ -23,6 +23,7 @@ VALUE_OPTIONS = {
     "--bytecount-jvm-option": "OPT",
     "--bytecount-baseline-dir": "DIR",
     "--bytecount-tolerance": "SPEC",
+    "--bytecount-budget": "SPEC",
     "--bytecount-json": "FILE",
     "--bytecount-html": "DIR",
     "--bytecount-profiles": "DIR",
@@ -73,7 +74,8 @@ def deep_choice(value: str) -> bool:
 # re-recording repeats those given on the command line (addopts apply by themselves)
 RECORDING_OPTIONS = ("--bytecount-classpath", "--bytecount-classpath-file", "--bytecount-sources",
                      "--bytecount-javac-option", "--bytecount-compile-classpath", "--bytecount-java-home",
-                     "--bytecount-jvm", "--bytecount-jvm-option", "--bytecount-baseline-dir", "--bytecount-weights")
+                     "--bytecount-jvm", "--bytecount-jvm-option", "--bytecount-baseline-dir", "--bytecount-weights",
+                     "--bytecount-budget")
 RECORDING_FLAGS = ("--bytecount-in-place", "--bytecount-deep")  # the same, without a value (or with one after '=')
 
 

@@ -13,6 +13,7 @@
     baseline-dir = "tests/bytecount"                  # default: a bytecount/ folder next to each test file;
                                                       # a relative one must stay inside the project
     tolerance = "total=0"                             # default tolerances, see compare.Tolerance
+    budget = "deep<=50_000_000"                       # optional ceilings for every marked test, see budgets.py
     weights = "default"                               # optional cost weights: "default" or a TOML file
     html = "build/bytecount-report"                   # optional: write the HTML report there (index.html)
     in-place = false                                  # true: count where the application loads the classes
@@ -39,7 +40,7 @@ else:  # pragma: no cover - exercised on Python < 3.11 only
     import tomli as tomllib
 
 KNOWN_KEYS = {"classpath", "classpath-file", "sources", "javac-options", "compile-classpath", "java-home", "jvm",
-              "jvm-options", "baseline-dir", "tolerance", "weights", "html", "in-place", "deep",
+              "jvm-options", "baseline-dir", "tolerance", "budget", "weights", "html", "in-place", "deep",
               "source-path"}
 ENVIRONMENT_CLASSPATH = "BYTECOUNT_CLASSPATH"
 PACKAGE_PREFIX = "pkg:"  # pkg:<package>/<path>: a path inside an installed Python package (its shipped jars)
@@ -64,6 +65,7 @@ class Settings:
     jvm_options: list = field(default_factory=list)
     baseline_dir: Optional[Path] = None
     tolerance: str = ""
+    budget: str = ""  # project-wide budgets (regression.budgets), each bounding the figures a test records
     weights: Optional[str] = None  # "default", a TOML file's path, or None (no cost)
     html: Optional[Path] = None
     in_place: bool = False  # count the matched classes where the application loads them (marker: in_place)
@@ -170,6 +172,11 @@ def load_settings(rootdir: Path, option) -> Settings:
         s.html = base / table["html"]
     if not isinstance(s.tolerance, str):
         raise ConfigError(f"{pyproject}: [tool.bytecount] tolerance must be a string such as 'total=5%|100'")
+    s.budget = table.get("budget", "")
+    if isinstance(s.budget, int) and not isinstance(s.budget, bool):
+        s.budget = str(s.budget)
+    if not isinstance(s.budget, str):
+        raise ConfigError(f"{pyproject}: [tool.bytecount] budget must be a string such as 'deep<=50_000_000'")
     s.source_path = [str(base / p) for p in _list(table.get("source-path", []), "source-path", pyproject, separated=True)]
     s.in_place = table.get("in-place", False)
     if not isinstance(s.in_place, bool):
@@ -221,6 +228,8 @@ def _apply_command_line(s: Settings, option, base: Path) -> None:
         s.baseline_dir = _baseline_dir(option.bytecount_baseline_dir, Path.cwd(), base, "--bytecount-baseline-dir")
     if option.bytecount_tolerance is not None:
         s.tolerance = option.bytecount_tolerance
+    if getattr(option, "bytecount_budget", None) is not None:
+        s.budget = option.bytecount_budget
     if option.bytecount_weights:
         s.weights = _weights_spec(option.bytecount_weights, Path.cwd())
 

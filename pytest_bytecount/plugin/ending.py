@@ -16,7 +16,8 @@ from .summary import LooseDeep, Summary, Unwritten, accepted_lines, improved_lin
 
 # the statuses a hint may explain (nested classes left out ran): a passing or recorded test's hint stays in its
 # result (--bytecount-json) but is not repeated in the summary
-EXPLAINED = ("regressed", "changed", "improved", "reshaped", "not-run", "over-limit", "nondeterministic")
+EXPLAINED = ("regressed", "changed", "improved", "reshaped", "not-run", "over-limit", "over-budget",
+             "nondeterministic")
 NOT_WRITTEN = "not written"  # the key in pytest's statistics of the files that could not be written
 
 

@@ -15,6 +15,7 @@ from ..jvm.deep import DeepUnavailable, deep_difference
 from ..regression.compare import JDK_PACKAGES
 from ..jvm.in_place import loaded_elsewhere
 from ..regression.scaling import ScalingError, ScalingResult, check_metric, check_sizes, measure, metric_value
+from ..regression.projection import REACH, check_budget, with_budget
 from ..regression.scaling_deep import growing_calls, made_calls, measure_deep
 from ..regression.weights import WeightTable
 from .java import JavaContext
@@ -171,7 +172,8 @@ class BytecountFixture:
         self.scaling_result = None
         return old
 
-    def scaling(self, sizes, run, metric: Optional[str] = None, method: Optional[str] = None) -> ScalingResult:
+    def scaling(self, sizes, run, metric: Optional[str] = None, method: Optional[str] = None, budget=None,
+                reach: float = REACH) -> ScalingResult:
         """Call ``run(n)`` for each n in ``sizes`` and fit each counted method's counts per run against
         1, log n, n, n log n, n^2, n^3 and 2^n (see :mod:`pytest_bytecount.regression.scaling`).
 
@@ -181,10 +183,19 @@ class BytecountFixture:
         ``total``. ``method`` (a method id or
         pattern) limits the check to some of the marked methods. After the test the orders are compared
         with the baseline's: a worse one fails the test. One check per test.
+
+        ``budget`` (``{size: limit}``) projects the fitted cost of one ``run(n)`` to each size and fails the test
+        when a projection exceeds its limit, or cannot be trusted (:mod:`pytest_bytecount.regression.projection`:
+        an inexact fit, a growth still rising at the largest sizes, a size more than ``reach`` times the largest
+        measured). An update never accepts such a run.
         """
         __tracebackhide__ = True  # a misuse is the test's line and the message, as pytest shows its own
         try:
-            return self._scaling(sizes, run, metric, method)
+            checked = None if budget is None else check_budget(budget, reach)
+            result = self._scaling(sizes, run, metric, method)
+            if checked is not None:
+                with_budget(result, checked, reach)
+            return result
         except ScalingError as e:
             raise ScalingError(str(e)) from None
 

@@ -79,6 +79,9 @@ def _add_setting_options(g) -> None:
                 help="where baselines live (default: bytecount/ next to each test file)")
     g.addoption("--bytecount-tolerance", default=None, metavar=m["--bytecount-tolerance"],
                 help="default tolerances, e.g. 'total=5%%|100,calls=0' or 'all=5%%'")
+    g.addoption("--bytecount-budget", default=None, metavar=m["--bytecount-budget"],
+                help="ceilings for every marked test, e.g. 'deep<=50_000_000' (a marker's budget= wins for the "
+                     "figures it names); never accepted by --bytecount-update")
     g.addoption("--bytecount-weights", metavar="FILE|default|none",
                 help="cost weights (TOML): adds a weighted 'cost' to every method's counts, usable in tolerances")
 

@@ -7,22 +7,29 @@ from dataclasses import dataclass
 from typing import Callable, Optional
 
 from ..counting.options import CountingOptions
+from ..regression.budgets import BudgetError, named_figures, parse_budgets
 from ..regression.compare import ToleranceError, named_metrics, parse_tolerances
 
 MARKER = "bytecount"
-MARKER_OPTIONS = {"tolerance", "strict", "abrupt", "allocations", "inclusive", "max_invocations", "in_place",
+MARKER_OPTIONS = {"tolerance", "budget", "strict", "abrupt", "allocations", "inclusive", "max_invocations", "in_place",
                   "loader_scope", "deep"}
 LOADER_SCOPES = ("test", "module", "session")
 MARKER_HELP = (
-    "bytecount(*targets, tolerance=None, strict=None, abrupt=False, allocations=False, inclusive=False, "
+    "bytecount(*targets, tolerance=None, budget=None, strict=None, abrupt=False, allocations=False, inclusive=False, "
     "max_invocations=None, in_place=None, loader_scope='test', deep=None): count executed bytecode of the target Java "
     "methods (pkg.Cls#method, pkg.Cls, pkg.**) and compare it with the stored baseline; every target must run, "
-    "unless max_invocations caps it; in_place=True counts the classes where the application loads them, "
+    "unless max_invocations caps it; budget='deep<=N, ...' sets fixed ceilings (never accepted by an update); "
+    "in_place=True counts the classes where the application loads them, "
     "loader_scope='module' or 'session' shares one class loader among tests (static state carries over in both); "
     "every test also counts, per target, the work it does anywhere, the JDK included (deep counts, docs/deep.md), "
     "unless deep=False; deep=True makes a JVM that cannot take them an error instead of a flat run")
-NO_WEIGHTS = ("sets a cost tolerance, but no weight table is active: set [tool.bytecount] weights = \"default\" "
-              "(or a TOML file) or pass --bytecount-weights=default")
+WEIGHTS_HOW = ("no weight table is active: set [tool.bytecount] weights = \"default\" (or a TOML file) or pass "
+               "--bytecount-weights=default")
+NO_WEIGHTS = f"sets a cost tolerance, but {WEIGHTS_HOW}"
+NO_WEIGHTS_BUDGET = f"bounds cost, but {WEIGHTS_HOW}"
+# a budget's figure that only the marker's option makes the counts record
+NEEDS_OPTION = {"inclusive": ("inclusive", "inclusive=True"), "abrupt": ("abrupt", "abrupt=True"),
+                "allocated": ("allocations", "allocations=True"), "elements": ("allocations", "allocations=True")}
 
 
 @dataclass(frozen=True)
@@ -31,6 +38,7 @@ class BytecountMarker:
 
     targets: tuple
     tolerance: str = ""
+    budget: object = None  # the marker's budget spec (a string, or a number for the figure that decides)
     strict: bool = False
     abrupt: bool = False
     allocations: bool = False
@@ -48,7 +56,7 @@ class BytecountMarker:
             return None
         kw = marker.kwargs
         deep = None if kw.get("deep") is None else bool(kw.get("deep"))
-        return cls(tuple(marker.args), kw.get("tolerance") or "", bool(kw.get("strict")), bool(kw.get("abrupt")),
+        return cls(tuple(marker.args), kw.get("tolerance") or "", kw.get("budget"), bool(kw.get("strict")), bool(kw.get("abrupt")),
                    bool(kw.get("allocations")), bool(kw.get("inclusive")), kw.get("max_invocations"),
                    None if kw.get("in_place") is None else bool(kw.get("in_place")), kw.get("loader_scope") or "test",
                    deep)
@@ -112,6 +120,27 @@ def option_problems(targets, options) -> list:
             parse_tolerances(options["tolerance"] or "")
         except (ToleranceError, AttributeError) as e:
             problems.append(str(e))
+    if options.get("budget") is not None:
+        problems += budget_problems(options)
+    return problems
+
+
+def budget_problems(options) -> list:
+    """What is wrong with a marker's budget: its spec, or a figure the marker's own options keep the counts from
+    recording (``deep`` with ``deep=False``, ``inclusive`` without ``inclusive=True``, ...)."""
+    try:
+        figures = named_figures(parse_budgets(options["budget"]))
+    except BudgetError as e:
+        return [str(e)]
+    problems = []
+    for figure in sorted(figures):
+        option, needed = NEEDS_OPTION.get(figure, (None, None))
+        if option is not None and not options.get(option):
+            problems.append(f"budget {options['budget']!r} bounds {figure}, which the counts record only with "
+                            f"{needed}: add it to the marker")
+        if figure in ("deep", "copied") and options.get("deep") is False:
+            problems.append(f"budget {options['budget']!r} bounds {figure}, a deep count, and the marker says "
+                            f"deep=False: bound total (or the figure that decides, budget=N) instead")
     return problems
 
 
@@ -135,5 +164,11 @@ def marker_problems(item, weights_active: Callable[[], bool]) -> list:
             if "cost" in named_metrics(marker.kwargs["tolerance"] or "") and not weights_active():
                 problems.append(f"{item.nodeid}: tolerance {marker.kwargs['tolerance']!r} {NO_WEIGHTS}")
         except (ToleranceError, AttributeError):
+            pass  # option_problems named it
+    if marker.kwargs.get("budget") is not None:
+        try:
+            if "cost" in named_figures(parse_budgets(marker.kwargs["budget"])) and not weights_active():
+                problems.append(f"{item.nodeid}: budget {marker.kwargs['budget']!r} {NO_WEIGHTS_BUDGET}")
+        except BudgetError:
             pass  # option_problems named it
     return problems

@@ -16,8 +16,8 @@ from ..wording import counted
 from .summary import CHANGED, changed_table, worse_lines
 
 MARKER = "<!-- pytest-bytecount comment -->"
-FAILING = ("regressed", "changed", "not-run", "over-limit", "nondeterministic", "unchecked", "error", "failed",
-           "unwritten", "new")
+FAILING = ("regressed", "changed", "not-run", "over-limit", "over-budget", "nondeterministic", "unchecked", "error",
+           "failed", "unwritten", "new")
 
 
 def title(results: dict) -> str:

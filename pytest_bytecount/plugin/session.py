@@ -11,6 +11,7 @@ from typing import Optional
 
 import pytest
 
+from ..regression.budgets import BudgetError, named_figures, parse_budgets
 from ..regression.compare import ToleranceError, named_metrics, parse_tolerances
 from ..regression.determinism import check_in_fresh_loader
 from ..regression.weights import WeightsError, WeightTable, load_weights
@@ -21,7 +22,7 @@ from .config import ConfigError, Settings, load_settings, options_given
 from .fixture import BytecountFixture
 from .java import JavaContext
 from .arguments import recording_options
-from .markers import NO_WEIGHTS, BytecountMarker, is_marked, marker_problems, unmarked
+from .markers import NO_WEIGHTS, NO_WEIGHTS_BUDGET, BytecountMarker, is_marked, marker_problems, unmarked
 from .recording import Recording
 from .ending import SessionEnd
 from .verdicts import Verdicts, determinism_key, fixture_key
@@ -42,6 +43,7 @@ class BytecountSession:
         self.options = recording_options(config.invocation_params.args)  # repeated in re-recording commands
         self._settings: Optional[Settings] = None
         self.default_tolerances: dict = {}  # from the settings, once read
+        self.default_budgets: tuple = ()  # from the settings, once read
         self._weights: Optional[WeightTable] = None  # from the settings, once read
         self.java = JavaContext(config, self.settings, self.is_worker)
         self.baselines = Baselines(config, self.settings, self.update)
@@ -60,11 +62,14 @@ class BytecountSession:
             try:
                 settings = load_settings(Path(self.config.rootpath), self.config.option)
                 self.default_tolerances = parse_tolerances(settings.tolerance)
+                self.default_budgets = parse_budgets(settings.budget)
                 self._weights = load_weights(settings.weights) if settings.weights else None
-            except (ConfigError, ToleranceError, WeightsError) as e:
+            except (ConfigError, ToleranceError, BudgetError, WeightsError) as e:
                 raise pytest.UsageError(f"bytecount: {e}") from None
             if "cost" in named_metrics(settings.tolerance) and self._weights is None:
                 raise pytest.UsageError(f"bytecount: the default tolerance {settings.tolerance!r} {NO_WEIGHTS}")
+            if "cost" in named_figures(self.default_budgets) and self._weights is None:
+                raise pytest.UsageError(f"bytecount: the budget {settings.budget!r} {NO_WEIGHTS_BUDGET}")
             self._settings = settings
         return self._settings
 

@@ -141,8 +141,10 @@ class Summary:
             ("not-run", "not run: a target never ran, so nothing is guarded", None),
             ("over-limit", "over the limit: a method ran more often than the marker's max_invocations allows "
                            "(fix the code, or raise max_invocations)", None),
+            ("over-budget", "over budget: a figure, or its projection to a size, is over a fixed ceiling (fix the code, "
+                            "or raise the budget: an update never accepts it)", None),
             ("nondeterministic", "nondeterministic: counts differ between two runs", None),
-            ("unchecked", "determinism unchecked", None),
+            ("unchecked", "unchecked: the determinism check, or a budget, could not be checked", None),
             ("unwritten", "not written: the baseline file could not be written", None),
         )
         for status, title, verb in groups:
@@ -260,8 +262,8 @@ def accepted_lines(message: str) -> list:
 
 
 # the statuses a job summary lists under "Changed", in this order: the ones that fail first
-CHANGED = ("regressed", "changed", "not-run", "over-limit", "nondeterministic", "unchecked", "error", "failed",
-           "unwritten", "new", "improved", "reshaped")
+CHANGED = ("regressed", "changed", "not-run", "over-limit", "over-budget", "nondeterministic", "unchecked", "error",
+           "failed", "unwritten", "new", "improved", "reshaped")
 
 
 def _cell(text: str) -> str:

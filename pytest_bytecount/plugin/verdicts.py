@@ -13,6 +13,8 @@ from ..version import __version__
 from ..classfile import ClassFormatError
 from ..counting.targets import TargetError
 from ..regression.baseline import BaselineError
+from ..regression.budgets import budget_status, check_budgets, named_figures, parse_budgets, render_over_budget
+from ..regression.projection import budget_verdict
 from ..regression.marker_rules import idle_targets, over_limit, render_idle, render_over_limit
 from ..regression.determinism import DeterminismCheck
 from ..regression.results import TestResult
@@ -126,8 +128,30 @@ class Verdicts:
             over = over_limit(now, marker.max_invocations)
             if over:
                 return fail(report, result, "over-limit", render_over_limit(over, marker.max_invocations))
-        return compare_with_baseline(self.session, item, marker, result, report,
-                                     deep_by_default=fixture.deep and not fixture.deep_asked)
+        result = compare_with_baseline(self.session, item, marker, result, report,
+                                       deep_by_default=fixture.deep and not fixture.deep_asked)
+        return self._within_budget(marker, result, report)
+
+    def _within_budget(self, marker: BytecountMarker, result: TestResult, report) -> TestResult:
+        """The budgets (the project's, and the marker's, which win for the figures they name), checked on every run
+        besides the baseline comparison: a test over one fails, and an update records nothing for it."""
+        project = self.session.default_budgets
+        budgets = parse_budgets(marker.budget, project)  # the marker's spec was checked at collection
+        if not budgets:
+            return result
+        mine = named_figures(parse_budgets(marker.budget))
+        checks = check_budgets(budgets, result.counts, skip_missing=named_figures(project) - mine)
+        result.budgets = [c.to_dict() for c in checks] or None
+        status = budget_status(checks)
+        if status is None:
+            return result
+        text = render_over_budget(checks, bool(self.session.update))
+        result.status, result.message = status, "\n".join(t for t in (text, result.message) if t)
+        if report.outcome == "passed":
+            report.outcome, report.longrepr = "failed", result.message
+        elif isinstance(report.longrepr, str):  # a regression's text: the budget first
+            report.longrepr = f"{text}\n{report.longrepr}"
+        return result
 
     def judge_scaling(self, item, when: str, report) -> None:
         """The complexity verdict (``bytecount.scaling``), after the counts verdict: the test shows the
@@ -137,7 +161,27 @@ class Verdicts:
         if when != "call" or result is None or fixture is None:
             return
         self._scaling_verdict(item, fixture, result, report)
+        self._scaling_budget(fixture, result, report)
         carry(item, report, result)
+
+    def _scaling_budget(self, fixture: BytecountFixture, result: TestResult, report) -> None:
+        """A budget at sizes (``bytecount.scaling(..., budget=)``): checked on every run, besides the baseline
+        comparison, with or without a baseline; a projection over its limit, or one that cannot be trusted, fails
+        the test, and an update records nothing for it."""
+        scaling = fixture.scaling_result
+        judged = result.status in VERDICTS or result.status in ("over-budget", "unchecked")
+        if scaling is None or scaling.budget is None or not judged or report.outcome == "skipped":
+            return
+        status, text = budget_verdict(scaling, bool(self.session.update))
+        result.scaling = scaling.to_dict()
+        if status is None:
+            return
+        result.status = "over-budget" if "over-budget" in (status, result.status) else status
+        result.message = "\n".join(t for t in (text, result.message) if t)
+        if report.outcome == "passed":
+            report.outcome, report.longrepr = "failed", result.message
+        elif isinstance(report.longrepr, str):
+            report.longrepr = f"{text}\n{report.longrepr}"
 
     def _scaling_verdict(self, item, fixture: BytecountFixture, result: TestResult, report) -> None:
         try:
@@ -154,11 +198,12 @@ class Verdicts:
         text, status = decision.text, decision.status
         if not text:
             return
-        # a status that is not a verdict on counts (not-run, nondeterministic, failed, ...) outranks every one
-        if result.status in VERDICTS:
+        # a status that is not a verdict on counts (not-run, nondeterministic, over-budget, ...) outranks every one
+        leads = result.status in VERDICTS
+        if leads:
             result.status = worse(result.status, status)
-        # a worse order is the news: it comes first, the counts' verdict after it, on every surface
-        first = status == "regressed"
+        # a worse order is the news: it comes first, the counts' verdict after it, on every surface (after a budget's)
+        first = status == "regressed" and leads
         result.message = "\n".join(t for t in ((text, result.message) if first else (result.message, text)) if t)
         update = self.session.update
         if report.outcome == "skipped" or update == "all" or (update == "new" and not entry.get("scaling")) \

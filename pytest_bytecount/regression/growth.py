@@ -121,6 +121,24 @@ class Growth:
     simpler: Optional[float]  # RMS relative error of the best fit of a lower order (None for "1")
     fits: Dict[str, Optional[float]]  # per order, the RMS relative error of its best fit the rule may name (None:
     # none: no fit of that order grows so, or only with a minor top term or a bent line)
+    value: float = 0.0  # the chosen fit's value at the largest fitted size: with ``terms``, the fitted function
+
+    def at(self, n: int) -> float:
+        """The chosen fit's value at ``n`` (any size, measured or not): ``value`` times each term's share, each term
+        scaled by its growth from the largest fitted size to ``n``."""
+        top = self.sizes[-1]
+        total = 0.0
+        for name, share in self.terms.items():
+            if name == "1":
+                total += share
+            elif name == "2^n":
+                try:
+                    total += share * self.growth ** (n - top)
+                except OverflowError:
+                    return math.inf
+            else:
+                total += share * TERMS[name](n) / TERMS[name](top)
+        return self.value * total
 
 
 @dataclass(frozen=True)
@@ -130,6 +148,7 @@ class _Fit:
     terms: Dict[str, float]
     growth: Optional[float] = None
     params: int = 1
+    value: float = 0.0  # the fitted value at the largest fitted size
     minor: bool = False  # the highest term carries less than MIN_SHARE of the growth at the largest size, or a
     # line is bent by a negative constant beyond MIN_CONSTANT_FIRST: such a fit counts only when it is exact
 
@@ -188,7 +207,7 @@ def _fit_terms(xs, ys, names: Sequence[str]) -> Optional[_Fit]:
         return None
     first = sum(c * f(xs[0]) for c, f in zip(coef, funcs))  # the fit's value at the smallest fitted size
     bent = RANK[names[-1]] <= RANK["n log n"] and coef[0] < -MIN_CONSTANT_FIRST * first
-    return _Fit(names[-1], error, shares, params=1 + len(names),
+    return _Fit(names[-1], error, shares, params=1 + len(names), value=value,
                 minor=bent or shares[names[-1]] < MIN_SHARE * (1 - shares["1"]))
 
 
@@ -217,14 +236,14 @@ def _fit_exponential(xs, ys) -> Optional[_Fit]:
     value = coef[0] + coef[1]
     if value <= 0 or coef[0] / value < MIN_CONSTANT:
         return None
-    return _Fit("2^n", error, {"1": coef[0] / value, "2^n": coef[1] / value}, math.exp(log_c), params=3)
+    return _Fit("2^n", error, {"1": coef[0] / value, "2^n": coef[1] / value}, math.exp(log_c), params=3, value=value)
 
 
 def _fit_constant(xs, ys) -> _Fit:
     w = [1.0 / max(y, 1) ** 2 for y in ys]
     a = sum(wi * y for wi, y in zip(w, ys)) / sum(w)
     error = math.sqrt(sum(((y - a) / max(y, 1)) ** 2 for y in ys) / len(ys))
-    return _Fit("1", error, {"1": 1.0})
+    return _Fit("1", error, {"1": 1.0}, value=a)
 
 
 # --- naming an order ----------------------------------------------------------------------------------
@@ -300,7 +319,7 @@ def name_order(sizes: Sequence[int], values: Sequence[int]) -> Growth:
         if fits[f.order] is None or f.error < fits[f.order]:
             fits[f.order] = f.error
     return Growth(chosen.order, exponent, chosen.growth, dict(chosen.terms), tuple(xs), _local_exponents(xs, ys),
-                  chosen.error, simpler, fits)
+                  chosen.error, simpler, fits, chosen.value)
 
 
 # --- comparing with a baseline ------------------------------------------------------------------------

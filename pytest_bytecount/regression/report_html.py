@@ -54,12 +54,12 @@ code, .mono { font-family: ui-monospace, monospace; font-size: 12.5px; }
 .summary li { border: 1px solid #d5dbe1; border-radius: 6px; padding: .35em .8em; }
 .summary .n { font-size: 1.4em; font-weight: 600; margin-right: .25em; }
 .summary .nonzero[data-status=regressed] .n, .summary .nonzero[data-status=changed] .n,
-.summary .nonzero[data-status=not-run] .n, .summary .nonzero[data-status=over-limit] .n, .summary .nonzero[data-status=nondeterministic] .n,
+.summary .nonzero[data-status=not-run] .n, .summary .nonzero[data-status=over-limit] .n, .summary .nonzero[data-status=over-budget] .n, .summary .nonzero[data-status=nondeterministic] .n,
 .summary .nonzero[data-status=failed] .n, .summary .nonzero[data-status=error] .n { color: #c0392b; }
 .summary .nonzero[data-status=new] .n { color: #c77c02; }
 .status { display: inline-block; border-radius: 4px; padding: 0 .4em; font-size: 12px; font-weight: 600; color: #fff; background: #7b8794; }
 .status-passed, .status-same, .status-recorded { background: #27864a; } .status-regressed { background: #c0392b; }
-.status-not-run, .status-over-limit, .status-nondeterministic, .status-failed, .status-error, .status-unwritten { background: #c0392b; }
+.status-not-run, .status-over-limit, .status-over-budget, .status-unchecked, .status-nondeterministic, .status-failed, .status-error, .status-unwritten { background: #c0392b; }
 .status-improved, .status-reshaped { background: #2b6cb0; } .status-changed, .status-new { background: #c77c02; }
 p.lead { font-weight: 700; font-size: 1.05em; overflow-wrap: anywhere; } p.lead.regressed, p.lead.changed { color: #c0392b; }
 p.lead.improved, p.lead.reshaped { color: #2b6cb0; }

@@ -67,6 +67,7 @@ class MethodScaling:
     where: Optional[List[tuple]] = None
     evidence: str = ""  # why this order: each term's share of the work, the local exponents (growth.explain)
     change: Optional[str] = None  # against the baseline (ScalingChange.status), once compared
+    projections: Optional[list] = None  # [projection.Projection] of a budget at sizes, when the check has one
 
     def to_dict(self) -> dict:
         out = {"values": list(self.values), "order": self.order, "exponent": round(self.exponent, 2) + 0.0,
@@ -76,6 +77,8 @@ class MethodScaling:
             out["evidence"] = self.evidence
         if self.change is not None:
             out["change"] = self.change
+        if self.projections is not None:
+            out["budget"] = [p.to_dict() for p in self.projections]
         if self.parts is not None:
             out["decided_by"] = PART_NAMES[self.part]
             out["parts"] = {PART_NAMES[p]: {"order": o, "values": list(v)} for p, (o, _, v) in self.parts.items()}
@@ -117,6 +120,8 @@ class ScalingResult:
     # flat counts: per method, the JDK calls that may carry work it made at the largest size ([(signature, calls at
     # each size)]): an order of the flat figure that fell cannot be judged (the work may have moved into them)
     jdk_made: Dict[str, list] = field(default_factory=dict)
+    budget: Optional[Dict[int, int]] = None  # scaling(..., budget={size: limit}): each method's projections
+    reach: Optional[float] = None  # how far beyond the largest size a projection may go
 
     def __getitem__(self, pattern: str) -> MethodScaling:
         (method,) = select_methods(self.methods, pattern, one=True)
@@ -150,6 +155,9 @@ class ScalingResult:
             out["metric_named"] = True
         if self.jdk_made:
             out["jdk_made"] = {m: [[sig, list(v)] for sig, v in calls] for m, calls in sorted(self.jdk_made.items())}
+        if self.budget is not None:
+            out["budget"] = {str(n): limit for n, limit in self.budget.items()}
+            out["reach"] = self.reach
         return out
 
     def __str__(self) -> str:

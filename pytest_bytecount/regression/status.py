@@ -10,7 +10,8 @@ from __future__ import annotations
 # the test passed
 PASSING = ("passed", "improved", "reshaped", "recorded")
 # the test failed because of its counts, or was not judged
-FAILING = ("regressed", "changed", "new", "not-run", "over-limit", "nondeterministic", "unchecked", "failed", "error", "unwritten")
+FAILING = ("regressed", "changed", "new", "not-run", "over-limit", "over-budget", "nondeterministic", "unchecked", "failed",
+           "error", "unwritten")
 STATUSES = PASSING + FAILING + ("skipped", "xfailed")
 
 # the verdicts of a comparison with the baseline (counts, or a complexity check), mildest first: a test
@@ -28,8 +29,10 @@ MEANING = {
     "new": "no baseline yet",
     "not-run": "a target pattern matched methods none of which ran",
     "over-limit": "a matched method ran more often than the marker's max_invocations allows",
+    "over-budget": "a figure of the test, or its projection to a size, is over a budget (a fixed ceiling)",
     "nondeterministic": "counts differ between two runs of the test",
-    "unchecked": "the determinism check could not run",
+    "unchecked": "a check could not be made: the determinism check could not run, a budget's figure is not in the "
+                 "counts, or its projection to a size cannot be trusted",
     "failed": "the test itself failed, so its counts were not judged",
     "error": "the counts could not be read or judged",
     "unwritten": "its baseline could not be written (--bytecount-update), so the test fails",
