@@ -80,7 +80,7 @@ class SessionEnd:
                        improved={shown[n]: improved_lines(r.message) for n, r in sorted(s.results.items())
                                  if r.status == "improved"},
                        leads={shown[n]: lead_line(r.message) for n, r in sorted(s.results.items())
-                              if r.status in ("regressed", "changed") and lead_line(r.message)},
+                              if r.status in ("regressed", "changed", "over-budget") and lead_line(r.message)},
                        accepted=tuple(dict((shown[n], accepted_lines(r.message)) for n, r in sorted(s.results.items())
                                            if r.status == "recorded" and accepted_lines(r.message)).items()),
                        loose=tuple(LooseDeep(shown[n], r.loose_deep["baseline_runtime"], r.deep_runtime,

@@ -81,7 +81,7 @@ class Summary:
     ids: dict = field(default_factory=dict)  # nodeid -> the id its group shows, where they differ: the runs a
     # plugin repeats (pytest-repeat) are one test, listed once
     improved: dict = field(default_factory=dict)  # the id shown -> the figures that fell (improved_lines)
-    leads: dict = field(default_factory=dict)  # the id shown -> a regressed or changed test's verdict's first line
+    leads: dict = field(default_factory=dict)  # the id shown -> a regressed, changed or over-budget test's first line
     compared_with: Optional[dict] = None  # --bytecount-compare-ref: {"ref", "short", "date", "subject", ...}
 
     def tally(self) -> dict:
@@ -117,7 +117,7 @@ class Summary:
         runs = self._runs(status) if status else {}
         total = sum(runs.values())
         details = self.improved if status == "improved" else \
-            {n: [lead] for n, lead in self.leads.items()} if status in ("regressed", "changed") else {}
+            {n: [lead] for n, lead in self.leads.items()} if status in ("regressed", "changed", "over-budget") else {}
         lines = [f"{title} ({len(ids)} tests, {total} runs):" if total > len(ids) else f"{title} ({len(ids)}):"]
         for n in ids[:SHOWN]:
             lines.append(f"  {n}" + (f" ({runs[n]} runs)" if runs.get(n, 1) > 1 else ""))

@@ -29,6 +29,7 @@ from .markers import BytecountMarker
 fixture_key = pytest.StashKey[BytecountFixture]()  # the test's bytecount fixture, once set up
 determinism_key = pytest.StashKey[DeterminismCheck]()  # --bytecount-check-determinism's second run
 result_key = pytest.StashKey[TestResult]()  # the result of the test's call, while its verdicts are made
+NOT_RECORDED = "(no baseline yet: --bytecount-update records one once the test is within its budget)"
 
 
 def carry(item, report, result: TestResult) -> None:
@@ -145,12 +146,22 @@ class Verdicts:
         status = budget_status(checks)
         if status is None:
             return result
-        text = render_over_budget(checks, bool(self.session.update))
-        result.status, result.message = status, "\n".join(t for t in (text, result.message) if t)
-        if report.outcome == "passed":
-            report.outcome, report.longrepr = "failed", result.message
-        elif isinstance(report.longrepr, str):  # a regression's text: the budget first
-            report.longrepr = f"{text}\n{report.longrepr}"
+        return self._fails_budget(result, report, status, render_over_budget(checks, bool(self.session.update)))
+
+    def _fails_budget(self, result: TestResult, report, status: str, text: str) -> TestResult:
+        """A budget's failure (``over-budget`` or ``unchecked``) leads the test's text, on every surface. The counts
+        verdict's text follows where it still says something: not under an update (which records nothing for the
+        test), nor a "no baseline" whose advice to record would fail the same way."""
+        was = result.status
+        result.status = "over-budget" if "over-budget" in (status, was) else status
+        rest = result.message
+        if was == "new":
+            rest = "" if self.session.update else NOT_RECORDED
+        elif self.session.update and report.outcome == "passed":
+            rest = ""
+        result.message = "\n".join(t for t in (text, rest) if t)
+        # the test's report failed, if at all, on this result's text (a test that failed by itself is not judged)
+        report.outcome, report.longrepr = "failed", result.message
         return result
 
     def judge_scaling(self, item, when: str, report) -> None:
@@ -176,12 +187,7 @@ class Verdicts:
         result.scaling = scaling.to_dict()
         if status is None:
             return
-        result.status = "over-budget" if "over-budget" in (status, result.status) else status
-        result.message = "\n".join(t for t in (text, result.message) if t)
-        if report.outcome == "passed":
-            report.outcome, report.longrepr = "failed", result.message
-        elif isinstance(report.longrepr, str):
-            report.longrepr = f"{text}\n{report.longrepr}"
+        self._fails_budget(result, report, status, text)
 
     def _scaling_verdict(self, item, fixture: BytecountFixture, result: TestResult, report) -> None:
         try:

@@ -76,11 +76,13 @@ def parse_budgets(spec, base: Sequence[Budget] = ()) -> tuple:
     for item in spec.split(","):
         m = _ONE.match(item)
         if not m or m.group(2).endswith("_") or "__" in m.group(2):
-            raise BudgetError(f"bad budget {item.strip()!r} in {spec!r}: expected {FORM}"
+            where = f"{item.strip()!r} in {spec!r}" if item.strip() != spec.strip() else repr(spec)
+            raise BudgetError(f"bad budget {where}: expected {FORM}"
                               + (" (a budget is a number >= 0)" if "-" in item else ""))
         figure = m.group(1) or WORK
         if figure not in FIGURES:
-            raise BudgetError(f"bad budget {item.strip()!r} in {spec!r}: unknown figure {figure!r}; expected one of "
+            where = f"{item.strip()!r} in {spec!r}" if item.strip() != spec.strip() else repr(spec)
+            raise BudgetError(f"bad budget {where}: unknown figure {figure!r}; expected one of "
                               f"{', '.join(FIGURES)} ({WORK}: the figure that decides)")
         if figure in named:
             raise BudgetError(f"bad budget {spec!r}: {figure} is bounded twice")

@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import hashlib
 import html
-import math
 import re
 import shlex
 from pathlib import Path
@@ -24,6 +23,7 @@ from .verdict_lines import lead_line
 from .compare import deep_moves, percent_change, same_bytecode, widest_work
 from ..wording import counted
 from .report_lines import HEAT_CSS, annotated_source
+from .report_scaling import NOW_COLOR, SCALING_CSS, loglog_chart, order_change, scaling_section  # noqa: F401 (re-exported)
 from .status import MEANING, STATUSES
 
 # per-method statuses that get a section with charts, worst first
@@ -31,10 +31,8 @@ SECTION_STATUSES = ("regressed", "changed", "reshaped", "improved")
 TOP = 10  # changed opcodes / calls shown per method
 SHOWN_METRICS = ("total", "invocations", "inclusive", "deep", "copied")  # the scalar metrics the report shows
 # complexity orders from cheapest to dearest, to tell whether a fitted order got worse
-ORDER_RANK = {o: i for i, o in enumerate(("1", "log n", "n", "n log n", "n^2", "n^3", "2^n"))}
 
 BASELINE_COLOR = "#9aa7b4"
-NOW_COLOR = "#2b5b84"
 UP_COLOR = "#c0392b"
 DOWN_COLOR = "#27864a"
 
@@ -80,7 +78,7 @@ svg .fit { stroke: #c77c02; stroke-width: 1.5; stroke-dasharray: 5 4; fill: none
 pre { background: #f4f6f8; padding: .6em; overflow-x: auto; font-size: 12.5px; }
 tr.chosen td { font-weight: 600; }
 .worse { color: #c0392b; font-weight: 600; } .better { color: #27864a; font-weight: 600; }
-""" + HEAT_CSS
+""" + HEAT_CSS + SCALING_CSS
 
 
 def esc(value) -> str:
@@ -196,75 +194,6 @@ def changes_chart(title: str, changes: list, top: int = TOP, width: int = 760) -
     return (f'<svg class="chart changes {esc(title)}" role="img" width="{width}" height="{height}" '
             f'viewBox="0 0 {width} {height}"><title>top changed {esc(title)}</title>{"".join(rows)}</svg>{more}')
 
-
-def _decades(lo: float, hi: float, data: list) -> list:
-    """Tick values for a log axis: the powers of ten inside [lo, hi], else the smallest and largest data value."""
-    ticks = [10.0 ** k for k in range(math.floor(math.log10(lo)), math.ceil(math.log10(hi)) + 1)
-             if lo <= 10.0 ** k <= hi]
-    return ticks if len(ticks) >= 2 else sorted({min(data), max(data)})
-
-
-def _tick(v: float) -> str:
-    for unit, div in (("G", 1e9), ("M", 1e6), ("k", 1e3)):
-        if v >= div:
-            return f"{v / div:.3g}{unit}"
-    return f"{v:.3g}"
-
-
-def loglog_chart(sizes: list, values: list, exponent: Optional[float], metric: str = "total",
-                 width: int = 440, height: int = 280) -> str:
-    """Values against sizes on log-log axes, with the power-law line of the fitted exponent (least squares
-    intercept). Points with a non-positive size or value cannot be placed and are left out."""
-    pts = [(float(s), float(v)) for s, v in zip(sizes, values)
-           if isinstance(s, (int, float)) and isinstance(v, (int, float)) and s > 0 and v > 0]
-    if not pts:
-        return '<p class="meta">no positive values to plot</p>'
-    ml, mr, mt, mb = 64, 16, 12, 36
-    xs, ys = [math.log10(s) for s, _ in pts], [math.log10(v) for _, v in pts]
-    x0, x1 = min(xs), max(xs)
-    y0, y1 = min(ys), max(ys)
-    if exponent is not None and math.isfinite(exponent):
-        c = sum(ys) / len(ys) - exponent * sum(xs) / len(xs)
-        y0, y1 = min(y0, exponent * x0 + c, exponent * x1 + c), max(y1, exponent * x0 + c, exponent * x1 + c)
-    if x1 == x0:
-        x0, x1 = x0 - 0.5, x1 + 0.5
-    if y1 == y0:
-        y0, y1 = y0 - 0.5, y1 + 0.5
-    # a margin of 4% in log space, so points at the ends are drawn whole
-    x0, x1 = x0 - (x1 - x0) * 0.04, x1 + (x1 - x0) * 0.04
-    y0, y1 = y0 - (y1 - y0) * 0.04, y1 + (y1 - y0) * 0.04
-
-    def px(lx: float) -> float:
-        return round(ml + (lx - x0) / (x1 - x0) * (width - ml - mr), 1)
-
-    def py(ly: float) -> float:
-        return round(height - mb - (ly - y0) / (y1 - y0) * (height - mt - mb), 1)
-
-    parts = [f'<line class="axis" x1="{ml}" y1="{height - mb}" x2="{width - mr}" y2="{height - mb}"/>',
-             f'<line class="axis" x1="{ml}" y1="{mt}" x2="{ml}" y2="{height - mb}"/>']
-    for t in _decades(10 ** x0, 10 ** x1, [s for s, _ in pts]):
-        x = px(math.log10(t))
-        parts.append(f'<line class="grid" x1="{x}" y1="{mt}" x2="{x}" y2="{height - mb}"/>'
-                     f'<text x="{x}" y="{height - mb + 15}" text-anchor="middle">{_tick(t)}</text>')
-    for t in _decades(10 ** y0, 10 ** y1, [v for _, v in pts]):
-        y = py(math.log10(t))
-        parts.append(f'<line class="grid" x1="{ml}" y1="{y}" x2="{width - mr}" y2="{y}"/>'
-                     f'<text x="{ml - 5}" y="{y + 4}" text-anchor="end">{_tick(t)}</text>')
-    parts.append(f'<text x="{(ml + width - mr) / 2}" y="{height - 4}" text-anchor="middle">size n (log)</text>')
-    parts.append(f'<text x="12" y="{(mt + height - mb) / 2}" text-anchor="middle" '
-                 f'transform="rotate(-90 12 {(mt + height - mb) / 2})">{esc(metric)} (log)</text>')
-    if exponent is not None and math.isfinite(exponent):
-        a, b = min(xs), max(xs)  # the line spans the measured sizes
-        parts.append(f'<line class="fit" data-exponent="{exponent:g}" x1="{px(a)}" y1="{py(exponent * a + c)}" '
-                     f'x2="{px(b)}" y2="{py(exponent * b + c)}"/>')
-    for (s, v), lx, ly in zip(pts, xs, ys):
-        parts.append(f'<circle class="point" data-size="{s:g}" data-value="{v:g}" cx="{px(lx)}" cy="{py(ly)}" r="4" '
-                     f'fill="{NOW_COLOR}"><title>n={s:g}: {v:,.0f}</title></circle>')
-    return (f'<svg class="chart loglog" role="img" width="{width}" height="{height}" viewBox="0 0 {width} {height}">'
-            f'<title>count against size, log-log</title>{"".join(parts)}</svg>')
-
-
-# --- page parts ----------------------------------------------------------------------------------------
 
 def _status(s: str) -> str:
     return f'<span class="status status-{esc(s)}">{esc(s)}</span>'
@@ -382,58 +311,6 @@ def _where_the_work_went(b: dict, n: dict) -> str:
             f'<th class="num">baseline</th><th class="num">now</th><th class="num">&Delta;</th></tr>{rows}</table>')
 
 
-def order_change(order: Optional[str], baseline_order: Optional[str]) -> str:
-    """worse | better | same | unknown (no baseline order, or an order we cannot rank)."""
-    if not baseline_order or order not in ORDER_RANK or baseline_order not in ORDER_RANK:
-        return "same" if order and order == baseline_order else "unknown"
-    a, b = ORDER_RANK[order], ORDER_RANK[baseline_order]
-    return "worse" if a > b else "better" if a < b else "same"
-
-
-def _sort_residual(v) -> float:
-    return float(v) if isinstance(v, (int, float)) and math.isfinite(v) else math.inf
-
-
-def _residual(v) -> str:
-    return f"{v:.3g}" if isinstance(v, (int, float)) else "&ndash;"
-
-
-def _scaling_section(nodeid: str, scaling: dict) -> str:
-    metric, sizes = scaling.get("metric", "total"), scaling.get("sizes") or []
-    out = []
-    for method, m in sorted((scaling.get("methods") or {}).items()):
-        order, exponent, base_order = m.get("order"), m.get("exponent"), m.get("baseline_order")
-        # the complexity verdict's own word where the run compared the orders; else the orders' ranks
-        change = {"new": "unknown", "gone": "unknown"}.get(m.get("change"), m.get("change")) or \
-            order_change(order, base_order)
-        verdict = {"worse": "worse than the baseline", "better": "better than the baseline",
-                   "same": "same as the baseline", "unknown": "no baseline order to compare with",
-                   "unjudged": "cannot be judged on this figure: the method calls JDK methods whose work it does "
-                               "not count",
-                   "metric": "the baseline's order was fitted on another figure"}[change]
-        exp_text = f"{exponent:.2f}" if isinstance(exponent, (int, float)) else "?"
-        fits = sorted((m.get("fits") or {}).items(), key=lambda kv: (_sort_residual(kv[1]), kv[0]))
-        fit_rows = "".join(f'<tr class="{"chosen" if k == order else ""}"><td class="mono">{esc(k)}</td>'
-                           f'<td class="num">{_residual(v)}</td></tr>' for k, v in fits)
-        points = "".join(f'<tr><td class="num">{_n(s)}</td><td class="num">{_n(v)}</td></tr>'
-                         for s, v in zip(sizes, m.get("values") or []))
-        figure = "deep work (deep.total + deep.copied)" if metric == "deep" else metric
-        why = f'<p class="evidence">why: <span class="mono">{esc(m["evidence"])}</span></p>' if m.get("evidence") else ""
-        out.append(
-            f'<section class="scaling" data-test="{esc(nodeid)}" data-method="{esc(method)}" data-order="{esc(order)}" '
-            f'data-change="{change}"><h3><span class="mono method-id">{esc(method)}</span></h3>'
-            f'<p class="meta">in <code>{esc(nodeid)}</code>; fitted on {esc(figure)}</p>'
-            f'<p>fitted order <b class="order">{esc(order)}</b>, exponent <b class="exponent">{exp_text}</b>; '
-            f'baseline order <b class="baseline-order">{esc(base_order) if base_order else "none"}</b>: '
-            f'<span class="{change}">{verdict}</span></p>{why}'
-            f'{loglog_chart(sizes, m.get("values") or [], exponent if isinstance(exponent, (int, float)) else None, metric)}'
-            f'<div style="display:flex;gap:2em"><table class="fits" style="width:auto"><tr><th>order</th>'
-            f'<th class="num">relative residual</th></tr>{fit_rows}</table>'
-            f'<table class="points" style="width:auto"><tr><th class="num">n</th><th class="num">{esc(metric)}</th></tr>'
-            f'{points}</table></div></section>')
-    return "".join(out)
-
-
 def _ordered_sections(results: dict) -> Iterable:
     found = []
     for nodeid, r in results.items():
@@ -473,7 +350,7 @@ def render(results: dict, title: str = "pytest-bytecount report",
     scaled = [(nodeid, r["scaling"]) for nodeid, r in sorted(results.items()) if r.get("scaling")]
     if scaled:
         body.append("<h2>Scaling</h2>")
-        body.extend(_scaling_section(nodeid, s) for nodeid, s in scaled)
+        body.extend(scaling_section(nodeid, s) for nodeid, s in scaled)
     if results:
         body.append("<h2>All counted tests</h2>")
         body.append(_table(results, anchors))
