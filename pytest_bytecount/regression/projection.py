@@ -146,12 +146,12 @@ def render_projections(method: str, figure: str, projections: Sequence[Projectio
         if p.status == "over":
             over = p.value - p.limit
             pct = f", {over / p.limit * 100:+.1f}%" if p.limit else ""
-            lines.append(f"{method}: OVER BUDGET at n={p.size:,}: {figure} projected to {_figure(p.value)}, over the "
-                         f"limit {p.limit:,} by {_figure(over)}{pct} (order {p.order}, measured up to "
+            lines.append(f"OVER BUDGET at n={p.size:,}: {figure} of {method} projected to {_figure(p.value)}, over "
+                         f"the limit {p.limit:,} by {_figure(over)}{pct} (order {p.order}, measured up to "
                          f"n={measured[-1]:,})")
         else:
-            lines.append(f"{method}: cannot project {figure} to n={p.size:,} (limit {p.limit:,}): "
-                         f"{'; '.join(p.refused)}")
+            lines.append(f"BUDGET UNCHECKED: cannot project {figure} of {method} to n={p.size:,} (limit "
+                         f"{p.limit:,}): {'; '.join(p.refused)}")
             lines.append(f"    add sizes {', '.join(f'{n:,}' for n in p.add)} to the check" if p.add else
                          "    the growth cannot be projected: bound the work at a measured size with the marker's "
                          "budget= instead")

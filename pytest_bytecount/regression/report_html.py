@@ -23,7 +23,7 @@ from .verdict_lines import lead_line
 from .compare import deep_moves, percent_change, same_bytecode, widest_work
 from ..wording import counted
 from .report_lines import HEAT_CSS, annotated_source
-from .report_scaling import NOW_COLOR, SCALING_CSS, loglog_chart, order_change, scaling_section  # noqa: F401 (re-exported)
+from .report_scaling import NOW_COLOR, SCALING_CSS, budget_cards, loglog_chart, order_change, scaling_section  # noqa: F401 (re-exported)
 from .status import MEANING, STATUSES
 
 # per-method statuses that get a section with charts, worst first
@@ -342,6 +342,7 @@ def render(results: dict, title: str = "pytest-bytecount report",
     body = [f"<h1>{esc(title)}</h1>", f'<p class="meta">{esc(meta)}</p>', _summary(results)]
     if not results:
         body.append('<p class="empty">No counted tests in this run.</p>')
+    body.append(budget_cards(results))
     if sections:
         body.append(f"<h2>Changed methods ({len(sections)})</h2>")
         body.extend(_method_section(nodeid, results[nodeid], method, status, file_lines)

@@ -1,12 +1,14 @@
-"""The HTML report's complexity checks: per method, the order fitted and its evidence, the counts against the sizes
-on log-log axes with the fitted power law, and a budget at sizes (``bytecount.scaling(..., budget=)``): each limit,
-and the fit's projection to it."""
+"""The HTML report's complexity checks and budgets: per method, the order fitted and its evidence, the counts against
+the sizes on log-log axes with the fitted power law, and a budget at sizes (``bytecount.scaling(..., budget=)``):
+each limit, and the fit's projection to it; and a card for each test over a budget, led by its verdict's first line."""
 
 from __future__ import annotations
 
 import math
 from html import escape as esc
 from typing import Optional
+
+from .verdict_lines import lead_line
 
 NOW_COLOR = "#2b5b84"
 ORDER_RANK = {o: i for i, o in enumerate(("1", "log n", "n", "n log n", "n^2", "n^3", "2^n"))}
@@ -202,3 +204,31 @@ def _budget_table(m: dict) -> str:
         return ""
     return ('<table class="budget" style="width:auto"><tr><th class="num">budget at n</th><th class="num">limit</th>'
             f'<th>projected</th><th>status</th></tr>{"".join(rows)}</table>')
+
+
+def _failing_budget(result: dict) -> bool:
+    projections = [p for m in ((result.get("scaling") or {}).get("methods") or {}).values() for p in m.get("budget") or []]
+    return result.get("status") in ("over-budget", "unchecked") and (
+        any(c.get("status") != "within" for c in result.get("budgets") or [])
+        or any(p.get("status") != "within" for p in projections))
+
+
+def budget_cards(results: dict) -> str:
+    """One card per test over a budget (or whose budget could not be checked): the verdict's first line, each of the
+    test's budgets against its figure, and the whole text."""
+    cards = []
+    for nodeid, r in sorted(results.items()):
+        if not _failing_budget(r):
+            continue
+        rows = "".join(f'<tr class="budget-row" data-status="{esc(str(c.get("status")))}"><td class="mono">'
+                       f'{esc(str(c.get("budget")))}</td><td>{esc(str(c.get("read_as")))}</td><td class="num">'
+                       f'{_n(c.get("value")) if c.get("value") is not None else "&ndash;"}</td><td class="num">'
+                       f'{_n(c.get("limit"))}</td><td>{esc(str(c.get("status")))}</td></tr>' for c in r.get("budgets") or [])
+        table = (f'<table class="budgets" style="width:auto"><tr><th>budget</th><th>figure</th><th class="num">now</th>'
+                 f'<th class="num">limit</th><th>status</th></tr>{rows}</table>') if rows else ""
+        status = esc(str(r.get("status")))
+        cards.append(f'<section class="method budget-card" data-test="{esc(nodeid)}" data-status="{status}">'
+                     f'<h3><span class="mono">{esc(nodeid)}</span> <span class="status status-{status}">{status}</span>'
+                     f'</h3><p class="lead regressed">{esc(lead_line(r.get("message", "")))}</p>{table}'
+                     f'<pre>{esc(r.get("message", ""))}</pre></section>')
+    return f"<h2>Over budget ({len(cards)})</h2>" + "".join(cards) if cards else ""

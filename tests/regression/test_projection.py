@@ -85,13 +85,14 @@ def test_the_failure_prints_the_projection_the_fit_and_the_order_beside_the_limi
     projections = project(SIZES, series(f), {100_000: 10 ** 9, 1000: 10 ** 9})
     text = render_projections("demo.Sorting#insertionSort([I)V", "the deep work", projections, SIZES, updating=True)
     lines = text.splitlines()
-    assert lines[0] == ("demo.Sorting#insertionSort([I)V: OVER BUDGET at n=100,000: the deep work projected to "
+    assert lines[0] == ("OVER BUDGET at n=100,000: the deep work of demo.Sorting#insertionSort([I)V projected to "
                         "5,003,000,005, over the limit 1,000,000,000 by 4,003,000,005, +400.3% (order n^2, measured "
                         "up to n=8,192)")
     assert lines[1].startswith("    fit: n^2: 99% of the work at n=8,192")
     assert "Nothing was recorded" in text and "n=1,000" not in text  # within its limit: not said
     refused = render_projections("m", "total", project(SIZES, series(f), {10 ** 7: 1}), SIZES, updating=False)
-    assert refused.startswith("m: cannot project total to n=10,000,000 (limit 1): n=10,000,000 is 1,221 times")
+    assert refused.startswith("BUDGET UNCHECKED: cannot project total of m to n=10,000,000 (limit 1): n=10,000,000 is "
+                              "1,221 times")
     assert "    add sizes 16,384, 32,768," in refused
     assert render_projections("m", "total", project(SIZES, series(f), {1000: 10 ** 9}), SIZES, False) == ""
 
