@@ -12,7 +12,7 @@ import pytest
 from ..regression.scaling_deep import jdk_work_note
 from .arguments import runnable_id
 from ..regression.verdict_lines import lead_line
-from .summary import LooseDeep, Summary, Unwritten, accepted_lines, improved_lines
+from .summary import LED, LooseDeep, Summary, Unwritten, accepted_lines, improved_lines
 
 # the statuses a hint may explain (nested classes left out ran): a passing or recorded test's hint stays in its
 # result (--bytecount-json) but is not repeated in the summary
@@ -80,7 +80,7 @@ class SessionEnd:
                        improved={shown[n]: improved_lines(r.message) for n, r in sorted(s.results.items())
                                  if r.status == "improved"},
                        leads={shown[n]: lead_line(r.message) for n, r in sorted(s.results.items())
-                              if r.status in ("regressed", "changed", "over-budget") and lead_line(r.message)},
+                              if r.status in LED and lead_line(r.message)},
                        accepted=tuple(dict((shown[n], accepted_lines(r.message)) for n, r in sorted(s.results.items())
                                            if r.status == "recorded" and accepted_lines(r.message)).items()),
                        loose=tuple(LooseDeep(shown[n], r.loose_deep["baseline_runtime"], r.deep_runtime,

@@ -56,7 +56,8 @@ class BytecountMarker:
             return None
         kw = marker.kwargs
         deep = None if kw.get("deep") is None else bool(kw.get("deep"))
-        return cls(tuple(marker.args), kw.get("tolerance") or "", kw.get("budget"), bool(kw.get("strict")), bool(kw.get("abrupt")),
+        return cls(tuple(marker.args), kw.get("tolerance") or "", kw.get("budget"), bool(kw.get("strict")),
+                   bool(kw.get("abrupt")),
                    bool(kw.get("allocations")), bool(kw.get("inclusive")), kw.get("max_invocations"),
                    None if kw.get("in_place") is None else bool(kw.get("in_place")), kw.get("loader_scope") or "test",
                    deep)

@@ -117,7 +117,7 @@ class Summary:
         runs = self._runs(status) if status else {}
         total = sum(runs.values())
         details = self.improved if status == "improved" else \
-            {n: [lead] for n, lead in self.leads.items()} if status in ("regressed", "changed", "over-budget") else {}
+            {n: [lead] for n, lead in self.leads.items()} if status in LED else {}
         lines = [f"{title} ({len(ids)} tests, {total} runs):" if total > len(ids) else f"{title} ({len(ids)}):"]
         for n in ids[:SHOWN]:
             lines.append(f"  {n}" + (f" ({runs[n]} runs)" if runs.get(n, 1) > 1 else ""))
@@ -141,8 +141,8 @@ class Summary:
             ("not-run", "not run: a target never ran, so nothing is guarded", None),
             ("over-limit", "over the limit: a method ran more often than the marker's max_invocations allows "
                            "(fix the code, or raise max_invocations)", None),
-            ("over-budget", "over budget: a figure, or its projection to a size, is over a fixed ceiling (fix the code, "
-                            "or raise the budget: an update never accepts it)", None),
+            ("over-budget", "over budget: a figure, or its projection to a size, is over a fixed ceiling (fix the "
+                            "code, or raise the budget: an update never accepts it)", None),
             ("nondeterministic", "nondeterministic: counts differ between two runs", None),
             ("unchecked", "unchecked: the determinism check, or a budget, could not be checked", None),
             ("unwritten", "not written: the baseline file could not be written", None),
@@ -261,6 +261,8 @@ def accepted_lines(message: str) -> list:
     return out
 
 
+# the statuses whose tests the summary lists with their verdict's first line
+LED = ("regressed", "changed", "over-budget", "unchecked")
 # the statuses a job summary lists under "Changed", in this order: the ones that fail first
 CHANGED = ("regressed", "changed", "not-run", "over-limit", "over-budget", "nondeterministic", "unchecked", "error",
            "failed", "unwritten", "new", "improved", "reshaped")

@@ -141,8 +141,8 @@ def render_over_budget(checks: Sequence[BudgetCheck], updating: bool) -> str:
             continue
         pct = f", {o.excess / o.budget.limit * 100:+.1f}%" if o.budget.limit else ""
         lines.append(f"OVER BUDGET: {o.figure} {o.value:,} is over the {where} by {o.excess:,}{pct}")
-    lines.append("A budget is a fixed ceiling: fix the code, or raise the budget where it is set (the marker's budget=, "
-                 "[tool.bytecount] budget or --bytecount-budget)."
+    lines.append("A budget is a fixed ceiling: fix the code, or raise the budget where it is set (the marker's "
+                 "budget=, [tool.bytecount] budget or --bytecount-budget)."
                  + (" Nothing was recorded for this test: --bytecount-update never accepts a run over its budget."
                     if updating else " --bytecount-update does not accept it."))
     return "\n".join(lines)
