@@ -154,6 +154,7 @@ class Verdicts:
         test), nor a "no baseline" whose advice to record would fail the same way."""
         was = result.status
         result.status = "over-budget" if "over-budget" in (status, was) else status
+        result.accept = None  # no update accepts it: every surface that offers a command offers none
         rest = result.message
         if was == "new":
             rest = "" if self.session.update else NOT_RECORDED

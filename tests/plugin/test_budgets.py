@@ -74,7 +74,7 @@ def test_budgets_hold_with_and_without_a_baseline_and_an_update_never_records_a_
     stored = pytester.path / "bytecount" / "test_budgets.json"
 
     # no baseline yet: the budgets decide first
-    first = run(pytester, "--bytecount-json=results.json")
+    first = run(pytester, "--bytecount-json=results.json", "--bytecount-pr-comment=comment.md")
     first.assert_outcomes(failed=5)
     out = first.stdout.str()
     r = results_of(pytester)
@@ -109,6 +109,11 @@ def test_budgets_hold_with_and_without_a_baseline_and_an_update_never_records_a_
     # the summary lists them with their first lines
     assert "over budget: a figure, or its projection to a size, is over a fixed ceiling" in out
     assert f"    {lead}" in out
+    # so does the pull-request comment, and it offers no command to accept them: no update would
+    rows = {line.split(" | ")[0].strip("|` "): line for line in (pytester.path / "comment.md").read_text().splitlines()
+            if line.startswith("| `")}
+    assert f"| over-budget |  |  | {lead} |  |" in rows["test_budgets.py::test_sort_at_production_size"]
+    assert rows["test_budgets.py::test_search_at_a_million"].endswith("--bytecount-update` |")
 
     # an update records the tests within their budgets, and nothing of the others
     update = run(pytester, "--bytecount-update", "--bytecount-json=results.json")
