@@ -26,7 +26,7 @@ from typing import Dict, List, Optional, Sequence
 from .growth import Growth, ScalingError, explain, name_order
 
 REACH = 100  # a projection goes at most this many times beyond the largest size measured
-MAX_ERROR = 0.01  # the largest RMS relative error of a fit that is projected (1%)
+MAX_ERROR = 0.02  # the largest RMS relative error of a fit that is projected (2%)
 RISE = 0.01  # a rise of the top local exponent, beyond the fit's, that says the growth has not settled
 
 

@@ -21,8 +21,11 @@ from types import SimpleNamespace
 
 import pytest
 
+from pytest_bytecount.regression.growth import name_order
+from pytest_bytecount.regression.projection import project
 from tests.catalogue.complexity import (CASES, KINDS, WORSE, check, order_line, outcomes, recorded_orders,
-                                        scaling_of, use_sources, verdicts, worse_order, write_project)
+                                        recorded_series, scaling_of, use_sources, verdicts, worse_order,
+                                        write_project)
 from tests.support.pytest_project import JDK17
 from tests.support.shared_run import run_session
 
@@ -48,9 +51,10 @@ def catalogue(tmp_path_factory):
         env.setenv("PYTHONPATH", os.pathsep.join(filter(None, [str(ROOT), os.environ.get("PYTHONPATH")])))
         record = run_session(folder, "--bytecount-update", name="record")
         recorded = recorded_orders(folder, CASES)
+        series = recorded_series(folder, CASES)
         use_sources(folder, "after", CASES)
         judged = run_session(folder, name="judged")
-    return SimpleNamespace(record=record, recorded=recorded, judged=judged, results=verdicts(judged.results_file),
+    return SimpleNamespace(record=record, recorded=recorded, series=series, judged=judged, results=verdicts(judged.results_file),
                            outcomes=outcomes(judged.junit))
 
 
@@ -98,3 +102,28 @@ def test_a_harmless_change_or_a_fix_reports_no_worse_order(catalogue, case):
 def test_the_order_named_now_is_the_after_order(catalogue, case):
     scaling = scaling_of(case, catalogue.results[case.name])
     assert scaling.get("order") == case.after, (case.name, case.why, scaling)
+
+
+# A budget set where a team would set one: twice the BEFORE version's fitted cost, at 16 times the largest size the
+# case measures. Projected from the AFTER version's counts, every regression goes over it with its new order, and no
+# harmless change or fix does. Two AFTER versions grow by no sum of the modelled terms, so their fits are too rough
+# to project, and the check says "cannot project" (which fails the test) instead of guessing:
+REFUSED = {
+    "sortloop": "n/16 sorts of a copy, n^2 log n / 16: no term of the fit is n^2 log n (fit error 4%)",
+    "sortcall": "Arrays.sort of pseudo-random ints: insertion sorts of short runs inside a dual-pivot quicksort, "
+                "whose partitions vary with the values (fit error 6%)",
+}
+PRODUCTION = 16
+
+
+@pytest.mark.parametrize("case", _params("budget"))
+def test_a_budget_at_a_production_size_fails_every_regression_and_no_harmless_change_or_fix(catalogue, case):
+    sizes, before = catalogue.series[case.name]
+    result = catalogue.results[case.name]
+    size = PRODUCTION * sizes[-1]
+    limit = int(2 * name_order(sizes, before).at(size))
+    (projection,) = project(result["scaling"]["sizes"], scaling_of(case, result)["values"], {size: limit})
+    expected = "refused" if case.name in REFUSED else "over" if case.kind == "regression" else "within"
+    assert projection.status == expected, (case.name, case.why, projection)
+    if expected == "over":  # for the right reason: the regression's own order, projected
+        assert projection.order == case.after, (case.name, projection)

@@ -193,6 +193,17 @@ def recorded_orders(root: Path, cases: Sequence[Case] = CASES) -> Dict[str, Opti
     return out
 
 
+def recorded_series(root: Path, cases: Sequence[Case] = CASES) -> Dict[str, tuple]:
+    """The sizes and counts each case's baseline file stores for its method's complexity check."""
+    out: Dict[str, tuple] = {}
+    for case in cases:
+        stored = json.loads((Path(root) / "tests" / "bytecount" / f"test_{case.name}.json").read_text())
+        (entry,) = [entry for test in stored["tests"].values() for method, entry in test.get("scaling", {}).items()
+                    if method.startswith(case.method_prefix)]
+        out[case.name] = (entry["sizes"], entry["values"])
+    return out
+
+
 def scaling_of(case: Case, result: dict) -> dict:
     """The case's method's entry of a result's ``scaling`` ({"order", "exponent", "values", ...}), or {}."""
     methods = (result.get("scaling") or {}).get("methods", {})
