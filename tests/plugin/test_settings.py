@@ -33,6 +33,7 @@ def refused(root: Path, **given) -> str:
     ('deep = "yes"', "[tool.bytecount] deep must be true or false"),
     ("source-path = 3", "[tool.bytecount] source-path must be a string or a list of strings"),
     ("tolerance = 5", "[tool.bytecount] tolerance must be a string such as 'total=5%|100'"),
+    ("budget = [5]", "[tool.bytecount] budget must be a string such as 'deep<=50_000_000'"),
     ('jvm = "hotspot"', "jvm must be 'server', 'client' or 'zero', not 'hotspot'"),
     ("html = 5", "[tool.bytecount] html must be a folder's path (a string), got 5"),
     ('html = ""', "[tool.bytecount] html must be a folder's path (a string), got ''"),
@@ -95,3 +96,9 @@ def test_the_deep_option_takes_yes_or_no_after_an_equals_sign_and_names_a_path_g
     assert (deep_choice("no"), deep_choice("YES"), deep_choice("false")) == (False, True, False)
     with pytest.raises(argparse.ArgumentTypeError, match=r"expected yes or no, got 'tests/test_x.py'; give it with '='"):
         deep_choice("tests/test_x.py")
+
+
+def test_a_budget_setting_is_a_spec_or_a_number_and_the_command_line_wins(tmp_path):
+    assert load_settings(project(tmp_path, 'budget = "deep<=50_000_000"'), option()).budget == "deep<=50_000_000"
+    assert load_settings(project(tmp_path, "budget = 5_000"), option()).budget == "5000"  # the figure that decides
+    assert load_settings(project(tmp_path, "budget = 5"), option(bytecount_budget="total<=9")).budget == "total<=9"
