@@ -27,6 +27,10 @@ WEIGHTS_HOW = ("no weight table is active: set [tool.bytecount] weights = \"defa
                "--bytecount-weights=default")
 NO_WEIGHTS = f"sets a cost tolerance, but {WEIGHTS_HOW}"
 NO_WEIGHTS_BUDGET = f"bounds cost, but {WEIGHTS_HOW}"
+HYPOTHESIS = ("its counts would sum every example Hypothesis draws, and the examples change from run to run (and "
+              "with the database and shrinking), so no baseline could hold them; count fixed inputs instead: a "
+              "plain test with @pytest.mark.parametrize over the inputs you care about, beside the @given test "
+              "without the marker")
 # a budget's figure that only the marker's option makes the counts record
 NEEDS_OPTION = {"inclusive": ("inclusive", "inclusive=True"), "abrupt": ("abrupt", "abrupt=True"),
                 "allocated": ("allocations", "allocations=True"), "elements": ("allocations", "allocations=True")}
@@ -158,6 +162,8 @@ def marker_problems(item, weights_active: Callable[[], bool]) -> list:
                         f"fixture, so nothing it runs is counted: take a bytecount argument and load the "
                         f"classes with bytecount.jclass(...) (with in_place=True, the argument alone: the "
                         f"classes are counted where the application loads them)")
+    if getattr(getattr(item, "obj", None), "is_hypothesis_test", False):
+        problems.append(f"{item.nodeid} is a Hypothesis @given test: {HYPOTHESIS}")
     problems += [f"{item.nodeid}: {p}" for p in option_problems(marker.args, marker.kwargs)]
     if "tolerance" in marker.kwargs:
         try:

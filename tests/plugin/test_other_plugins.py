@@ -278,3 +278,39 @@ def test_a_parametrized_test_repeated_by_its_marker_is_accepted_by_the_ids_that_
     accepted.assert_outcomes(passed=4)
     run(pytester, "-k", "twice").assert_outcomes(passed=4, deselected=2)
     assert sorted(baseline(pytester)["tests"]) == KEYS
+
+
+HYPOTHESIS_TESTS = '''
+import pytest
+from hypothesis import given, strategies as st
+
+
+@pytest.mark.bytecount("rp.Calc#twice")
+@given(st.integers(0, 1000))
+def test_twice_any(bytecount, x):
+    assert bytecount.jclass("rp.Calc").twice(x) == 2 * x
+
+
+@given(st.integers(0, 1000))
+def test_unmarked(x):
+    assert x >= 0
+
+
+@pytest.mark.bytecount("rp.Calc#twice")
+@pytest.mark.parametrize("x", [0, 1000])
+def test_twice_fixed(bytecount, x):
+    assert bytecount.jclass("rp.Calc").twice(x) == 2 * x
+'''
+
+
+def test_a_marked_hypothesis_test_is_refused_before_it_runs_with_what_to_do_and_nothing_recorded(pytester):
+    java_project(pytester, SOURCES, {"test_hyp": HYPOTHESIS_TESTS})
+    result = run(pytester, "--bytecount-update")
+    result.assert_outcomes(passed=3, errors=1)
+    out = result.stdout.str()
+    (line,) = [x for x in out.splitlines() if x.startswith("bytecount: bad use of the marker")]
+    assert "test_hyp.py::test_twice_any is a Hypothesis @given test: its counts would sum every example" in line
+    assert "count fixed inputs instead: a plain test with @pytest.mark.parametrize" in line
+    assert "Traceback" not in out and "FailedHealthCheck" not in out  # refused before Hypothesis runs it
+    stored = json.loads((pytester.path / "bytecount" / "test_hyp.json").read_text())
+    assert sorted(stored["tests"]) == ["test_twice_fixed[0]", "test_twice_fixed[1000]"]
