@@ -6,7 +6,7 @@
     python -m pytest_bytecount cost --weights default|FILE [--output FILE] COUNTS.json
     python -m pytest_bytecount annotate COUNTS.json [--source-path PATHS] [--baseline OLD.json]
     python -m pytest_bytecount flamegraph|tree RESULTS.json|BASELINES [--against OLD] (see cli_trees)
-    python -m pytest_bytecount merge-driver %O %A %B %P | history [PATHS] (see cli_git)
+    python -m pytest_bytecount merge-driver %O %A %B %P | history [PATHS] | merge OUT IN... (see cli_git)
 """
 
 from __future__ import annotations
@@ -124,7 +124,7 @@ def main(argv: Optional[Sequence[str]] = None) -> int:
         return _annotate(args)
     if args.command in ("flamegraph", "tree"):
         return cli_trees.run(args)
-    if args.command in ("merge-driver", "history"):
+    if args.command in ("merge-driver", "history", "merge"):
         return cli_git.run(args)
     try:
         classpath = _classpath(args.classpath)

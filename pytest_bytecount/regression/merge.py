@@ -45,6 +45,34 @@ def three_way(base: Optional[dict], ours: dict, theirs: dict, reason: str = BOTH
     return merged, conflicted
 
 
+def union(sides: list, base: Optional[dict] = None) -> tuple:
+    """``(merged, clashes)`` of the ``{test key: entry}`` tables of shards (``sides``: ``[(label, table)]``), each of
+    which recorded some tests: without ``base``, a key any side holds, as the sides that hold it agree; with ``base``
+    (the table the shards started from: the committed baselines), a key as the one side that changed it (its
+    removal included), else as ``base`` holds it. ``clashes``: ``{key: the labels of the sides that disagree}``,
+    which a merge refuses (exact counts of two runs that differ are not both right)."""
+    merged: dict = {}
+    clashes: dict = {}
+    keys = set(base or {}).union(*(set(table) for _, table in sides))
+    for key in sorted(keys):
+        if base is None:
+            held = [(label, table[key]) for label, table in sides if key in table]
+        else:
+            held = [(label, table.get(key)) for label, table in sides if table.get(key) != base.get(key)]
+        values = []
+        for _, value in held:
+            if value not in values:
+                values.append(value)
+        if len(values) > 1:
+            clashes[key] = [label for label, _ in held]
+        elif values:
+            if values[0] is not None:
+                merged[key] = values[0]
+        elif base is not None and key in base:
+            merged[key] = base[key]
+    return merged, clashes
+
+
 START, BASE, MIDDLE, END = "<<<<<<< ", "||||||| ", "=======", ">>>>>>> "
 
 

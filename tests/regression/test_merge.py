@@ -10,7 +10,7 @@ import sys
 from pathlib import Path
 
 from pytest_bytecount.regression.baseline import BaselineFile, ConflictedEntry
-from pytest_bytecount.regression.merge import BOTH_CHANGED, conflict_sides, three_way
+from pytest_bytecount.regression.merge import BOTH_CHANGED, conflict_sides, three_way, union
 from pytest_bytecount.regression.merge_files import merge_baselines, merge_trees
 from pytest_bytecount.regression.results import TestResult
 from pytest_bytecount.regression.tree_store import encode
@@ -141,3 +141,19 @@ def test_runtimes_name_each_jvm_once():
     rs = {"a": result("a", "passed", jvm="17.0.21"), "b": result("b", "passed", jvm="17.0.21"),
           "c": result("c", "passed", jvm="25.0.2")}
     assert runtimes(rs) == ["Java 17.0.21", "Java 25.0.2"]
+
+
+def test_shards_from_scratch_union_their_tests_and_a_test_two_record_differently_is_a_clash():
+    a, b = {"t1": {"n": 1}, "t2": {"n": 2}}, {"t2": {"n": 2}, "t3": {"n": 3}}
+    assert union([("a", a), ("b", b)]) == ({"t1": {"n": 1}, "t2": {"n": 2}, "t3": {"n": 3}}, {})
+    merged, clashes = union([("a", a), ("b", {"t2": {"n": 20}}), ("c", {})])
+    assert clashes == {"t2": ["a", "b"]} and merged == {"t1": {"n": 1}}
+
+
+def test_shards_from_committed_baselines_take_the_one_shard_that_changed_a_test_or_removed_it():
+    base = {"t1": {"n": 1}, "t2": {"n": 2}, "gone": {"n": 9}}
+    a = {**base, "t1": {"n": 10}}  # re-recorded t1
+    b = {"t1": {"n": 1}, "t2": {"n": 2}, "new": {"n": 5}}  # recorded a new test, removed a stale one
+    assert union([("a", a), ("b", b)], base) == ({"t1": {"n": 10}, "t2": {"n": 2}, "new": {"n": 5}}, {})
+    _, clashes = union([("a", a), ("b", {**base, "t1": {"n": 11}})], base)
+    assert clashes == {"t1": ["a", "b"]}
