@@ -25,6 +25,7 @@ from .baseline_keys import baseline_key, command_id
 from .comparison import compare_with_baseline, fail
 from .fixture import BytecountFixture
 from .markers import BytecountMarker
+from .properties import rerun_note, set_properties
 
 fixture_key = pytest.StashKey[BytecountFixture]()  # the test's bytecount fixture, once set up
 determinism_key = pytest.StashKey[DeterminismCheck]()  # --bytecount-check-determinism's second run
@@ -34,8 +35,13 @@ NOT_RECORDED = "(no baseline yet: --bytecount-update records one once the test i
 
 def carry(item, report, result: TestResult) -> None:
     """The result goes on the report in its JSON shape (``report.bytecount``, documented): so it reaches
-    the controller from an xdist worker, and a project's own hooks can read it."""
+    the controller from an xdist worker, and a project's own hooks can read it; and into the test's JUnit
+    properties (:mod:`.properties`)."""
+    note = rerun_note(item.stash.get(result_key, None), result)
+    if note is not None and note not in result.hints:
+        result.hints.append(note)
     item.stash[result_key] = result
+    set_properties(item, result)
     report.bytecount = result.to_dict()
 
 
@@ -97,11 +103,6 @@ class Verdicts:
         # is in the target's deep counts; the hint stays for a test whose targets did not run at all
         ran = any(c.get("invocations") or c.get("abrupt") for c in now.values())
         result.hints = [] if fixture.deep and ran else fixture.hints()
-        for method, c in now.items():
-            item.user_properties.append((f"bytecount {method} total", c["total"]))
-            item.user_properties.append((f"bytecount {method} invocations", c["invocations"]))
-            if "cost" in c:
-                item.user_properties.append((f"bytecount {method} cost", c["cost"]))
         if self.session.weights() is not None:
             result.weights = self.session.weights().describe()
         determinism = item.stash.get(determinism_key, None)

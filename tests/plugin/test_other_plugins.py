@@ -314,3 +314,50 @@ def test_a_marked_hypothesis_test_is_refused_before_it_runs_with_what_to_do_and_
     assert "Traceback" not in out and "FailedHealthCheck" not in out  # refused before Hypothesis runs it
     stored = json.loads((pytester.path / "bytecount" / "test_hyp.json").read_text())
     assert sorted(stored["tests"]) == ["test_twice_fixed[0]", "test_twice_fixed[1000]"]
+
+
+RERUN_TESTS = '''
+import os
+import pytest
+
+FLAG = os.path.join(os.path.dirname(__file__), "attempted")
+
+
+@pytest.mark.bytecount("rp.Calc#twice")
+def test_flaky(bytecount):
+    calc = bytecount.jclass("rp.Calc")
+    first = not os.path.exists(FLAG)
+    open(FLAG, "w").close()
+    for x in range(3 if first else 2):  # the first attempt counts one call more, then fails
+        calc.twice(x)
+    assert not first
+'''
+
+
+def test_a_rerun_replaces_the_junit_properties_and_notes_an_attempt_that_counted_otherwise(pytester):
+    import xml.etree.ElementTree as ET
+
+    java_project(pytester, SOURCES, {"test_rerun": RERUN_TESTS})
+    result = run(pytester, "-p", "rerunfailures", "--reruns=1", "--bytecount-update", "--junitxml=j.xml",
+                 "--bytecount-json=results.json")
+    assert result.parseoutcomes() == {"passed": 1, "rerun": 1}
+    first, last = ET.parse(pytester.path / "j.xml").getroot().iter("testcase")  # one per attempt
+    for case, invocations, verdict in ((first, "3", "failed"), (last, "2", "new")):
+        props = [(p.get("name"), p.get("value")) for p in case.iter("property")]
+        names = [n for n, _ in props]
+        assert len(names) == len(set(names)), props  # each attempt's own, never piled up
+        got = dict(props)
+        assert got["bytecount rp.Calc#twice(I)I invocations"] == invocations
+        assert (got["bytecount verdict"], got["bytecount figure"]) == (verdict, "total")
+        assert got["bytecount now"] == got["bytecount rp.Calc#twice(I)I total"]
+    assert "bytecount note" not in dict((p.get("name"), p.get("value")) for p in first.iter("property"))
+    assert got["bytecount note"].startswith("an earlier attempt of this test (a rerun) counted otherwise")
+    (r,) = json.loads((pytester.path / "results.json").read_text()).values()
+    assert any(h.startswith("an earlier attempt of this test (a rerun) counted otherwise") for h in r["hints"])
+    # judged against the baseline it recorded: the figure's baseline too
+    (pytester.path / "attempted").unlink()
+    assert run(pytester, "-p", "rerunfailures", "--reruns=1", "--junitxml=j.xml").parseoutcomes() == {"passed": 1,
+                                                                                                  "rerun": 1}
+    *_, case = ET.parse(pytester.path / "j.xml").getroot().iter("testcase")
+    got = {p.get("name"): p.get("value") for p in case.iter("property")}
+    assert got["bytecount verdict"] == "passed" and got["bytecount baseline"] == got["bytecount now"]
