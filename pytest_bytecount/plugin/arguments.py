@@ -30,6 +30,7 @@ VALUE_OPTIONS = {
     "--bytecount-weights": "FILE",
     "--bytecount-pr-comment": "FILE",
     "--bytecount-compare-ref": "REF",
+    "--bytecount-shard": "NAME",
 }
 
 

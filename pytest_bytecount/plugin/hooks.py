@@ -40,6 +40,9 @@ def pytest_addoption(parser) -> None:
                      "stacks and pprof profiles")
     g.addoption("--bytecount-pr-comment", metavar=m["--bytecount-pr-comment"],
                 help="write a pull-request comment (Markdown) to FILE when some verdict is not a plain pass")
+    g.addoption("--bytecount-shard", metavar=m["--bytecount-shard"],
+                help="this run's shard, named on the job summary, the HTML report and each result (default: from "
+                     "CI_NODE_INDEX/CI_NODE_TOTAL, CIRCLE_NODE_INDEX/CIRCLE_NODE_TOTAL or BUILDKITE_PARALLEL_JOB)")
     g.addoption("--bytecount-compare-ref", metavar=m["--bytecount-compare-ref"],
                 help="compare with the baselines as committed at the git ref REF (main, origin/main, a commit), "
                      "read through git with no checkout")

@@ -113,6 +113,26 @@ class ProfilesOutput(Output):
                                         f"with a tree")
 
 
+# parallel CI jobs' variables: (index, total, the index of the first job)
+SHARD_VARIABLES = (("CI_NODE_INDEX", "CI_NODE_TOTAL", 1), ("CIRCLE_NODE_INDEX", "CIRCLE_NODE_TOTAL", 0),
+                   ("BUILDKITE_PARALLEL_JOB", "BUILDKITE_PARALLEL_JOB_COUNT", 0))
+
+
+def shard_label(given: Optional[str], env) -> Optional[str]:
+    """This run's shard: ``--bytecount-shard``'s name, else ``2/3`` from a CI's parallel-job variables (GitLab CI,
+    CircleCI, Buildkite), else None."""
+    if given:
+        return given
+    for index, total, first in SHARD_VARIABLES:
+        try:
+            i, n = int(env.get(index, "")), int(env.get(total, ""))
+        except ValueError:
+            continue
+        if n > 1:
+            return f"{i - first + 1}/{n}"
+    return None
+
+
 class StepSummaryOutput(Output):
     """``$GITHUB_STEP_SUMMARY`` (GitHub Actions): a table of the counted tests, appended at the end."""
 
@@ -127,7 +147,7 @@ class StepSummaryOutput(Output):
             return
         try:
             with open(self.path, "a", encoding="utf-8") as f:
-                f.write(markdown(self._session.results, self._session.baselines.ref_described()))
+                f.write(markdown(self._session.results, self._session.baselines.ref_described(), self._session.shard))
         except OSError as e:
             self.unwritten[self.path] = f"{e} ($GITHUB_STEP_SUMMARY)"
 

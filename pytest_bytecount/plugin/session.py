@@ -6,6 +6,7 @@ is a pytest plugin of its own, registered by :mod:`.hooks`: the counted tests' h
 
 from __future__ import annotations
 
+import os
 from pathlib import Path
 from typing import Optional
 
@@ -22,6 +23,7 @@ from .config import ConfigError, Settings, load_settings, options_given
 from .fixture import BytecountFixture
 from .java import JavaContext
 from .arguments import recording_options
+from .outputs import shard_label
 from .markers import NO_WEIGHTS, NO_WEIGHTS_BUDGET, BytecountMarker, is_marked, marker_problems, unmarked
 from .recording import Recording
 from .ending import SessionEnd
@@ -41,6 +43,7 @@ class BytecountSession:
         self.strict: bool = opt.bytecount_strict
         self.check_determinism: bool = opt.bytecount_check_determinism
         self.options = recording_options(config.invocation_params.args)  # repeated in re-recording commands
+        self.shard = shard_label(getattr(opt, "bytecount_shard", None), os.environ)  # named on what this run writes
         self._settings: Optional[Settings] = None
         self.default_tolerances: dict = {}  # from the settings, once read
         self.default_budgets: tuple = ()  # from the settings, once read

@@ -304,7 +304,7 @@ def changed_table(results: dict, heading: str = "####") -> list:
     return lines + [""]
 
 
-def markdown(results: dict, compared_with: Optional[dict] = None) -> str:
+def markdown(results: dict, compared_with: Optional[dict] = None, shard: Optional[str] = None) -> str:
     """The table of ``{nodeid: TestResult}`` for a GitHub job summary (``$GITHUB_STEP_SUMMARY``): the changed tests
     first (:func:`changed_table`), then each method's status, its figures, and the work figures in force (``cost``,
     ``inclusive``, ``deep``) where any test has them, the one that decides first."""
@@ -312,7 +312,7 @@ def markdown(results: dict, compared_with: Optional[dict] = None) -> str:
                if any(metric(c, name) is not None for r in results.values() for c in r.counts.values())]
     changed = changed_table(results)
     ref = [compared_line(compared_with).capitalize() + ".", ""] if compared_with else []
-    lines = ["### pytest-bytecount", "", *ref, *worse_lines(results), *changed, *(["#### All counted tests", ""] if changed else []),
+    lines = ["### pytest-bytecount" + (f" (shard {shard})" if shard else ""), "", *ref, *worse_lines(results), *changed, *(["#### All counted tests", ""] if changed else []),
              "| test | status | method |" + "".join(f" {title} |" for _, title in figures) + " total | invocations |",
              "|---|---|---|" + "---:|" * (len(figures) + 2)]
     for nodeid, r in sorted(results.items()):

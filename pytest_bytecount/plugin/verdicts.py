@@ -81,7 +81,7 @@ class Verdicts:
         except pytest.UsageError:  # unusable settings: every counted test already fails with the reason
             path = ""
         return TestResult(item.nodeid, path, baseline_key(item), status, counts or {}, self.session.java.jvm_version,
-                          __version__, command_id=command_id(item))
+                          __version__, command_id=command_id(item), shard=self.session.shard)
 
     def _judge(self, item, marker: BytecountMarker, fixture: BytecountFixture, report) -> TestResult:
         """The test's status and the verdict text; fails a passing test whose counts fail their checks."""

@@ -339,6 +339,9 @@ def render(results: dict, title: str = "pytest-bytecount report",
         meta += f"; JVM {', '.join(jvms)}"
     if plugins:
         meta += f"; pytest-bytecount {', '.join(plugins)}"
+    shards = sorted({str(r["shard"]) for r in results.values() if r.get("shard")})
+    if shards:
+        meta += f"; {'shards' if len(shards) > 1 else 'shard'} {', '.join(shards)}"
     body = [f"<h1>{esc(title)}</h1>", f'<p class="meta">{esc(meta)}</p>', _summary(results)]
     if not results:
         body.append('<p class="empty">No counted tests in this run.</p>')

@@ -54,6 +54,7 @@ class TestResult:
     callee_code: Optional[dict] = None  # application callees' code fingerprints, kept with the trees when recorded
     callees_changed: Optional[dict] = None  # method id -> its application callees whose code changed since the baseline
     budgets: Optional[list] = None  # each budget checked: BudgetCheck.to_dict (regression.budgets)
+    shard: Optional[str] = None  # the CI shard that ran it (--bytecount-shard, or a CI's parallel-job variables)
 
     @property
     def test_id(self) -> str:
@@ -73,7 +74,8 @@ class TestResult:
                     "deep_runtime": self.deep_runtime, "loose_deep": self.loose_deep, "flat_only": self.flat_only,
                     "fell_back": self.fell_back, "command_id": self.command_id, "trees": self.trees,
                     "baseline_trees": self.baseline_trees, "callee_code": self.callee_code,
-                    "callees_changed": self.callees_changed, "budgets": self.budgets}
+                    "callees_changed": self.callees_changed, "budgets": self.budgets,
+                    "shard": self.shard}
         out.update((name, value) for name, value in optional.items() if value is not None)  # only when set
         return out
 

@@ -5,6 +5,7 @@ and the merged results name every test, in one HTML report."""
 from __future__ import annotations
 
 import json
+import os
 import shutil
 import subprocess
 import sys
@@ -58,9 +59,11 @@ def test_shards_in_separate_checkouts_merge_into_the_files_of_a_serial_update(py
         shutil.copytree(project.path, checkout, ignore=shutil.ignore_patterns("runpytest-*"))
         checkouts.append(checkout)
 
-    def shard(i, *args):
+    def shard(i, *args):  # GitLab CI's parallel jobs name the shard
+        env = {**os.environ, "CI_NODE_INDEX": str(i + 1), "CI_NODE_TOTAL": "3",
+               "GITHUB_STEP_SUMMARY": str(checkouts[i] / "summary.md")}
         return subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", *SHARDS[i], *args],
-                              cwd=checkouts[i], capture_output=True, text=True, timeout=600)
+                              cwd=checkouts[i], capture_output=True, text=True, timeout=600, env=env)
 
     for i in range(3):
         done = shard(i, "--bytecount-update", "--bytecount-json=results.json")
@@ -80,6 +83,9 @@ def test_shards_in_separate_checkouts_merge_into_the_files_of_a_serial_update(py
     assert {r["status"] for r in merged.values()} == {"recorded"}
     page = (tmp_path / "report" / "index.html").read_text()
     assert all(f'data-test="{node}"' in page for node in merged)
+    assert "; shards 1/3, 2/3, 3/3</p>" in page
+    assert merged["test_m1.py::test_sum[3]"]["shard"] == "2/3"
+    assert (checkouts[2] / "summary.md").read_text().startswith("### pytest-bytecount (shard 3/3)\n")
 
     # one comment for the three shards, when something is not a plain pass: a regression in the second shard
     body = checkouts[1] / "src" / "sh" / "Calc.java"
@@ -113,3 +119,14 @@ def test_shards_in_separate_checkouts_merge_into_the_files_of_a_serial_update(py
                                      "shards: test_sum[1] (")
     assert refused.stderr.rstrip().endswith("if the shards started from committed baselines, give them as --base; "
                                             "else re-run those tests in one job; nothing was written")
+
+
+def test_a_shard_is_named_by_the_option_else_by_a_cis_parallel_job_variables():
+    from pytest_bytecount.plugin.outputs import shard_label
+
+    assert shard_label("linux-2", {"CI_NODE_INDEX": "1", "CI_NODE_TOTAL": "3"}) == "linux-2"
+    assert shard_label(None, {"CI_NODE_INDEX": "1", "CI_NODE_TOTAL": "3"}) == "1/3"  # GitLab counts from 1
+    assert shard_label(None, {"CIRCLE_NODE_INDEX": "0", "CIRCLE_NODE_TOTAL": "4"}) == "1/4"  # CircleCI from 0
+    assert shard_label(None, {"BUILDKITE_PARALLEL_JOB": "2", "BUILDKITE_PARALLEL_JOB_COUNT": "3"}) == "3/3"
+    assert shard_label(None, {"CI_NODE_INDEX": "1", "CI_NODE_TOTAL": "1"}) is None  # one job: no shards
+    assert shard_label(None, {"CI_NODE_INDEX": "x", "CI_NODE_TOTAL": "3"}) is None
