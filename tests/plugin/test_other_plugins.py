@@ -361,3 +361,30 @@ def test_a_rerun_replaces_the_junit_properties_and_notes_an_attempt_that_counted
     *_, case = ET.parse(pytester.path / "j.xml").getroot().iter("testcase")
     got = {p.get("name"): p.get("value") for p in case.iter("property")}
     assert got["bytecount verdict"] == "passed" and got["bytecount baseline"] == got["bytecount now"]
+
+
+TIMED_OUT = '''
+import jpype
+import pytest
+
+@pytest.mark.bytecount("rp.Calc#twice")
+def test_fine(bytecount):
+    assert bytecount.jclass("rp.Calc").twice(1) == 2
+
+@pytest.mark.timeout(2, method="thread")
+@pytest.mark.bytecount("rp.Calc#twice")
+def test_slow(bytecount):
+    bytecount.jclass("rp.Calc").twice(1)
+    jpype.JClass("java.lang.Thread").sleep(60_000)  # a long Java call: the thread method kills the process
+'''
+
+
+def test_a_test_pytest_timeouts_thread_method_kills_has_a_status_and_nothing_recorded(pytester):
+    project(pytester, TIMED_OUT)
+    result = run(pytester, "-n", "2", "-p", "timeout", "--bytecount-update", "--bytecount-json=results.json")
+    result.assert_outcomes(passed=1, failed=1)
+    assert summary(result)[0] == "1 recorded, 1 error"
+    results = json.loads((pytester.path / "results.json").read_text())
+    assert results["test_rep.py::test_slow"]["status"] == "error"
+    assert "the process running the test died" in results["test_rep.py::test_slow"]["message"]
+    assert sorted(baseline(pytester)["tests"]) == ["test_fine"]
