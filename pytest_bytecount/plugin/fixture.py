@@ -46,6 +46,7 @@ class BytecountFixture:
         self._loaders = java.loaders_for(options)
         self._abrupt = options.abrupt
         # shared: the module or session whose tests share one loader (loader_scope); None: the test's own
+        self.shared = shared
         self._handle = java.new_loader(self._loaders, shared)
         self._deep_marks: dict = {id(self._handle): [start, None]} if self.deep else {}
         self.scaling_result: Optional[ScalingResult] = None  # set by scaling(), checked after the test

@@ -25,6 +25,13 @@ from .status import FAILING, VERDICTS, worse
 from .suggest import smallest_tolerance, tolerance_line
 
 
+# a method whose code is the baseline's, counted in a loader tests share: the likely cause is the order the tests ran in
+SHARED_LOADER_VERDICT = ("    the test shares one class loader with other tests (loader_scope): statics that the tests "
+                         "before it filled carry over, so a change of the tests' order (pytest-randomly, -k, --lf, "
+                         "xdist) changes what it counts. Before accepting, run it in the usual order (or alone) and "
+                         "check the counts come back; loader_scope='test' (the default) counts it from fresh statics")
+
+
 @dataclass(frozen=True)
 class Stored:
     """What the baseline holds for one test: its counts (None: no entry), how they were counted, and the runtime
@@ -98,6 +105,9 @@ def decide(stored: Stored, counts: dict, mode: Optional[str], deep_runtime: Opti
         elif mode == "in-place":
             message += "".join(initializer_note(d.method) for d in verdict.diffs
                                if "#<clinit>(" in d.method and d.status != "same")
+        elif mode in ("module-loader", "session-loader") and any(
+                d.bytecode_changed is False and not d.callees_changed for d in verdict.diffs if d.status != "same"):
+            message += "\n" + SHARED_LOADER_VERDICT
     other = other_figures(stored_counts, now)
     if other is not None and status != "new":  # the deciding figure is not in the baseline: never "same"
         status = "changed"

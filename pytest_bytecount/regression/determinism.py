@@ -112,6 +112,7 @@ class DeterminismCheck:
     stale_loader_methods: list = field(default_factory=list)  # first loader's code ran during the second run
     internal_error: Optional[str] = None  # pytest-bytecount itself failed during the second run
     in_place: bool = False  # both runs counted in place: the second started from the first's static state
+    shared: bool = False  # the first run was in a loader its module's (or session's) tests share (loader_scope)
 
     @property
     def ok(self) -> bool:
@@ -144,12 +145,20 @@ class DeterminismCheck:
                     f"kept counting ({', '.join(self.stale_loader_methods)}). A fixture probably holds a class "
                     "from bytecount.jclass(...), or the test left a thread running. Call bytecount.jclass(...) "
                     "inside the test (or in a fixture that returns bytecount itself), and join the test's threads.")
-        lines = ["bytecount: not deterministic: counts differ between two runs of this test, each in a fresh "
-                 "class loader (--bytecount-check-determinism):"] if not self.in_place else [
-            "bytecount: not deterministic: counts differ between two runs of this test in place, the second "
-            "starting from the static state the first left (--bytecount-check-determinism):"]
-        lines += difference_table(self.differences, top)
         if self.in_place:
+            lines = ["bytecount: not deterministic: counts differ between two runs of this test in place, the second "
+                     "starting from the static state the first left (--bytecount-check-determinism):"]
+        elif self.shared:
+            lines = ["bytecount: not deterministic: counts differ between this test's run in the class loader it "
+                     "shares with other tests (loader_scope) and a second run in a fresh class loader "
+                     "(--bytecount-check-determinism):"]
+        else:
+            lines = ["bytecount: not deterministic: counts differ between two runs of this test, each in a fresh "
+                     "class loader (--bytecount-check-determinism):"]
+        lines += difference_table(self.differences, top)
+        if self.shared:
+            lines.append(SHARED_LOADER)
+        elif self.in_place:
             lines.append("In place, the classes keep their static fields from test to test, so these counts "
                          "depend on what ran before (test order, -k, how xdist spreads the tests). Likely causes: "
                          "static caches, lazy initialization or static counters; or an object from a fixture that "
@@ -162,6 +171,12 @@ class DeterminismCheck:
                          "between runs (module globals, caches, an object from a fixture that both runs share) "
                          "that changes what the test does.")
         return "\n".join(lines)
+
+
+SHARED_LOADER = ("A loader that tests share (loader_scope='module' or 'session') keeps the classes' static fields from "
+                 "test to test, so what a test counts depends on which tests ran before it in that loader: their "
+                 "order (pytest-randomly, -k, --lf, how xdist spreads them). Give the test its own loader "
+                 "(loader_scope='test', the default), or make each test of the scope start from the same state.")
 
 
 def difference_table(found: list, top: int = 8, columns: tuple = ("first run", "second run")) -> list:
@@ -249,8 +264,9 @@ def check_in_fresh_loader(fixture, rerun: Callable[[], None], failures: tuple = 
         except Exception:  # noqa: BLE001 - best effort
             pass
     in_place = bool(getattr(fixture, "in_place", False))
+    shared = bool(getattr(fixture, "shared", None))
     stale = sorted(m for m in after if after[m] != first.get(m))
     if stale:
-        return DeterminismCheck(stale_loader_methods=stale, in_place=in_place)
+        return DeterminismCheck(stale_loader_methods=stale, in_place=in_place, shared=shared)
     scaling = scaling_differences(first_scaling, second_scaling)
-    return DeterminismCheck(differences=differences(first, second, scaling), in_place=in_place)
+    return DeterminismCheck(differences=differences(first, second, scaling), in_place=in_place, shared=shared)

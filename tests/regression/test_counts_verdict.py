@@ -217,3 +217,16 @@ def test_unchanged_bytecode_names_the_callees_whose_kept_fingerprint_differs():
     assert same.callees_changed is None and any(
         ln.startswith("    same bytecode as the baseline, and so has every application method") for ln in
         same.message.splitlines())
+
+
+def test_counts_that_moved_in_a_shared_loader_with_the_same_code_name_the_shared_loader_as_the_likely_cause():
+    from pytest_bytecount.regression.counts_verdict import SHARED_LOADER_VERDICT
+
+    moved = verdict(Stored({M: counts(100)}, "module-loader"), {M: counts(130)}, mode="module-loader")
+    assert moved.status == "regressed" and SHARED_LOADER_VERDICT in moved.message
+    assert "same bytecode as the baseline" in moved.message
+    own = verdict(Stored({M: counts(100)}), {M: counts(130)})  # a loader of its own: not the cause
+    assert SHARED_LOADER_VERDICT not in own.message
+    changed_code = {M: {**counts(130), "code_fingerprint": "b"}}  # the code changed: that is the cause
+    assert SHARED_LOADER_VERDICT not in verdict(Stored({M: counts(100)}, "module-loader"), changed_code,
+                                                mode="module-loader").message

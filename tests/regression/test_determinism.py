@@ -406,3 +406,14 @@ def test_repetitions_of_one_test_that_count_otherwise_name_both_runs_and_what_mo
     assert "    total                 10             7            -3" in text.splitlines()
     assert text.endswith("Nothing of this run is recorded.")
     assert repetitions_differ("test_a", first, ("t.py::test_a[2-2]", first[1])) is None
+
+
+def test_a_first_run_in_a_shared_loader_is_said_so_and_the_shared_loader_named_as_the_cause():
+    found = [CountDifference("a.B#c()V", "total", 10, 12)]
+    shared = DeterminismCheck(differences=found, shared=True).message()
+    assert shared.startswith("bytecount: not deterministic: counts differ between this test's run in the class "
+                             "loader it shares with other tests (loader_scope) and a second run in a fresh class "
+                             "loader")
+    assert "each in a fresh class loader" not in shared
+    assert "what a test counts depends on which tests ran before it in that loader" in shared
+    assert "each in a fresh class loader" in DeterminismCheck(differences=found).message()
