@@ -388,3 +388,18 @@ def test_a_test_pytest_timeouts_thread_method_kills_has_a_status_and_nothing_rec
     assert results["test_rep.py::test_slow"]["status"] == "error"
     assert "the process running the test died" in results["test_rep.py::test_slow"]["message"]
     assert sorted(baseline(pytester)["tests"]) == ["test_fine"]
+
+
+def test_xdists_modes_write_the_files_of_a_serial_update_and_each_says_every_test_recorded(pytester):
+    project(pytester)
+    run(pytester, "--bytecount-update").assert_outcomes(passed=4)
+    serial = (pytester.path / "bytecount" / "test_rep.json").read_bytes()
+    for mode in (["--dist", "each"], ["--dist", "loadscope"], ["--dist", "worksteal"]):
+        (pytester.path / "bytecount" / "test_rep.json").unlink()
+        update = run(pytester, "-n", "2", *mode, "--bytecount-update", "--bytecount-json=results.json")
+        runs = 8 if mode[1] == "each" else 4  # each worker runs every test under --dist each
+        update.assert_outcomes(passed=runs)
+        assert summary(update)[0] == "4 recorded", (mode, summary(update))
+        statuses = {r["status"] for r in json.loads((pytester.path / "results.json").read_text()).values()}
+        assert statuses == {"recorded"}, mode
+        assert (pytester.path / "bytecount" / "test_rep.json").read_bytes() == serial, mode
