@@ -47,6 +47,8 @@ def add_parsers(sub) -> None:
     g.add_argument("--base", metavar="BASE", help="the baselines the shards started from (the committed folder or "
                                                   "file): a test only one shard changed takes that shard's entry")
     g.add_argument("--html", metavar="DIR", help="with results files: also write the HTML report of the merged results")
+    g.add_argument("--step-summary", metavar="FILE", help="with results files: also append the job summary of the "
+                                                          "merged results (GitHub Actions: $GITHUB_STEP_SUMMARY)")
     g.add_argument("--pr-comment", metavar="FILE", help="with results files: also write the pull-request comment of "
                                                         "the merged results (when some verdict is not a plain pass)")
 
@@ -163,6 +165,14 @@ def _merge(args) -> int:
         print(f"bytecount merge: HTML report {page}", file=sys.stderr)
     if args.pr_comment:
         _merged_comment(json.loads(written[0][1]), Path(args.pr_comment), args.html)
+    if args.step_summary:
+        from .plugin.summary import markdown
+        from .regression.results import TestResult
+
+        merged = {nodeid: TestResult.from_dict(r) for nodeid, r in json.loads(written[0][1]).items()}
+        with open(args.step_summary, "a", encoding="utf-8") as f:
+            f.write(markdown(merged))
+        print(f"bytecount merge: appended the job summary to {args.step_summary}", file=sys.stderr)
     return 0
 
 
@@ -187,8 +197,9 @@ def _clash_error(where: str, clashes: dict, based: bool) -> MergeError:
 
 
 def _merge_folders(args, inputs: list) -> list:
-    if args.html or args.pr_comment:
-        raise MergeError("--html and --pr-comment merge results files (--bytecount-json), not baseline folders")
+    if args.html or args.pr_comment or args.step_summary:
+        raise MergeError("--html, --pr-comment and --step-summary merge results files (--bytecount-json), not "
+                         "baseline folders")
     base = Path(args.base) if args.base else None
     if base is not None and not base.is_dir():
         raise MergeError(f"--base {base} is a file: give the baseline folder the shards started from")
@@ -218,8 +229,9 @@ def _merge_files(args, inputs: list) -> list:
         if clashes:
             raise _clash_error(args.out, clashes, True)
         return [(Path(args.out), (json.dumps(merged, indent=2, sort_keys=True) + "\n").encode("utf-8"))]
-    if args.html or args.pr_comment:
-        raise MergeError("--html and --pr-comment merge results files (--bytecount-json), not baseline files")
+    if args.html or args.pr_comment or args.step_summary:
+        raise MergeError("--html, --pr-comment and --step-summary merge results files (--bytecount-json), not "
+                         "baseline files")
     start = Path(args.base).read_bytes() if args.base else None
     name = Path(args.out).name
     data, clashes = merge_shard_trees(raws, start) if is_trees_file(name) else \

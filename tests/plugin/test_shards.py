@@ -76,7 +76,8 @@ def test_shards_in_separate_checkouts_merge_into_the_files_of_a_serial_update(py
     assert "bytecount merge: wrote 2 files from 3 shards into merged" in done.stderr
     assert files_of(tmp_path / "merged") == serial
 
-    done = merge(tmp_path, "results.json", *(c / "results.json" for c in checkouts), "--html", "report")
+    done = merge(tmp_path, "results.json", *(c / "results.json" for c in checkouts), "--html", "report",
+                 "--step-summary", "summary.md")
     assert done.returncode == 0, done.stderr
     merged = json.loads((tmp_path / "results.json").read_text())
     assert sorted(merged) == sorted(node for ids in SHARDS for node in ids)
@@ -86,6 +87,8 @@ def test_shards_in_separate_checkouts_merge_into_the_files_of_a_serial_update(py
     assert "; shards 1/3, 2/3, 3/3</p>" in page
     assert merged["test_m1.py::test_sum[3]"]["shard"] == "2/3"
     assert (checkouts[2] / "summary.md").read_text().startswith("### pytest-bytecount (shard 3/3)\n")
+    job = (tmp_path / "summary.md").read_text()  # one job summary of every shard's tests
+    assert job.startswith("### pytest-bytecount\n") and all(f"| `{node}` | recorded |" in job for node in merged)
 
     # one comment for the three shards, when something is not a plain pass: a regression in the second shard
     body = checkouts[1] / "src" / "sh" / "Calc.java"
