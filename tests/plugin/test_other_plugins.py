@@ -403,3 +403,19 @@ def test_xdists_modes_write_the_files_of_a_serial_update_and_each_says_every_tes
         statuses = {r["status"] for r in json.loads((pytester.path / "results.json").read_text()).values()}
         assert statuses == {"recorded"}, mode
         assert (pytester.path / "bytecount" / "test_rep.json").read_bytes() == serial, mode
+
+
+def test_pytest_split_groups_in_one_checkout_and_pytest_cov_leave_the_files_of_a_serial_update(pytester):
+    project(pytester)
+    run(pytester, "--bytecount-update").assert_outcomes(passed=4)
+    serial = (pytester.path / "bytecount" / "test_rep.json").read_bytes()
+    (pytester.path / "bytecount" / "test_rep.json").unlink()
+    ran = 0
+    for group in ("1", "2"):
+        done = run(pytester, "--splits", "2", "--group", group, "--bytecount-update")
+        ran += done.parseoutcomes()["passed"]
+        assert not [line for line in summary(done) if "stale" in line], summary(done)  # a group is no full module
+    assert ran == 4 and (pytester.path / "bytecount" / "test_rep.json").read_bytes() == serial
+    covered = run(pytester, "--cov", "--bytecount-update")
+    covered.assert_outcomes(passed=4)
+    assert (pytester.path / "bytecount" / "test_rep.json").read_bytes() == serial
