@@ -16,6 +16,7 @@ Ours run on HotSpot 17 through tests/support/count_worker.py (the public layers)
 from __future__ import annotations
 
 import json
+import os
 import subprocess
 import sys
 from pathlib import Path
@@ -105,3 +106,21 @@ def test_sixteen_threads_lose_nothing(limits_classes, tmp_path, strategy):
     assert got["invocations"] == 16 * calls
     assert got["opcodes"] == {k: 16 * v for k, v in one["opcodes"].items()}
     assert got["total"] == 16 * one["total"]
+
+
+@pytest.mark.parametrize("n", [2 ** 27, 2 ** 28], ids=["past-2**31", "past-2**32"])
+def test_deep_counts_stay_exact_past_two_to_the_31_and_32_in_one_invocation(limits_classes, tmp_path, n):
+    """A method's own instructions in one invocation (deep counts' per-invocation tally) past 2**31 and 2**32:
+    spin calls nothing, so its deep total is its flat total, the oracle's scaled count."""
+    expected = _scaled(_oracle(limits_classes, "limits.Spin", ["2"], SPIN),
+                       _oracle(limits_classes, "limits.Spin", ["3"], SPIN), n - 1)["total"]
+    assert 2 ** 31 < expected < 2 ** 33
+    command = [sys.executable, "-m", "pytest_bytecount", "count", "--deep", "--no-cache", "-cp", str(limits_classes),
+               "--java-home", str(jdk17_home()), "--target", "limits.Spin#spin", "limits.Spin", str(n)]
+    env = dict(os.environ, BYTECOUNT_CACHE_DIR=str(tmp_path / "cache"))
+    run = subprocess.run(command, capture_output=True, text=True, env=env, cwd=str(tmp_path), timeout=900)
+    assert run.returncode == 0, run.stderr[-3000:]
+    got = json.loads(run.stdout)[SPIN]
+    assert got["total"] == expected
+    assert {k: got["deep"][k] for k in ("windows", "total", "copied", "methods")} == \
+        {"windows": 1, "total": expected, "copied": 0, "methods": {SPIN: expected}}

@@ -3,8 +3,10 @@ the target activation that is open on its thread (see docs/deep.md for the rules
 
 Per method, one ``int`` local holds the instructions the invocation ran: an ``iinc`` at the start of each of
 the method's *precise* basic blocks (a block ends after any instruction that can throw, so an exception never
-leaves a block counted in part) adds the block's length. Before every ``*return``, and in a catch-all handler
-that rethrows, the local goes to ``PytestBytecountDeep.add(n, method, token)``, which adds it only on the thread that
+leaves a block counted in part) adds the block's length. In a method with a loop, every loop head adds the
+``int`` into a ``long`` local and zeroes it (one invocation may run more than 2**31 instructions; between two loop
+heads the ``int`` grows by at most the method's length). Before every ``*return``, and in a catch-all handler
+that rethrows, the count (a ``long``) goes to ``PytestBytecountDeep.add(n, method, token)``, which adds it only on the thread that
 owns the open window and only while no excluded frame is on its stack. So a method's count is exact
 whichever way it ends, and a callee's instructions are its own.
 
@@ -43,8 +45,8 @@ from ...classfile import opcodes as op
 from ...classfile.assemble import assemble, push_int
 from ...classfile.code import AddedLocalsFrame, Handler, Label
 from ...classfile.inserted_frames import this_uninitialized
-from ...classfile.frames import INTEGER, UNINITIALIZED_THIS, Obj
-from ..flow.graph import CANNOT_THROW, basic_blocks
+from ...classfile.frames import INTEGER, LONG, UNINITIALIZED_THIS, Obj
+from ..flow.graph import CANNOT_THROW, basic_blocks, block_successors, loop_heads
 from ..targets import MethodId
 from .emit import constructor_stretches
 
@@ -156,6 +158,8 @@ class DeepPlan:
     originals: list
     handler: bool  # False: a constructor whose uninitialized `this` moves out of local 0 gets no handler
     members: list = field(default_factory=list)  # the instructions right after a call in _MEMBERS
+    heads: list = field(default_factory=list)  # the first instruction of each loop head (the int count is spilled)
+    max_stack: int = 0  # the original code's
 
 
 def plan_deep(method) -> Optional[DeepPlan]:
@@ -183,8 +187,10 @@ def plan_deep(method) -> Optional[DeepPlan]:
                 and ref[2] == "()Ljava/lang/Object;":
             copies.append((insn, "clone"))
     uninit = this_uninitialized(code) if method.name == "<init>" else None
+    heads = loop_heads(block_successors(code, blocks), len(blocks)) or ()
     return DeepPlan([(b[0], len(b)) for b in blocks], copies, uninit, insns,
-                    method.name != "<init>" or uninit is not None, members)
+                    method.name != "<init>" or uninit is not None, members, [blocks[h][0] for h in sorted(heads)],
+                    code.max_stack)
 
 
 def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional[int],
@@ -206,10 +212,14 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
     # local: the instructions the invocation ran so far; token: what call(id) returned (its node of the calling-context
     # tree replaced the caller's, put back by the report), -1 in a method that makes no node (an excluded frame)
     local, token = code.add_locals([INTEGER, INTEGER])
+    # in a method with a loop, one invocation may run more than 2**31 instructions: the int is added into a long
+    # at every loop head and zeroed (between two loop heads it grows by at most the method's length)
+    wide = code.add_locals([LONG])[0] if plan.heads and method_id is not None else None
 
     def reported(keep: bool = False) -> list:
-        return [Insn(op.ILOAD, local), push_int(cp, method_id),
-                Insn(op.ICONST_M1) if keep or excluded else Insn(op.ILOAD, token), call("add", "(III)V")]
+        total = [Insn(op.ILOAD, local), Insn(op.I2L)] + ([Insn(op.LLOAD, wide), Insn(op.LADD)] if wide is not None else [])
+        return total + [push_int(cp, method_id),
+                        Insn(op.ICONST_M1) if keep or excluded else Insn(op.ILOAD, token), call("add", "(JII)V")]
 
     report = [] if method_id is None else reported()
     if excluded:
@@ -231,6 +241,12 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
     opening = [push_int(cp, target), call("enter", "(I)V")] if target is not None else []
     init = _entry(cp, call, None if excluded else method_id, [] if init_calls else opening, local, token)
     edits = _counting_edits(plan, local, call) if method_id is not None else {}
+    if wide is not None:
+        init[:0] = [Insn(op.LCONST_0), Insn(op.LSTORE, wide)]
+        for head in plan.heads:
+            edits.setdefault(id(head), (head, []))[1][:0] = [
+                Insn(op.LLOAD, wide), Insn(op.ILOAD, local), Insn(op.I2L), Insn(op.LADD), Insn(op.LSTORE, wide),
+                Insn(op.ICONST_0), Insn(op.ISTORE, local)]
     # No handler of the deep code covers a return, nor the report before it (as no handler javac writes covers a
     # return), and none covers code that cannot throw (the deep code's own calls aside): java.lang.Object.<init> (a lone
     # return, whose registration of a finalizer C2 compiles as a call that may throw) keeps no handler at all.
@@ -242,8 +258,9 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
             gaps.append((gap, insn))
             edits.setdefault(id(insn), (insn, []))[1].extend(_enum_pin(method, call) + [gap] + leave(True))
     for call_insn, _ in init_calls if method_id is not None and not excluded else ():
-        edits.setdefault(id(call_insn), (call_insn, []))[1].extend(reported(keep=True) + [Insn(op.ICONST_0),
-                                                                                         Insn(op.ISTORE, local)])
+        edits.setdefault(id(call_insn), (call_insn, []))[1].extend(
+            reported(keep=True) + [Insn(op.ICONST_0), Insn(op.ISTORE, local)]
+            + ([Insn(op.LCONST_0), Insn(op.LSTORE, wide)] if wide is not None else []))
     stretches, bounds = _handler_stretches(code, plan, cp, start)
     # the local is set first of all, before any flat counter is zeroed; the handler's range begins after both, where
     # every added local (the flat counters' and this one) holds its type, as the handler's frame says
@@ -265,6 +282,14 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
                 label.frame = AddedLocalsFrame((Obj("java/lang/Throwable"),), (UNINITIALIZED_THIS,) if flag else ())
             code.items.append(label)
             code.items += leave(False, window=not (flag and init_calls)) + [Insn(op.ATHROW)]
+    if code.stack_bounded:  # the flat counters declared the depth: room for the deep code's pushes too
+        code.max_stack = max(code.max_stack, deep_stack(plan.max_stack))
+
+
+def deep_stack(original: int) -> int:
+    """The depth the deep code needs: 4 above any original depth (a report under a return value, its count a long;
+    a spill at a loop head; a copy's length: 2), 5 in the handler (the exception, the count, the number, the token)."""
+    return max(original + 4, 5)
 
 
 def _entry(cp, call, method_id: Optional[int], opening: list, local: int, token: int) -> list:
@@ -424,9 +449,7 @@ def deep_method(m, numbers: MethodNumbers, targets: frozenset = frozenset()) -> 
         return []
     mid = method_id(m.owner.name, m.name, m.descriptor)
     own = m.owner.name.startswith(OWN_PREFIX)
-    # what the deep code pushes: 3 above any original depth (a report under a return value; a copy's length: 2),
-    # 4 in the handler (the exception, the count, the method's number, the token)
-    bound = max(m.code.max_stack + 3, 4)
+    bound = deep_stack(m.code.max_stack)
     try:
         emit_deep(m, plan, None if own else numbers.number(mid), numbers.target(mid) if mid in targets and not own else None)
         m.code.max_stack, m.code.stack_bounded = bound, True
