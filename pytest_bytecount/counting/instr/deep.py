@@ -217,9 +217,9 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
     wide = code.add_locals([LONG])[0] if plan.heads and method_id is not None else None
 
     def reported(keep: bool = False) -> list:
-        total = [Insn(op.ILOAD, local), Insn(op.I2L)] + ([Insn(op.LLOAD, wide), Insn(op.LADD)] if wide is not None else [])
-        return total + [push_int(cp, method_id),
-                        Insn(op.ICONST_M1) if keep or excluded else Insn(op.ILOAD, token), call("add", "(JII)V")]
+        return _tally(local, wide) + [push_int(cp, method_id),
+                                      Insn(op.ICONST_M1) if keep or excluded else Insn(op.ILOAD, token),
+                                      call("add", "(JII)V")]
 
     report = [] if method_id is None else reported()
     if excluded:
@@ -242,25 +242,14 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
     init = _entry(cp, call, None if excluded else method_id, [] if init_calls else opening, local, token)
     edits = _counting_edits(plan, local, call) if method_id is not None else {}
     if wide is not None:
-        init[:0] = [Insn(op.LCONST_0), Insn(op.LSTORE, wide)]
-        for head in plan.heads:
-            edits.setdefault(id(head), (head, []))[1][:0] = [
-                Insn(op.LLOAD, wide), Insn(op.ILOAD, local), Insn(op.I2L), Insn(op.LADD), Insn(op.LSTORE, wide),
-                Insn(op.ICONST_0), Insn(op.ISTORE, local)]
+        init[:0] = _spill_at_loop_heads(plan, edits, local, wide)
     # No handler of the deep code covers a return, nor the report before it (as no handler javac writes covers a
     # return), and none covers code that cannot throw (the deep code's own calls aside): java.lang.Object.<init> (a lone
     # return, whose registration of a finalizer C2 compiles as a call that may throw) keeps no handler at all.
     # HotSpot's C2 crashed compiling it with one (SIGSEGV in ciExceptionHandler::catch_klass).
-    gaps = []  # (label before a return's report, the return)
-    for insn in code.items:  # the flat counters' shared exit, if any, holds a return of its own
-        if type(insn) is Insn and insn.opcode in op.RETURNS:
-            gap = Label()
-            gaps.append((gap, insn))
-            edits.setdefault(id(insn), (insn, []))[1].extend(_enum_pin(method, call) + [gap] + leave(True))
+    gaps = _report_at_returns(method, edits, lambda: _enum_pin(method, call) + [Label()], lambda: leave(True))
     for call_insn, _ in init_calls if method_id is not None and not excluded else ():
-        edits.setdefault(id(call_insn), (call_insn, []))[1].extend(
-            reported(keep=True) + [Insn(op.ICONST_0), Insn(op.ISTORE, local)]
-            + ([Insn(op.LCONST_0), Insn(op.LSTORE, wide)] if wide is not None else []))
+        edits.setdefault(id(call_insn), (call_insn, []))[1].extend(reported(keep=True) + _zeroed(local, wide))
     stretches, bounds = _handler_stretches(code, plan, cp, start)
     # the local is set first of all, before any flat counter is zeroed; the handler's range begins after both, where
     # every added local (the flat counters' and this one) holds its type, as the handler's frame says
@@ -284,6 +273,38 @@ def emit_deep(method, plan: DeepPlan, method_id: Optional[int], target: Optional
             code.items += leave(False, window=not (flag and init_calls)) + [Insn(op.ATHROW)]
     if code.stack_bounded:  # the flat counters declared the depth: room for the deep code's pushes too
         code.max_stack = max(code.max_stack, deep_stack(plan.max_stack))
+
+
+def _tally(local: int, wide: Optional[int]) -> list:
+    """Push the invocation's count so far, a long: the int local, plus the long it spilled into (when it has one)."""
+    return [Insn(op.ILOAD, local), Insn(op.I2L)] + ([Insn(op.LLOAD, wide), Insn(op.LADD)] if wide is not None else [])
+
+
+def _zeroed(local: int, wide: Optional[int]) -> list:
+    return [Insn(op.ICONST_0), Insn(op.ISTORE, local)] + ([Insn(op.LCONST_0), Insn(op.LSTORE, wide)]
+                                                          if wide is not None else [])
+
+
+def _spill_at_loop_heads(plan: DeepPlan, edits: dict, local: int, wide: int) -> list:
+    """At every loop head the int count is added into the long ``wide`` and zeroed (between two loop heads it grows
+    by at most the method's length, so it never wraps); returns the long's set-up, for the method's entry."""
+    for head in plan.heads:
+        edits.setdefault(id(head), (head, []))[1][:0] = [Insn(op.LLOAD, wide), *_tally(local, None), Insn(op.LADD),
+                                                          Insn(op.LSTORE, wide), Insn(op.ICONST_0),
+                                                          Insn(op.ISTORE, local)]
+    return [Insn(op.LCONST_0), Insn(op.LSTORE, wide)]
+
+
+def _report_at_returns(method, edits: dict, before, report) -> list:
+    """Before each return (the flat counters' shared exit, if any, holds one of its own): ``before()`` (ending with
+    the label no handler covers from there on) and ``report()``, fresh for each; returns [(that label, the return)]."""
+    gaps = []
+    for insn in method.code.items:
+        if type(insn) is Insn and insn.opcode in op.RETURNS:
+            pinned = before()
+            gaps.append((pinned[-1], insn))
+            edits.setdefault(id(insn), (insn, []))[1].extend(pinned + report())
+    return gaps
 
 
 def deep_stack(original: int) -> int:
