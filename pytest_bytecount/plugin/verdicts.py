@@ -138,10 +138,10 @@ class Verdicts:
         """The budgets (the project's, and the marker's, which win for the figures they name), checked on every run
         besides the baseline comparison: a test over one fails, and an update records nothing for it."""
         project = self.session.default_budgets
-        budgets = parse_budgets(marker.budget, project)  # the marker's spec was checked at collection
+        mine = named_figures(parse_budgets(marker.budget))  # the marker's spec was checked at collection
+        budgets = parse_budgets(marker.budget, project)
         if not budgets:
             return result
-        mine = named_figures(parse_budgets(marker.budget))
         checks = check_budgets(budgets, result.counts, skip_missing=named_figures(project) - mine)
         result.budgets = [c.to_dict() for c in checks] or None
         status = budget_status(checks)
