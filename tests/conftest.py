@@ -11,16 +11,25 @@ import pytest
 pytest_plugins = ["pytester"]
 from tests.support.javac import LEGACY_TARGETS, compile_java
 from tests.support.jdk import find_jdk_home
+from tests.support.child_runs import NO_RANDOMLY
 from tests.support.paths import FIXTURES_JAVA
+
+
+# child pytests started as plain subprocesses inherit this; pytester clears PYTEST_ADDOPTS for its runs, so the
+# fixture below sets it again for them
+os.environ["PYTEST_ADDOPTS"] = " ".join(filter(None, [os.environ.get("PYTEST_ADDOPTS", ""), NO_RANDOMLY]))
 
 
 @pytest.fixture(autouse=True)
 def _child_pytest_runs_are_plain_runs(request, monkeypatch):
     """A pytester run is a user's own pytest run: it must not inherit the xdist worker variables of the
-    worker that starts it (other plugins, such as pytest-benchmark, read them and then print warnings)."""
+    worker that starts it (other plugins, such as pytest-benchmark, read them and then print warnings), and it
+    runs in the order written (no pytest-randomly, see NO_RANDOMLY)."""
     if "pytester" in request.fixturenames:
+        request.getfixturevalue("pytester")
         for name in [name for name in os.environ if name.startswith("PYTEST_XDIST_")]:
             monkeypatch.delenv(name)
+        monkeypatch.setenv("PYTEST_ADDOPTS", NO_RANDOMLY)
 
 
 @pytest.fixture(scope="session")

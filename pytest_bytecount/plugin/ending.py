@@ -9,6 +9,7 @@ from typing import Optional
 
 import pytest
 
+from ..regression.counts_verdict import SHARED_LOADER_VERDICT
 from ..regression.scaling_deep import jdk_work_note
 from .arguments import runnable_id
 from ..regression.verdict_lines import lead_line
@@ -19,6 +20,17 @@ from .summary import LED, LooseDeep, Summary, Unwritten, accepted_lines, improve
 EXPLAINED = ("regressed", "changed", "improved", "reshaped", "not-run", "over-limit", "over-budget",
              "nondeterministic")
 NOT_WRITTEN = "not written"  # the key in pytest's statistics of the files that could not be written
+
+
+def order_note(results: dict) -> Optional[str]:
+    """A line for the tests whose counts moved with their code the baseline's in a loader they share with other
+    tests: the order the tests ran in is the likely cause, so accepting them is the wrong first step."""
+    moved = [r for r in results.values() if r.status != "recorded" and SHARED_LOADER_VERDICT in (r.message or "")]
+    if not moved:
+        return None
+    return (f"{len(moved)} {'test' if len(moved) == 1 else 'tests'} sharing a class loader (loader_scope) counted "
+            f"other work with the baseline's bytecode: the tests' order (pytest-randomly, -k, --lf, xdist) may be the "
+            f"cause; run them in the usual order (or alone) before accepting")
 
 
 class NotWritten:
@@ -49,6 +61,7 @@ class SessionEnd:
         s, b = self._s, self._s.baselines
         late = s.java.late_notes()  # the header could not say it: the JVM started later, an app's own start
         late += [n for n in [jdk_work_note({k: r.scaling for k, r in s.results.items() if r.scaling})] if n]
+        late += [n for n in [order_note(s.results)] if n]
         unwritten_outputs = s.unwritten_outputs()
         if s.is_worker or not (s.results or b.stale or b.stale_files or s.java.refused or b.unwritten
                                or unwritten_outputs or b.notes or late):

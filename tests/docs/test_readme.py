@@ -24,6 +24,7 @@ from pytest_bytecount.counting.counts import METRICS
 from pytest_bytecount.plugin.config import KNOWN_KEYS
 from pytest_bytecount.plugin.markers import MARKER_OPTIONS
 from tests.docs.markdown import blocks, mismatch, read, reference_tables
+from tests.support.child_runs import NO_RANDOMLY
 from tests.support.jdk import JDK17_HOME
 from tests.support.paths import EXAMPLES, PACKAGE, ROOT
 
@@ -49,6 +50,7 @@ def user_environment(bin_dir: Path) -> dict:
     env = {k: v for k, v in os.environ.items()
            if k != "JAVA_HOME" and not k.startswith(("PYTEST_", "BYTECOUNT_", "COV_"))}
     env["PATH"] = os.pathsep.join([str(bin_dir), env.get("PATH", ""), str(JDK17_HOME / "bin")])
+    env["PYTEST_ADDOPTS"] = NO_RANDOMLY  # the outputs shown are those of the tests in the order written
     return env
 
 

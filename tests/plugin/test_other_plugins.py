@@ -419,3 +419,66 @@ def test_pytest_split_groups_in_one_checkout_and_pytest_cov_leave_the_files_of_a
     covered = run(pytester, "--cov", "--bytecount-update")
     covered.assert_outcomes(passed=4)
     assert (pytester.path / "bytecount" / "test_rep.json").read_bytes() == serial
+
+
+SHARED_TABLE = '''
+import pytest
+
+@pytest.mark.bytecount("rp.Table#square", loader_scope="module")
+def test_fill(bytecount):
+    assert bytecount.jclass("rp.Table").square(7) == 49
+
+@pytest.mark.bytecount("rp.Table#square", loader_scope="module")
+def test_reuse(bytecount):
+    assert bytecount.jclass("rp.Table").square(8) == 64
+'''
+
+
+def randomly(pytester, monkeypatch, seed: int, *args):
+    """A child run with pytest-randomly on (the suite keeps it off, see tests/conftest.py) and its seed; returns the
+    run and the tests in the order they ran."""
+    monkeypatch.delenv("PYTEST_ADDOPTS", raising=False)
+    done = run(pytester, "-v", "-p", "randomly", "-p", "no:xdist", f"--randomly-seed={seed}", *args)
+    assert f"Using --randomly-seed={seed}" in done.stdout.str()
+    order = [m.group(1) for m in re.finditer(r"^test_rep\.py::(\S+) (?:PASSED|FAILED)", done.stdout.str(), re.M)]
+    return done, order
+
+
+def test_pytest_randomly_shuffles_tests_of_deep_counts_into_the_files_of_a_serial_update(pytester, monkeypatch):
+    java_project(pytester, SOURCES, {"test_rep": TESTS}, pinned=False)  # deep counts, the default
+    run(pytester, "--bytecount-update").assert_outcomes(passed=4)
+    serial = (pytester.path / "bytecount" / "test_rep.json").read_bytes()
+    assert '"deep"' in serial.decode()
+    orders = set()
+    for seed in (1, 2, 3):
+        (pytester.path / "bytecount" / "test_rep.json").unlink()
+        update, order = randomly(pytester, monkeypatch, seed, "--bytecount-update")
+        update.assert_outcomes(passed=4)
+        assert summary(update)[0] == "4 recorded"
+        assert (pytester.path / "bytecount" / "test_rep.json").read_bytes() == serial, seed
+        checked, _ = randomly(pytester, monkeypatch, seed + 10)
+        checked.assert_outcomes(passed=4)
+        assert summary(checked)[0] == "4 passed"
+        orders.add(tuple(order))
+    written = ("test_twice[3]", "test_twice[10]", "test_once", "TestGrouped::test_in_class")
+    assert len(orders) > 1 or orders != {written}, orders  # the plugin really ran shuffled
+
+
+def test_a_shared_loaders_reordering_by_pytest_randomly_names_the_order_as_the_cause(pytester, monkeypatch):
+    project(pytester, SHARED_TABLE)
+    run(pytester, "--bytecount-update").assert_outcomes(passed=2)  # in the written order: test_fill fills the table
+    for seed in range(1, 20):
+        done, order = randomly(pytester, monkeypatch, seed)
+        if order[0] == "test_reuse":
+            break
+        done.assert_outcomes(passed=2)  # the written order again: the same counts
+    else:
+        raise AssertionError("no seed of 1-19 ran test_reuse first")
+    # test_reuse now fills the table (a regression), test_fill reuses it (an improvement, which passes)
+    done.assert_outcomes(failed=1, passed=1)
+    out = done.stdout.str()
+    assert "REGRESSED" in out and "improved, the baseline is stale (1)" in out
+    assert "a change of the tests' order (pytest-randomly, -k, --lf, xdist) changes what it counts" in out
+    assert ("bytecount: 2 tests sharing a class loader (loader_scope) counted other work with the baseline's "
+            "bytecode: the tests' order") in out
+    run(pytester, "-p", "no:randomly").assert_outcomes(passed=2)  # the usual order: the counts come back

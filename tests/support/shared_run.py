@@ -19,6 +19,8 @@ import xml.etree.ElementTree as ET
 from dataclasses import dataclass
 from pathlib import Path
 
+from tests.support.child_runs import NO_RANDOMLY
+
 from .pytest_project import JDK17, PINNED_FLAT
 
 
@@ -106,6 +108,7 @@ def run_session(folder: Path, *args: str, name: str = "run") -> Session:
     results = folder / f"{name}.json"
     environ = {key: value for key, value in os.environ.items()
                if not key.startswith("PYTEST_XDIST_") and key not in ("PYTEST_ADDOPTS", "PYTEST_CURRENT_TEST")}
+    environ["PYTEST_ADDOPTS"] = NO_RANDOMLY
     done = subprocess.run([sys.executable, "-m", "pytest", "-p", "no:cacheprovider", f"--junitxml={junit}",
                            f"--bytecount-json={results}", *args], cwd=folder, env=environ,
                           capture_output=True, text=True, timeout=900)
