@@ -107,7 +107,7 @@ def decide(stored: Stored, counts: dict, mode: Optional[str], deep_runtime: Opti
                                if "#<clinit>(" in d.method and d.status != "same")
         elif mode in ("module-loader", "session-loader") and any(
                 d.bytecode_changed is False and not d.callees_changed for d in verdict.diffs if d.status != "same"):
-            message += "\n" + SHARED_LOADER_VERDICT
+            message = before_accept(message, SHARED_LOADER_VERDICT)
     other = other_figures(stored_counts, now)
     if other is not None and status != "new":  # the deciding figure is not in the baseline: never "same"
         status = "changed"
@@ -122,6 +122,14 @@ def decide(stored: Stored, counts: dict, mode: Optional[str], deep_runtime: Opti
         status, message = _with_loose(status, message, loose, accept)
     changed = {d.method: d.callees_changed for d in verdict.diffs if d.callees_changed} or None
     return CountsVerdict(status, message, stored_counts, method_status, tripped, loose, flat_only, changed)
+
+
+def before_accept(message: str, text: str) -> str:
+    """``text`` added to a verdict's ``message``, above its "to accept:" line when it has one: a line that says what
+    to check before accepting is read before the command that accepts."""
+    lines = message.split("\n")
+    at = max((i for i, line in enumerate(lines) if line.startswith("to accept: ")), default=len(lines))
+    return "\n".join(lines[:at] + [text] + lines[at:])
 
 
 def with_paths(verdict, before: dict, now: dict) -> None:

@@ -225,6 +225,8 @@ def test_counts_that_moved_in_a_shared_loader_with_the_same_code_name_the_shared
     moved = verdict(Stored({M: counts(100)}, "module-loader"), {M: counts(130)}, mode="module-loader")
     assert moved.status == "regressed" and SHARED_LOADER_VERDICT in moved.message
     assert "same bytecode as the baseline" in moved.message
+    lines = moved.message.splitlines()  # what to check first is read before the command that accepts
+    assert lines.index(SHARED_LOADER_VERDICT) < lines.index(next(ln for ln in lines if ln.startswith("to accept: ")))
     own = verdict(Stored({M: counts(100)}), {M: counts(130)})  # a loader of its own: not the cause
     assert SHARED_LOADER_VERDICT not in own.message
     changed_code = {M: {**counts(130), "code_fingerprint": "b"}}  # the code changed: that is the cause
